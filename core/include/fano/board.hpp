@@ -1,0 +1,91 @@
+// The Fano plane board: spaces, lines, adjacency, and the rule variant.
+//
+// Spaces are numbered 1..7 in notation (nestorgames rulebook numbering) and
+// 0..6 in code. The line list below is the single source of truth: the board's
+// edges, the projective adjacency and the collineation group are all derived
+// from it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fano {
+
+inline constexpr int kSpaces = 7;
+inline constexpr int kLines = 7;
+
+// A set of spaces as a 7-bit mask (bit s = space s, 0-based).
+using SpaceMask = std::uint8_t;
+
+// The seven lines, 0-based, each written with its middle space in the middle
+// for a straight line (corner-midpoint-corner or midpoint-centre-corner).
+// Line 0 is the circle, whose three spaces are pairwise joined by arcs.
+inline constexpr std::array<std::array<int, 3>, kLines> kLineSpaces{{
+    {0, 1, 3},  // L1 {1,2,4} circle
+    {4, 1, 2},  // L2 {5,2,3} side
+    {2, 3, 5},  // L3 {3,4,6} side
+    {5, 0, 4},  // L4 {6,1,5} side
+    {1, 6, 5},  // L5 {2,7,6} median
+    {3, 6, 4},  // L6 {4,7,5} median
+    {0, 6, 2},  // L7 {1,7,3} median
+}};
+inline constexpr int kCircleLine = 0;
+
+inline constexpr std::array<SpaceMask, kLines> kLineMasks = [] {
+  std::array<SpaceMask, kLines> masks{};
+  for (int l = 0; l < kLines; ++l)
+    for (int s : kLineSpaces[l]) masks[l] |= SpaceMask(1u << s);
+  return masks;
+}();
+
+enum class Adjacency : std::uint8_t { kBoard, kProjective };
+
+// Neighbour masks for an adjacency reading, derived from the line list.
+// Board: consecutive spaces along a straight line, and all pairs of the circle.
+// Projective: any two spaces on a common line (every pair, in the Fano plane).
+constexpr std::array<SpaceMask, kSpaces> neighbour_masks(Adjacency adjacency) {
+  std::array<SpaceMask, kSpaces> nb{};
+  auto join = [&](int a, int b) {
+    nb[a] |= SpaceMask(1u << b);
+    nb[b] |= SpaceMask(1u << a);
+  };
+  for (int l = 0; l < kLines; ++l) {
+    const auto& sp = kLineSpaces[l];
+    const bool all_pairs = adjacency == Adjacency::kProjective || l == kCircleLine;
+    join(sp[0], sp[1]);
+    join(sp[1], sp[2]);
+    if (all_pairs) join(sp[0], sp[2]);
+  }
+  return nb;
+}
+
+static_assert(neighbour_masks(Adjacency::kBoard)[6] == 0b0111111, "centre touches all six");
+static_assert(neighbour_masks(Adjacency::kProjective)[0] == 0b1111110, "projective is complete");
+
+// A rule variant: the stack cap (2 standard, 3 variant) and the adjacency reading.
+struct Variant {
+  int stack_cap = 2;
+  Adjacency adjacency = Adjacency::kBoard;
+
+  bool operator==(const Variant&) const = default;
+};
+
+inline constexpr Variant kStandard{2, Adjacency::kBoard};
+
+// "board" / "projective"; parse returns false on an unknown name.
+std::string_view adjacency_name(Adjacency adjacency);
+bool parse_adjacency(std::string_view name, Adjacency& out);
+
+// Short identifier used for default file names: "standard", "cap3-board", ...
+std::string variant_slug(const Variant& variant);
+// Human-readable description: "stack cap 2, board adjacency".
+std::string variant_description(const Variant& variant);
+
+// The edges of a variant's move graph as 1-based pairs (a < b), sorted.
+std::vector<std::pair<int, int>> edge_list(Adjacency adjacency);
+
+}  // namespace fano

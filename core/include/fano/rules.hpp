@@ -1,0 +1,177 @@
+// The rules of Fano330-R-Morris (../shared/rules/RULES.md): legal moves, their
+// effect, and when the game is over. Header-only: these are the hot paths.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "fano/board.hpp"
+#include "fano/state.hpp"
+
+namespace fano {
+
+// A move: a placement (from == kFromSupply) puts `piece` on space `to`; a
+// movement takes the top piece of space `from` to the adjacent space `to`.
+struct Move {
+  static constexpr std::int8_t kFromSupply = -1;
+  std::int8_t from = kFromSupply;  // 0..6, or kFromSupply
+  std::int8_t to = 0;              // 0..6
+  Piece piece = Piece::kWhiteCircle;
+
+  constexpr bool is_placement() const { return from == kFromSupply; }
+  constexpr bool operator==(const Move&) const = default;
+};
+
+// Why a game has ended. kLine: a line of three tops of one colour or one shape
+// stands, so the side to move has won (the previous mover lost). kNoMove: the
+// side to move has no legal move and has lost.
+enum class GameOver : std::uint8_t { kNone, kLine, kNoMove };
+
+// Precomputed per-variant data: neighbour masks and the stack cap.
+struct Rules {
+  Variant variant;
+  std::array<SpaceMask, kSpaces> neighbours;
+
+  constexpr explicit Rules(Variant v)
+      : variant(v), neighbours(neighbour_masks(v.adjacency)) {}
+  constexpr int stack_cap() const { return variant.stack_cap; }
+};
+
+// Top-piece masks over the seven spaces.
+struct TopMasks {
+  SpaceMask occupied = 0, white = 0, circle = 0;
+};
+
+constexpr TopMasks top_masks(State st) {
+  TopMasks m;
+  for (int s = 0; s < kSpaces; ++s) {
+    const std::uint8_t b = st.stack(s);
+    if (b >> 6) {
+      m.occupied |= SpaceMask(1u << s);
+      if (!(b & 2)) m.white |= SpaceMask(1u << s);
+      if (!(b & 1)) m.circle |= SpaceMask(1u << s);
+    }
+  }
+  return m;
+}
+
+// Returns the set of lines (bit l = line l) whose three top pieces are all of
+// one colour or all of one shape, whoever's they are.
+constexpr std::uint8_t formed_lines(State st) {
+  const TopMasks m = top_masks(st);
+  std::uint8_t formed = 0;
+  for (int l = 0; l < kLines; ++l) {
+    const SpaceMask lm = kLineMasks[l];
+    if ((m.occupied & lm) != lm) continue;
+    const SpaceMask w = m.white & lm, c = m.circle & lm;
+    if (w == 0 || w == lm || c == 0 || c == lm) formed |= std::uint8_t(1u << l);
+  }
+  return formed;
+}
+
+// Calls f(move, child) for every legal move of the side to move, in a fixed
+// order (placements by piece then space; movements by from then to). It does
+// not look at whether the game has already ended: callers decide that.
+template <class F>
+constexpr void for_each_move(const Rules& rules, State st, F&& f) {
+  const Colour me = st.to_move();
+  const State next = st.with_side_flipped();
+  const int cap = rules.stack_cap();
+  if (st.placement_phase()) {
+    for (int shape = 0; shape < 2; ++shape) {
+      const Piece p = make_piece(me, Shape(shape));
+      if (st.count_on_board(p) >= kCopiesPerKind) continue;
+      for (int s = 0; s < kSpaces; ++s) {
+        const StackInfo& in = st.info(s);
+        if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
+        f(Move{Move::kFromSupply, std::int8_t(s), p}, next.with_pushed(s, p));
+      }
+    }
+    return;
+  }
+  for (int from = 0; from < kSpaces; ++from) {
+    if (st.empty(from)) continue;
+    const Piece p = st.top(from);
+    if (colour_of(p) != me) continue;
+    const State lifted = next.with_popped(from);
+    for (SpaceMask nb = rules.neighbours[from]; nb; nb &= SpaceMask(nb - 1)) {
+      const int to = std::countr_zero(unsigned(nb));
+      const StackInfo& in = st.info(to);
+      if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
+      f(Move{std::int8_t(from), std::int8_t(to), p}, lifted.with_pushed(to, p));
+    }
+  }
+}
+
+// Returns true when the side to move has at least one legal move.
+constexpr bool has_legal_move(const Rules& rules, State st) {
+  bool any = false;
+  // The enumeration is tiny; an early exit is not worth a second code path.
+  for_each_move(rules, st, [&](const Move&, State) { any = true; });
+  return any;
+}
+
+// Returns why the game is over in `st`, or kNone. A standing line takes
+// precedence: it ended the game at the end of the previous turn.
+constexpr GameOver game_over(const Rules& rules, State st) {
+  if (formed_lines(st)) return GameOver::kLine;
+  if (!has_legal_move(rules, st)) return GameOver::kNoMove;
+  return GameOver::kNone;
+}
+
+// Every legal move of the side to move; empty only when she has none.
+inline std::vector<Move> legal_moves(const Rules& rules, State st) {
+  std::vector<Move> moves;
+  for_each_move(rules, st, [&](const Move& m, State) { moves.push_back(m); });
+  return moves;
+}
+
+// The position after `move`; requires the move to be legal in `st`.
+constexpr State apply_move(State st, const Move& move) {
+  State next = st.with_side_flipped();
+  if (!move.is_placement()) next = next.with_popped(move.from);
+  return next.with_pushed(move.to, move.piece);
+}
+
+// Number of pieces of colour c on the board.
+constexpr int colour_count(State st, Colour c) {
+  return st.count_on_board(make_piece(c, Shape::kCircle)) +
+         st.count_on_board(make_piece(c, Shape::kTriangle));
+}
+
+// Calls f(parent) for every position from which one legal move leads to `st`
+// (one call per such move). Parents are not filtered for reachability or for
+// a game that had already ended there; callers decide that.
+template <class F>
+constexpr void for_each_unmove(const Rules& rules, State st, F&& f) {
+  const Colour mover = opponent(st.to_move());
+  const State prev_side = st.with_side_flipped();
+  const int n = st.pieces_on_board();
+  const int cap = rules.stack_cap();
+  for (int to = 0; to < kSpaces; ++to) {
+    if (st.empty(to)) continue;
+    const Piece p = st.top(to);
+    if (colour_of(p) != mover) continue;
+    const State lifted = prev_side.with_popped(to);
+    // Undo a placement: the parent had one piece fewer and was in placement phase,
+    // where White is to move exactly when both sides have placed equally.
+    {
+      const int white = colour_count(lifted, Colour::kWhite);
+      const int black = colour_count(lifted, Colour::kBlack);
+      const bool side_ok = mover == Colour::kWhite ? white == black : white == black + 1;
+      if (side_ok) f(lifted);
+    }
+    // Undo a movement: the parent was a movement-phase position.
+    if (n == kTotalPieces) {
+      for (SpaceMask nb = rules.neighbours[to]; nb; nb &= SpaceMask(nb - 1)) {
+        const int from = std::countr_zero(unsigned(nb));
+        const StackInfo& in = lifted.info(from);
+        if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
+        f(lifted.with_pushed(from, p));
+      }
+    }
+  }
+}
+
+}  // namespace fano

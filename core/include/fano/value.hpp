@@ -1,0 +1,44 @@
+// Game-theoretic values, from the side to move's point of view.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace fano {
+
+enum class Value : std::uint8_t { kLoss = 0, kDraw = 1, kWin = 2 };
+
+// A solved position's result: its value and, unless drawn, the plies until the
+// game is over under optimal play (winner fastest, loser slowest).
+struct Outcome {
+  Value value = Value::kDraw;
+  std::uint16_t plies = 0;  // 0 for a draw
+
+  constexpr bool operator==(const Outcome&) const = default;
+};
+
+constexpr std::string_view value_name(Value v) {
+  return v == Value::kWin ? "win" : v == Value::kLoss ? "loss" : "draw";
+}
+
+// The result the mover obtains by moving into a position whose outcome (for
+// the opponent, who is then to move) is `child`.
+constexpr Outcome outcome_for_mover(Outcome child) {
+  if (child.value == Value::kDraw) return child;
+  return Outcome{child.value == Value::kWin ? Value::kLoss : Value::kWin,
+                 std::uint16_t(child.plies + 1)};
+}
+
+// Orders outcomes for the side that has them: faster wins first, then draws,
+// then slower losses. Returns true when a is strictly better than b.
+constexpr bool better_for_mover(Outcome a, Outcome b) {
+  auto rank = [](Outcome o) -> long {
+    if (o.value == Value::kWin) return 1000000L - o.plies;
+    if (o.value == Value::kDraw) return 0;
+    return -1000000L + o.plies;
+  };
+  return rank(a) > rank(b);
+}
+
+}  // namespace fano

@@ -1,0 +1,304 @@
+#include "fano/notation.hpp"
+
+#include <array>
+#include <cctype>
+#include <sstream>
+
+namespace fano {
+namespace {
+
+constexpr std::array<char, kPieceKinds> kPieceChars{'C', 'T', 'c', 't'};
+
+std::optional<Piece> piece_from_char(char ch) {
+  for (int p = 0; p < kPieceKinds; ++p)
+    if (kPieceChars[p] == ch) return Piece(p);
+  return std::nullopt;
+}
+
+std::string quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.append(1, '\'').append(s).append(1, '\'');
+  return out;
+}
+
+std::string shape_name(Shape s) { return s == Shape::kCircle ? "circle" : "triangle"; }
+
+std::string piece_name(Piece p) {
+  return colour_name(colour_of(p)) + " " + shape_name(shape_of(p));
+}
+
+int parse_space(std::string_view digits, std::string_view token) {
+  if (digits.size() != 1 || digits[0] < '1' || digits[0] > '7')
+    throw NotationError("move " + quote(token) + ": space " + quote(digits) +
+                        " is not a space number 1..7");
+  return digits[0] - '1';
+}
+
+bool iequals_prefix(std::string_view token, std::string_view word) {
+  if (token.size() < word.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(token[i])) != word[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+char piece_char(Piece p) { return kPieceChars[int(p)]; }
+
+std::string colour_name(Colour c) { return c == Colour::kWhite ? "white" : "black"; }
+
+std::string format_position(State st) {
+  std::string out;
+  for (int s = 0; s < kSpaces; ++s) {
+    if (s) out += '/';
+    if (st.empty(s)) out += '-';
+    for (int i = 0; i < st.height(s); ++i) out += piece_char(st.piece_from_bottom(s, i));
+  }
+  out += st.to_move() == Colour::kWhite ? " w" : " b";
+  return out;
+}
+
+State parse_position(std::string_view text, const Variant& variant) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const size_t last = text.find_last_not_of(" \t\r\n");
+  if (first == std::string_view::npos) throw NotationError("empty position");
+  text = text.substr(first, last - first + 1);
+  const size_t space = text.find_first_of(" \t");
+  if (space == std::string_view::npos)
+    throw NotationError("position " + quote(text) +
+                        " has no side to move: add ' w' or ' b' after the stacks");
+  const std::string_view board = text.substr(0, space);
+  std::string_view side = text.substr(space);
+  side = side.substr(side.find_first_not_of(" \t"));
+  if (side != "w" && side != "b")
+    throw NotationError("side to move must be 'w' or 'b', got " + quote(side));
+
+  std::vector<std::string_view> stacks;
+  size_t start = 0;
+  while (true) {
+    const size_t slash = board.find('/', start);
+    stacks.push_back(board.substr(start, slash - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  if (stacks.size() != kSpaces)
+    throw NotationError("expected 7 stacks separated by '/', got " +
+                        std::to_string(stacks.size()) + " in " + quote(board));
+
+  State st;
+  std::array<int, kPieceKinds> counts{};
+  for (int s = 0; s < kSpaces; ++s) {
+    const std::string_view stack = stacks[s];
+    const std::string where = "stack " + std::to_string(s + 1) + " " + quote(stack);
+    if (stack.empty()) throw NotationError(where + " is empty: write '-' for an empty stack");
+    if (stack == "-") continue;
+    if (static_cast<int>(stack.size()) > variant.stack_cap)
+      throw NotationError(where + " holds " + std::to_string(stack.size()) +
+                          " pieces, over the stack cap of " + std::to_string(variant.stack_cap));
+    for (char ch : stack) {
+      const auto p = piece_from_char(ch);
+      if (!p)
+        throw NotationError(where + ": unknown character " + quote(std::string(1, ch)) +
+                            " (pieces are C T c t, '-' for an empty stack)");
+      if (st.info(s).kinds >> int(*p) & 1)
+        throw NotationError(where + " holds two " + piece_name(*p) +
+                            "s: the stacking rule forbids identical pieces in a stack");
+      st = st.with_pushed(s, *p);
+      if (++counts[int(*p)] > kCopiesPerKind)
+        throw NotationError(std::to_string(counts[int(*p)]) + " " + piece_name(*p) +
+                            "s on the board: each player has only " +
+                            std::to_string(kCopiesPerKind));
+    }
+  }
+  const int white = counts[0] + counts[1], black = counts[2] + counts[3];
+  const Colour to_move = side == "w" ? Colour::kWhite : Colour::kBlack;
+  if (white + black < kTotalPieces) {
+    if (white != black && white != black + 1)
+      throw NotationError("White has placed " + std::to_string(white) + " and Black " +
+                          std::to_string(black) +
+                          " pieces: in the placement phase White leads by at most one");
+    const Colour expected = white == black ? Colour::kWhite : Colour::kBlack;
+    if (to_move != expected)
+      throw NotationError(std::string("side to move ") + quote(side) + " is inconsistent: White " +
+                          std::to_string(white) + ", Black " + std::to_string(black) +
+                          " placed, so " + colour_name(expected) +
+                          " is to move in the placement phase");
+  }
+  return st.with_to_move(to_move);
+}
+
+MoveText parse_move_text(std::string_view token) {
+  MoveText mt;
+  if (token.empty()) throw NotationError("empty move");
+  const size_t dash = token.find('-');
+  if (dash != std::string_view::npos) {
+    mt.placement = false;
+    const std::string_view a = token.substr(0, dash), b = token.substr(dash + 1);
+    if (a.empty() || b.empty())
+      throw NotationError("move " + quote(token) + ": a movement is written from-to, like 7-5");
+    mt.from = parse_space(a, token);
+    mt.to = parse_space(b, token);
+    if (mt.from == mt.to)
+      throw NotationError("move " + quote(token) + ": a piece must move to another space");
+    return mt;
+  }
+  std::string_view digits;
+  if (iequals_prefix(token, "round")) {
+    mt.shape = Shape::kCircle, digits = token.substr(5);
+  } else if (iequals_prefix(token, "triangle")) {
+    mt.shape = Shape::kTriangle, digits = token.substr(8);
+  } else if (token[0] == 'C' || token[0] == 'c') {
+    mt.shape = Shape::kCircle, digits = token.substr(1);
+  } else if (token[0] == 'T' || token[0] == 't') {
+    mt.shape = Shape::kTriangle, digits = token.substr(1);
+  } else {
+    throw NotationError("move " + quote(token) +
+                        ": not a move (placements: C4, T4, Round4, Triangle4; movements: 7-5)");
+  }
+  if (digits.empty())
+    throw NotationError("move " + quote(token) + ": the placement names no space");
+  mt.to = parse_space(digits, token);
+  return mt;
+}
+
+Move resolve_move(const Rules& rules, State st, const MoveText& mt, std::string_view token) {
+  const Colour me = st.to_move();
+  const std::string head = "move " + quote(token) + ": ";
+  const int cap = rules.stack_cap();
+  auto check_target = [&](Piece p) {
+    const StackInfo& in = st.info(mt.to);
+    if (in.height >= cap)
+      throw NotationError(head + "space " + std::to_string(mt.to + 1) + " already holds " +
+                          std::to_string(in.height) + " pieces (stack cap " +
+                          std::to_string(cap) + ")");
+    if (in.kinds >> int(p) & 1)
+      throw NotationError(head + "space " + std::to_string(mt.to + 1) + " already holds a " +
+                          piece_name(p) + " (stacking rule)");
+  };
+  if (mt.placement) {
+    if (!st.placement_phase())
+      throw NotationError(head + "all pieces are on the board; in the movement phase a move is "
+                                 "written from-to, like 7-5");
+    const Piece p = make_piece(me, mt.shape);
+    if (st.count_on_board(p) >= kCopiesPerKind)
+      throw NotationError(head + colour_name(me) + " has no " + shape_name(mt.shape) +
+                          " left in supply");
+    check_target(p);
+    return Move{Move::kFromSupply, std::int8_t(mt.to), p};
+  }
+  if (st.placement_phase())
+    throw NotationError(head + "pieces move only in the movement phase; " + colour_name(me) +
+                        " still has pieces to place");
+  if (st.empty(mt.from))
+    throw NotationError(head + "space " + std::to_string(mt.from + 1) + " is empty");
+  const Piece p = st.top(mt.from);
+  if (colour_of(p) != me)
+    throw NotationError(head + "the top piece on space " + std::to_string(mt.from + 1) +
+                        " is " + colour_name(colour_of(p)) + "'s, not " + colour_name(me) + "'s");
+  if (!(rules.neighbours[mt.from] >> mt.to & 1))
+    throw NotationError(head + "space " + std::to_string(mt.to + 1) + " is not adjacent to " +
+                        std::to_string(mt.from + 1) + " (" +
+                        std::string(adjacency_name(rules.variant.adjacency)) + " adjacency)");
+  check_target(p);
+  return Move{std::int8_t(mt.from), std::int8_t(mt.to), p};
+}
+
+std::vector<std::string> split_moves(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : text) {
+    if (ch == ',' || std::isspace(static_cast<unsigned char>(ch))) {
+      if (!cur.empty()) out.push_back(cur), cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string format_move(const Move& m) {
+  if (m.is_placement()) return std::string(1, piece_char(m.piece)) + char('1' + m.to);
+  return std::string(1, char('1' + m.from)) + "-" + char('1' + m.to);
+}
+
+State play_moves(const Rules& rules, State st, std::string_view moves, std::vector<Move>* played) {
+  const auto tokens = split_moves(moves);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string prefix = "move " + std::to_string(i + 1) + " (ply " + std::to_string(i + 1) + ")";
+    try {
+      const GameOver over = game_over(rules, st);
+      if (over != GameOver::kNone)
+        throw NotationError("move " + quote(tokens[i]) + ": the game is already over (" +
+                            (over == GameOver::kLine ? "a line stands" : "no legal move") + ")");
+      const Move m = resolve_move(rules, st, parse_move_text(tokens[i]), tokens[i]);
+      st = apply_move(st, m);
+      if (played) played->push_back(m);
+    } catch (const NotationError& e) {
+      throw NotationError(prefix + ", " + e.what());
+    }
+  }
+  return st;
+}
+
+std::string render_board(State st, int stack_cap) {
+  auto cell = [&](int s) {
+    std::string body;
+    for (int i = 0; i < st.height(s); ++i) body += piece_char(st.piece_from_bottom(s, i));
+    if (body.empty()) body.push_back('-');
+    body.resize(size_t(stack_cap), ' ');
+    std::string out(1, '[');
+    out.append(1, char('1' + s)).append(1, ':').append(body).append(1, ']');
+    return out;
+  };
+  // Corner 6 at the top, 5 and 3 at the bottom; 1, 4 and 2 the sides' midpoints;
+  // 7 the centre. The circle passes through 1, 2 and 4.
+  const std::string pad(size_t(stack_cap), ' ');
+  std::ostringstream o;
+  o << "              " << cell(5) << "\n";
+  o << "             /  |  \\\n";
+  o << "      " << cell(0) << "  |  " << cell(3) << "\n";
+  o << "       /    \\   |   /    \\\n";
+  o << "      /      " << cell(6) << "      \\\n";
+  o << "     /       /  |  \\       \\\n";
+  o << "  " << cell(4) << "-----" << cell(1) << "-----" << cell(2) << "\n";
+  o << "  " << (st.to_move() == Colour::kWhite ? "White" : "Black") << " to move\n";
+  return o.str();
+}
+
+}  // namespace fano
+
+namespace fano {
+
+std::string line_name(int line) {
+  std::string out = "{";
+  for (int i = 0; i < 3; ++i) {
+    if (i) out += ',';
+    out += char('1' + kLineSpaces[line][i]);
+  }
+  return out + "}";
+}
+
+std::string describe_game_over(const Rules& rules, State st) {
+  const std::uint8_t lines = formed_lines(st);
+  const std::string last_mover = opponent(st.to_move()) == Colour::kWhite ? "White" : "Black";
+  if (lines) {
+    const int l = std::countr_zero(unsigned(lines));
+    const auto& sp = kLineSpaces[l];
+    const Piece a = st.top(sp[0]), b = st.top(sp[1]), c = st.top(sp[2]);
+    std::string what;
+    if (colour_of(a) == colour_of(b) && colour_of(b) == colour_of(c))
+      what = "three " + colour_name(colour_of(a)) + " pieces";
+    else
+      what = std::string("three ") + (shape_of(a) == Shape::kCircle ? "circles" : "triangles");
+    return "line " + line_name(l) + " has " + what + " on top: " + last_mover +
+           ", who moved last, lost";
+  }
+  if (!has_legal_move(rules, st))
+    return std::string(st.to_move() == Colour::kWhite ? "White" : "Black") +
+           " has no legal move and lost";
+  return "";
+}
+
+}  // namespace fano

@@ -1,0 +1,57 @@
+// Enumeration of every reachable position and the retrograde analysis.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fano/rules.hpp"
+#include "fano/symmetry.hpp"
+#include "fano/value.hpp"
+
+namespace fano {
+
+struct SolveOptions {
+  int threads = 0;  // 0: all cores
+  // Called with a stage name and a progress line; for stderr reporting.
+  std::function<void(const std::string&)> progress;
+};
+
+struct StageTimes {
+  double enumerate = 0, graph = 0, retrograde = 0;
+};
+
+// Counts over all reachable positions (each symmetry class weighted by its size).
+struct SolveStats {
+  std::uint64_t reachable = 0, placement = 0, movement = 0, canonical = 0;
+  std::uint64_t win = 0, loss = 0, draw = 0;
+};
+
+// A solved variant: one entry per reachable symmetry class, keyed by the
+// class's canonical code, sorted ascending.
+struct Solution {
+  Variant variant;
+  std::vector<std::uint64_t> positions;  // canonical codes, ascending
+  std::vector<Outcome> outcomes;         // outcomes[i] belongs to positions[i]
+  SolveStats stats;
+  StageTimes times;
+
+  // Index of a canonical code in `positions`, or nullopt when not reachable.
+  std::optional<std::size_t> index_of(std::uint64_t canonical_code) const;
+  // The outcome of any position (canonicalised here), or nullopt when unreachable.
+  std::optional<Outcome> lookup(State st) const;
+};
+
+// Every reachable position's canonical code under the variant's symmetry
+// group, sorted ascending. No move is made from a position where the game has
+// ended; such positions are included.
+std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetry& sym,
+                                               const SolveOptions& options = {});
+
+// Solves the variant: enumeration, successor graph, parallel retrograde
+// analysis. The result is the same for any thread count.
+Solution solve(const Variant& variant, const SolveOptions& options = {});
+
+}  // namespace fano

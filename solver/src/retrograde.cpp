@@ -1,0 +1,203 @@
+#include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <limits>
+
+#include "fano/solver.hpp"
+
+namespace fano {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+constexpr std::uint16_t kUnknown = std::numeric_limits<std::uint16_t>::max();
+
+// Packed per-position state during the analysis: value in the top two bits,
+// plies below; kUnknown while undetermined.
+constexpr std::uint16_t pack(Value v, unsigned plies) {
+  return std::uint16_t(unsigned(v) << 14 | plies);
+}
+
+}  // namespace
+
+std::optional<std::size_t> Solution::index_of(std::uint64_t code) const {
+  auto it = std::lower_bound(positions.begin(), positions.end(), code);
+  if (it == positions.end() || *it != code) return std::nullopt;
+  return std::size_t(it - positions.begin());
+}
+
+std::optional<Outcome> Solution::lookup(State st) const {
+  const Symmetry sym(variant.adjacency);
+  const auto i = index_of(sym.canonical(st).code);
+  if (!i) return std::nullopt;
+  return outcomes[*i];
+}
+
+Solution solve(const Variant& variant, const SolveOptions& options) {
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  tbb::task_arena arena(threads);
+  Solution sol;
+  sol.variant = variant;
+  arena.execute([&] {
+    const Rules rules(variant);
+    const Symmetry sym(variant.adjacency);
+    auto t0 = Clock::now();
+    sol.positions = enumerate_reachable(rules, sym, options);
+    sol.times.enumerate = seconds_since(t0);
+    const auto& pos = sol.positions;
+    const std::size_t n = pos.size();
+    auto index = [&](std::uint64_t code) {
+      return std::uint32_t(std::lower_bound(pos.begin(), pos.end(), code) - pos.begin());
+    };
+    if (options.progress)
+      options.progress("enumerate: " + std::to_string(n) + " classes in " +
+                       std::to_string(sol.times.enumerate) + " s");
+
+    // Successor graph in compressed rows: one edge per legal move (so a class
+    // reached by two symmetric moves appears twice), none from ended games.
+    t0 = Clock::now();
+    std::vector<std::uint32_t> out_begin(n + 1, 0);
+    std::vector<std::uint8_t> line_formed(n);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        const State st{pos[i]};
+        line_formed[i] = formed_lines(st) != 0;
+        std::uint32_t deg = 0;
+        if (!line_formed[i]) for_each_move(rules, st, [&](const Move&, State) { ++deg; });
+        out_begin[i + 1] = deg;
+      }
+    });
+    for (size_t i = 0; i < n; ++i) out_begin[i + 1] += out_begin[i];
+    std::vector<std::uint32_t> out_edges(out_begin[n]);
+    std::vector<std::atomic<std::uint32_t>> in_count(n + 1);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        if (line_formed[i]) continue;
+        std::uint32_t k = out_begin[i];
+        for_each_move(rules, State{pos[i]}, [&](const Move&, State child) {
+          const std::uint32_t j = index(sym.canonical(child).code);
+          out_edges[k++] = j;
+          in_count[j + 1].fetch_add(1, std::memory_order_relaxed);
+        });
+      }
+    });
+    // Predecessor rows, each sorted so the layout is deterministic.
+    std::vector<std::uint32_t> in_begin(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) in_begin[i + 1] = in_begin[i] + in_count[i + 1].load();
+    std::vector<std::uint32_t> in_edges(in_begin[n]);
+    {
+      std::vector<std::atomic<std::uint32_t>> fill(n);
+      for (size_t i = 0; i < n; ++i) fill[i].store(in_begin[i], std::memory_order_relaxed);
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i)
+          for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k)
+            in_edges[fill[out_edges[k]].fetch_add(1, std::memory_order_relaxed)] =
+                std::uint32_t(i);
+      });
+    }
+    sol.times.graph = seconds_since(t0);
+    if (options.progress)
+      options.progress("graph: " + std::to_string(out_edges.size()) + " edges in " +
+                       std::to_string(sol.times.graph) + " s");
+
+    // Retrograde analysis, one ply level at a time.
+    //
+    // Level 0 holds the ended games: a standing line is a win for the side to
+    // move, no legal move a loss. Processing level k, every predecessor of a
+    // loss-in-k becomes a win-in-(k+1) unless already decided (a win at an
+    // earlier level is shorter, so the first one found is the fastest); every
+    // predecessor of a win-in-k loses one undecided successor, and when none
+    // remain all its moves lead to opponent wins, the last of which was found
+    // at level k, so it is a loss-in-(k+1), the slowest possible. A position
+    // with a losing successor never reaches zero, so the two rules never
+    // conflict, and the order inside a level does not matter: the result is
+    // the same for any thread count. Whatever is undecided at the end is a draw.
+    t0 = Clock::now();
+    std::vector<std::atomic<std::uint16_t>> packed(n);
+    std::vector<std::atomic<std::uint32_t>> remaining(n);
+    std::vector<std::uint32_t> frontier;
+    for (size_t i = 0; i < n; ++i) {
+      const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
+      remaining[i].store(deg, std::memory_order_relaxed);
+      if (line_formed[i]) {
+        packed[i].store(pack(Value::kWin, 0), std::memory_order_relaxed);
+        frontier.push_back(std::uint32_t(i));
+      } else if (deg == 0) {
+        packed[i].store(pack(Value::kLoss, 0), std::memory_order_relaxed);
+        frontier.push_back(std::uint32_t(i));
+      } else {
+        packed[i].store(kUnknown, std::memory_order_relaxed);
+      }
+    }
+    for (unsigned level = 0; !frontier.empty(); ++level) {
+      tbb::enumerable_thread_specific<std::vector<std::uint32_t>> local;
+      const std::uint16_t win_next = pack(Value::kWin, level + 1);
+      const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier.size(), 1024), [&](const auto& r) {
+        auto& next = local.local();
+        for (size_t f = r.begin(); f != r.end(); ++f) {
+          const std::uint32_t j = frontier[f];
+          const bool child_lost = (packed[j].load(std::memory_order_relaxed) >> 14) ==
+                                  unsigned(Value::kLoss);
+          for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
+            const std::uint32_t i = in_edges[k];
+            if (packed[i].load(std::memory_order_relaxed) != kUnknown) continue;
+            if (child_lost) {
+              std::uint16_t expect = kUnknown;
+              if (packed[i].compare_exchange_strong(expect, win_next, std::memory_order_relaxed))
+                next.push_back(i);
+            } else if (remaining[i].fetch_sub(1, std::memory_order_relaxed) == 1) {
+              packed[i].store(loss_next, std::memory_order_relaxed);
+              next.push_back(i);
+            }
+          }
+        }
+      });
+      frontier.clear();
+      for (auto& v : local) frontier.insert(frontier.end(), v.begin(), v.end());
+      tbb::parallel_sort(frontier.begin(), frontier.end());
+    }
+    sol.outcomes.resize(n);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        const std::uint16_t p = packed[i].load(std::memory_order_relaxed);
+        sol.outcomes[i] = p == kUnknown ? Outcome{Value::kDraw, 0}
+                                        : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
+      }
+    });
+    sol.times.retrograde = seconds_since(t0);
+
+    // Statistics over all positions: a class counts as many times as it has members.
+    tbb::combinable<SolveStats> partial;
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+      SolveStats& s = partial.local();
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        const State st{pos[i]};
+        const std::uint64_t w = std::uint64_t(sym.orbit_size(st));
+        s.reachable += w;
+        (st.placement_phase() ? s.placement : s.movement) += w;
+        const Value v = sol.outcomes[i].value;
+        (v == Value::kWin ? s.win : v == Value::kLoss ? s.loss : s.draw) += w;
+      }
+    });
+    sol.stats = partial.combine([](SolveStats a, const SolveStats& b) {
+      a.reachable += b.reachable, a.placement += b.placement, a.movement += b.movement;
+      a.win += b.win, a.loss += b.loss, a.draw += b.draw;
+      return a;
+    });
+    sol.stats.canonical = n;
+  });
+  return sol;
+}
+
+}  // namespace fano

@@ -1,0 +1,117 @@
+// The tablebase file: format, writer and reader. The layout is documented in
+// tablebase/FORMAT.md; this header is its authoritative definition.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fano/board.hpp"
+#include "fano/state.hpp"
+#include "fano/symmetry.hpp"
+#include "fano/value.hpp"
+
+namespace fano {
+
+inline constexpr char kTablebaseMagic[8] = {'F', 'A', 'N', 'O', 'T', 'B', '\x1a', '\n'};
+inline constexpr std::uint32_t kTablebaseVersion = 1;
+
+// Fixed little-endian header at offset 0, followed by the two compressed
+// sections (codes, then outcomes) and nothing else.
+struct TablebaseHeader {
+  char magic[8];                // kTablebaseMagic
+  std::uint32_t version;        // kTablebaseVersion
+  std::uint32_t header_size;    // sizeof(TablebaseHeader)
+  std::uint8_t stack_cap;       // 2 or 3
+  std::uint8_t adjacency;       // 0 board, 1 projective
+  std::uint16_t symmetry_order; // size of the group the classes are taken under
+  std::uint32_t reserved;       // zero
+  std::uint64_t reachable, placement, movement, canonical;  // position counts
+  std::uint64_t win, loss, draw;  // over all reachable positions
+  std::uint64_t codes_bytes;      // size of the compressed codes section
+  std::uint64_t outcomes_bytes;   // size of the compressed outcomes section
+  std::uint64_t checksum;         // FNV-1a 64 of header (this field zero) + sections
+};
+static_assert(sizeof(TablebaseHeader) == 104, "the on-disk header is 104 bytes");
+
+// Why a file was refused; each kind has its own process exit code.
+enum class TablebaseErrorKind : int {
+  kMissing = 10,
+  kNotAFile = 11,
+  kTruncated = 12,
+  kBadMagic = 13,
+  kBadVersion = 14,
+  kChecksum = 15,
+  kCorrupt = 16,
+  kWrongVariant = 17,
+  kIo = 18,
+};
+
+class TablebaseError : public std::runtime_error {
+ public:
+  TablebaseError(TablebaseErrorKind kind, const std::string& what)
+      : std::runtime_error(what), kind_(kind) {}
+  TablebaseErrorKind kind() const { return kind_; }
+  int exit_code() const { return int(kind_); }
+
+ private:
+  TablebaseErrorKind kind_;
+};
+
+// The counts stored in the header.
+struct TablebaseCounts {
+  std::uint64_t reachable = 0, placement = 0, movement = 0, win = 0, loss = 0, draw = 0;
+};
+
+// Serialises a solved variant: one entry per symmetry class (canonical codes
+// ascending). Deterministic: the same input gives the same bytes.
+std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
+                                           std::span<const std::uint64_t> canonical_codes,
+                                           std::span<const Outcome> outcomes);
+
+// Writes bytes to path atomically: a temporary file in the same folder, flushed,
+// then renamed over path. Creates missing parent folders. Throws TablebaseError.
+void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes);
+
+// A read-only, checked tablebase held in memory. probe() is thread-safe.
+class Tablebase {
+ public:
+  // Opens and checks a file (size, magic, version, checksum, sections, and the
+  // variant if one is expected). Throws TablebaseError naming file and problem.
+  static Tablebase open(const std::string& path, std::optional<Variant> expected = std::nullopt);
+  // The same checks on bytes already in memory; `name` is used in messages.
+  static Tablebase from_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
+                              std::optional<Variant> expected = std::nullopt);
+
+  const TablebaseHeader& header() const { return header_; }
+  Variant variant() const { return variant_; }
+  // The outcome of any position (symmetry is applied here), or nullopt when the
+  // position is not reachable from the empty board.
+  std::optional<Outcome> probe(State st) const;
+  // Stored classes, for whole-table checks.
+  std::size_t size() const { return codes_.size(); }
+  State position_at(std::size_t i) const { return State{codes_[i]}; }
+  Outcome outcome_at(std::size_t i) const;
+  const Symmetry& symmetry() const { return symmetry_; }
+
+ private:
+  Tablebase(Variant v) : variant_(v), symmetry_(v.adjacency) {}
+  TablebaseHeader header_{};
+  Variant variant_;
+  Symmetry symmetry_;
+  std::vector<std::uint64_t> codes_;
+  std::vector<std::uint8_t> outcomes_;
+};
+
+// Default location of a variant's table: DIR/<slug>.fanotb, DIR defaulting to
+// $FANO_TABLES or "tables".
+std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
+
+// FNV-1a 64-bit hash, continuing from `h`.
+std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes,
+                      std::uint64_t h = 0xcbf29ce484222325ull);
+
+}  // namespace fano

@@ -1,0 +1,250 @@
+#include "fano/tablebase.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace fano {
+namespace {
+
+constexpr int kZstdLevel = 19;
+
+// One byte per outcome: 0 draw, 1 + p a win in p plies (p <= 126),
+// 128 + p a loss in p plies (p <= 127).
+std::uint8_t outcome_byte(Outcome o) {
+  if (o.value == Value::kDraw) return 0;
+  if (o.value == Value::kWin) {
+    if (o.plies > 126) throw std::runtime_error("win too long for the format: " + std::to_string(o.plies));
+    return std::uint8_t(1 + o.plies);
+  }
+  if (o.plies > 127) throw std::runtime_error("loss too long for the format: " + std::to_string(o.plies));
+  return std::uint8_t(128 + o.plies);
+}
+
+Outcome outcome_from_byte(std::uint8_t b) {
+  if (b == 0) return Outcome{Value::kDraw, 0};
+  if (b < 128) return Outcome{Value::kWin, std::uint16_t(b - 1)};
+  return Outcome{Value::kLoss, std::uint16_t(b - 128)};
+}
+
+std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw) {
+  std::vector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
+  const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), kZstdLevel);
+  if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+  out.resize(n);
+  return out;
+}
+
+std::uint64_t header_checksum(TablebaseHeader h, std::span<const std::uint8_t> payload) {
+  h.checksum = 0;
+  std::array<std::uint8_t, sizeof h> raw;
+  std::memcpy(raw.data(), &h, sizeof h);
+  return fnv1a64(payload, fnv1a64(raw));
+}
+
+[[noreturn]] void refuse(TablebaseErrorKind kind, const std::string& name, const std::string& why) {
+  throw TablebaseError(kind, name + ": " + why);
+}
+
+std::vector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame, std::uint64_t expect,
+                                           const std::string& name, const char* section) {
+  const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size != expect)
+    refuse(TablebaseErrorKind::kCorrupt, name, std::string("the ") + section + " section is damaged");
+  std::vector<std::uint8_t> out(size);
+  const size_t n = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
+  if (ZSTD_isError(n) || n != size)
+    refuse(TablebaseErrorKind::kCorrupt, name, std::string("the ") + section + " section does not decompress");
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h) {
+  for (std::uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+  return h;
+}
+
+std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
+                                           std::span<const std::uint64_t> codes,
+                                           std::span<const Outcome> outcomes) {
+  if (codes.size() != outcomes.size()) throw std::invalid_argument("codes and outcomes differ in size");
+  // Codes: differences from the previous code (the first from 0) as LEB128 varints.
+  std::vector<std::uint8_t> deltas;
+  deltas.reserve(codes.size() * 4);
+  std::uint64_t prev = 0;
+  for (size_t i = 0; i < codes.size(); ++i) {
+    const std::uint64_t c = codes[i];
+    if (i > 0 && c <= prev) throw std::invalid_argument("codes must be strictly ascending");
+    std::uint64_t d = c - prev;
+    prev = c;
+    do {
+      deltas.push_back(std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0)));
+      d >>= 7;
+    } while (d);
+  }
+  std::vector<std::uint8_t> raw_outcomes(outcomes.size());
+  std::transform(outcomes.begin(), outcomes.end(), raw_outcomes.begin(), outcome_byte);
+  const auto codes_z = compress(deltas), outcomes_z = compress(raw_outcomes);
+
+  TablebaseHeader h{};
+  std::memcpy(h.magic, kTablebaseMagic, sizeof h.magic);
+  h.version = kTablebaseVersion;
+  h.header_size = sizeof(TablebaseHeader);
+  h.stack_cap = std::uint8_t(variant.stack_cap);
+  h.adjacency = std::uint8_t(variant.adjacency);
+  h.symmetry_order = std::uint16_t(move_graph_symmetries(variant.adjacency).size());
+  h.reachable = counts.reachable, h.placement = counts.placement, h.movement = counts.movement;
+  h.canonical = codes.size();
+  h.win = counts.win, h.loss = counts.loss, h.draw = counts.draw;
+  h.codes_bytes = codes_z.size();
+  h.outcomes_bytes = outcomes_z.size();
+  // The header is stored as its in-memory image, which is the little-endian
+  // layout on every machine this project builds for.
+  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
+  std::vector<std::uint8_t> file(sizeof h + codes_z.size() + outcomes_z.size());
+  std::copy(codes_z.begin(), codes_z.end(), file.begin() + sizeof h);
+  std::copy(outcomes_z.begin(), outcomes_z.end(), file.begin() + sizeof h + codes_z.size());
+  h.checksum = header_checksum(h, std::span(file).subspan(sizeof h));
+  std::memcpy(file.data(), &h, sizeof h);
+  return file;
+}
+
+void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  if (fs::is_directory(target, ec))
+    refuse(TablebaseErrorKind::kNotAFile, path, "is a directory, not a file");
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) refuse(TablebaseErrorKind::kIo, tmp, std::string("cannot create: ") + std::strerror(errno));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      refuse(TablebaseErrorKind::kIo, tmp, "write failed: " + why);
+    }
+    done += size_t(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    refuse(TablebaseErrorKind::kIo, tmp, std::string("flush failed: ") + std::strerror(errno));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    refuse(TablebaseErrorKind::kIo, path, "rename failed: " + why);
+  }
+}
+
+Tablebase Tablebase::open(const std::string& path, std::optional<Variant> expected) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status))
+    refuse(TablebaseErrorKind::kMissing, path, "no such file (run 'fano solve' to create it)");
+  if (!fs::is_regular_file(status)) refuse(TablebaseErrorKind::kNotAFile, path, "is not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) refuse(TablebaseErrorKind::kIo, path, "cannot be opened for reading");
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) refuse(TablebaseErrorKind::kIo, path, "read failed");
+  return from_bytes(bytes, path, expected);
+}
+
+Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
+                                std::optional<Variant> expected) {
+  TablebaseHeader h{};
+  if (bytes.empty()) refuse(TablebaseErrorKind::kTruncated, name, "is empty");
+  if (bytes.size() < sizeof h)
+    refuse(TablebaseErrorKind::kTruncated, name,
+           "is truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
+               std::to_string(sizeof h) + "-byte header");
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (std::memcmp(h.magic, kTablebaseMagic, sizeof h.magic) != 0)
+    refuse(TablebaseErrorKind::kBadMagic, name, "is not a Fano tablebase (wrong magic number)");
+  if (h.version != kTablebaseVersion)
+    refuse(TablebaseErrorKind::kBadVersion, name,
+           "has format version " + std::to_string(h.version) + "; this program reads version " +
+               std::to_string(kTablebaseVersion));
+  if (h.header_size != sizeof h)
+    refuse(TablebaseErrorKind::kCorrupt, name, "has a damaged header (header size)");
+  const std::uint64_t payload = bytes.size() - sizeof h;
+  if (h.codes_bytes > payload || h.outcomes_bytes > payload - h.codes_bytes)
+    refuse(TablebaseErrorKind::kTruncated, name,
+           "is truncated: " + std::to_string(bytes.size()) + " bytes, the header announces " +
+               std::to_string(sizeof h + h.codes_bytes + h.outcomes_bytes));
+  if (h.codes_bytes + h.outcomes_bytes != payload)
+    refuse(TablebaseErrorKind::kCorrupt, name, "has trailing bytes after its sections");
+  if (header_checksum(h, bytes.subspan(sizeof h)) != h.checksum)
+    refuse(TablebaseErrorKind::kChecksum, name, "checksum mismatch: the file is damaged");
+  if ((h.stack_cap != 2 && h.stack_cap != 3) || h.adjacency > 1)
+    refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
+  const Variant v{h.stack_cap, Adjacency(h.adjacency)};
+  if (expected && *expected != v)
+    refuse(TablebaseErrorKind::kWrongVariant, name,
+           "holds the " + variant_description(v) + " variant, not the requested " +
+               variant_description(*expected));
+  Tablebase tb(v);
+  tb.header_ = h;
+  if (h.symmetry_order != tb.symmetry_.order())
+    refuse(TablebaseErrorKind::kCorrupt, name, "was built with another symmetry group");
+  const auto codes_frame = bytes.subspan(sizeof h, h.codes_bytes);
+  const auto outcomes_frame = bytes.subspan(sizeof h + h.codes_bytes, h.outcomes_bytes);
+  tb.outcomes_ = decompress_exact(outcomes_frame, h.canonical, name, "outcomes");
+  const unsigned long long delta_size = ZSTD_getFrameContentSize(codes_frame.data(), codes_frame.size());
+  if (delta_size > 10 * h.canonical + 10)
+    refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
+  const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
+  tb.codes_.reserve(h.canonical);
+  std::uint64_t prev = 0;
+  for (size_t i = 0; i < deltas.size();) {
+    std::uint64_t d = 0;
+    for (int shift = 0;; shift += 7) {
+      if (i >= deltas.size() || shift > 63)
+        refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
+      const std::uint8_t b = deltas[i++];
+      d |= std::uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+    }
+    prev += d;
+    tb.codes_.push_back(prev);
+  }
+  if (tb.codes_.size() != h.canonical)
+    refuse(TablebaseErrorKind::kCorrupt, name, "the codes section holds the wrong number of positions");
+  return tb;
+}
+
+std::optional<Outcome> Tablebase::probe(State st) const {
+  const std::uint64_t c = symmetry_.canonical(st).code;
+  const auto it = std::lower_bound(codes_.begin(), codes_.end(), c);
+  if (it == codes_.end() || *it != c) return std::nullopt;
+  return outcome_from_byte(outcomes_[size_t(it - codes_.begin())]);
+}
+
+Outcome Tablebase::outcome_at(std::size_t i) const { return outcome_from_byte(outcomes_[i]); }
+
+std::string default_tablebase_path(const Variant& variant, const std::string& dir) {
+  std::string d = dir;
+  if (d.empty()) {
+    const char* env = std::getenv("FANO_TABLES");
+    d = env && *env ? env : "tables";
+  }
+  return (std::filesystem::path(d) / (variant_slug(variant) + ".fanotb")).string();
+}
+
+}  // namespace fano

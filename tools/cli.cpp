@@ -1,0 +1,107 @@
+#include "cli.hpp"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "fano/tablebase.hpp"
+
+namespace fano::cli {
+
+void add_variant_options(po::options_description& desc) {
+  desc.add_options()("stack-cap", po::value<int>()->default_value(2),
+                     "most pieces a stack may hold: 2 (standard) or 3 (variant)")(
+      "adjacency", po::value<std::string>()->default_value("board"),
+      "where pieces move: 'board' (the printed board's 15 edges) or 'projective' "
+      "(any two spaces on a common line)");
+}
+
+Variant variant_from(const po::variables_map& vm) {
+  Variant v;
+  v.stack_cap = vm["stack-cap"].as<int>();
+  if (v.stack_cap != 2 && v.stack_cap != 3)
+    throw UsageError("--stack-cap must be 2 or 3, got " + std::to_string(v.stack_cap));
+  const std::string adj = vm["adjacency"].as<std::string>();
+  if (!parse_adjacency(adj, v.adjacency))
+    throw UsageError("--adjacency must be 'board' or 'projective', got '" + adj + "'");
+  return v;
+}
+
+void add_table_options(po::options_description& desc) {
+  desc.add_options()("tb", po::value<std::string>(),
+                     "tablebase file (default: DIR/<variant>.fanotb, see --tables)")(
+      "tables", po::value<std::string>(),
+      "folder of the default tables (default: $FANO_TABLES, else ./tables)");
+}
+
+std::string table_path_from(const po::variables_map& vm, const Variant& variant) {
+  if (vm.count("tb")) return vm["tb"].as<std::string>();
+  return default_tablebase_path(variant, vm.count("tables") ? vm["tables"].as<std::string>() : "");
+}
+
+std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,
+                                       const std::string& about, po::options_description& desc,
+                                       const po::positional_options_description* positional,
+                                       const std::vector<std::string>& args) {
+  desc.add_options()("help,h", "show this help");
+  // A position may start with '-' ("-/-/-/-/-/-/- w"), which the option parser
+  // would take for an option: pass such an argument as --position=... instead.
+  std::vector<std::string> argv;
+  const bool has_position = desc.find_nothrow("position", false) != nullptr;
+  for (const std::string& a : args) {
+    const bool looks_like_position = a.size() > 1 && a[0] == '-' && a[1] != '-' &&
+                                     a.find('/') != std::string::npos;
+    if (has_position && looks_like_position) {
+      if (!argv.empty() && (argv.back() == "--position" || argv.back() == "-p")) argv.pop_back();
+      argv.push_back("--position=" + a);
+    } else {
+      argv.push_back(a);
+    }
+  }
+  po::variables_map vm;
+  try {
+    po::command_line_parser parser(argv);
+    parser.options(desc);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: fano " << command << " " << synopsis << "\n\n" << about << "\n\n" << desc;
+      return std::nullopt;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see 'fano " + command + " --help')");
+  }
+  return vm;
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else out += c;
+  }
+  return out + "\"";
+}
+
+std::string json_outcome_plies(const Outcome& o) {
+  return o.value == Value::kDraw ? "null" : std::to_string(o.plies);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void progress(const std::string& line) {
+  static const bool quiet = [] {
+    const char* q = std::getenv("FANO_QUIET");
+    return q && *q && std::string(q) != "0";
+  }();
+  if (!quiet) std::cerr << line << std::endl;
+}
+
+}  // namespace fano::cli

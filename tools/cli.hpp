@@ -1,0 +1,54 @@
+// Shared pieces of the `fano` command: options, errors, JSON and output helpers.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fano/board.hpp"
+#include "fano/value.hpp"
+
+namespace fano::cli {
+
+namespace po = boost::program_options;
+
+// A user error: printed as "fano <cmd>: <message>" on one line, exit code `code`.
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& what, int code = 2) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+inline constexpr int kExitUnreachable = 3;  // a legal position that no game reaches
+inline constexpr int kExitCheckFailed = 4;  // verify found an error
+
+// --stack-cap and --adjacency.
+void add_variant_options(po::options_description& desc);
+Variant variant_from(const po::variables_map& vm);
+
+// --tb FILE and --tables DIR; resolves the table path for a variant.
+void add_table_options(po::options_description& desc);
+std::string table_path_from(const po::variables_map& vm, const Variant& variant);
+
+// Parses argv for one subcommand. Returns nullopt after printing --help.
+std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,
+                                       const std::string& about, po::options_description& desc,
+                                       const po::positional_options_description* positional,
+                                       const std::vector<std::string>& args);
+
+std::string json_string(std::string_view s);
+std::string json_outcome_plies(const Outcome& o);  // number or null
+
+// Seconds since a time point.
+double seconds_since(std::chrono::steady_clock::time_point t0);
+
+// Progress line on stderr (suppressed with FANO_QUIET=1).
+void progress(const std::string& line);
+
+}  // namespace fano::cli

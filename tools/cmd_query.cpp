@@ -1,0 +1,93 @@
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "fano/notation.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano::cli {
+namespace {
+
+std::string outcome_text(Outcome o) {
+  if (o.value == Value::kDraw) return "draw";
+  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
+}
+
+}  // namespace
+
+int cmd_query(const Args& args) {
+  po::options_description desc("options");
+  add_variant_options(desc);
+  add_table_options(desc);
+  desc.add_options()("position,p", po::value<std::string>(), "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
+      "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"")(
+      "json", "print JSON");
+  po::positional_options_description pos;
+  pos.add("position", 1);
+  const auto vm = parse("query", "[--tb FILE] [--json] (POSITION | --moves \"C4,t3,...\")",
+                        "Shows the position, its value for the side to move with plies to the "
+                        "end, and every legal move with the result it gives its player, best "
+                        "first (fastest wins, then draws, then slowest losses).",
+                        desc, &pos, args);
+  if (!vm) return 0;
+  Variant v = variant_from(*vm);
+  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
+  if (vm->count("position") == vm->count("moves"))
+    throw UsageError("give either a POSITION or --moves (see 'fano query --help')");
+  // With --tb and no variant flags, the table's own variant is used.
+  const std::string path = table_path_from(*vm, v);
+  const Tablebase tb = Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
+  v = tb.variant();
+  const Rules rules(v);
+  const State st = vm->count("position") ? parse_position((*vm)["position"].as<std::string>(), v)
+                                         : play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
+  const auto outcome = tb.probe(st);
+  if (!outcome)
+    throw UsageError("position '" + format_position(st) +
+                         "' is legal but no game reaches it (for example a line stands that would "
+                         "have ended the game earlier)",
+                     kExitUnreachable);
+  const std::string over = describe_game_over(rules, st);
+  struct Row { Move move; State child; Outcome result; };
+  std::vector<Row> rows;
+  if (over.empty()) {
+    for_each_move(rules, st, [&](const Move& m, State child) {
+      const auto c = tb.probe(child);
+      if (!c) throw std::runtime_error("tablebase lacks successor " + format_position(child) + " (damaged table?)");
+      rows.push_back({m, child, outcome_for_mover(*c)});
+    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return better_for_mover(a.result, b.result); });
+  }
+  if (vm->count("json")) {
+    std::ostringstream o;
+    o << "{\"position\":" << json_string(format_position(st)) << ",\"to_move\":"
+      << json_string(colour_name(st.to_move())) << ",\"value\":" << json_string(value_name(outcome->value))
+      << ",\"plies\":" << json_outcome_plies(*outcome) << ",\"game_over\":"
+      << (over.empty() ? "null" : json_string(over)) << ",\"moves\":[";
+    for (size_t i = 0; i < rows.size(); ++i)
+      o << (i ? "," : "") << "{\"move\":" << json_string(format_move(rows[i].move))
+        << ",\"position\":" << json_string(format_position(rows[i].child))
+        << ",\"result\":" << json_string(value_name(rows[i].result.value))
+        << ",\"plies\":" << json_outcome_plies(rows[i].result) << "}";
+    o << "]}";
+    std::cout << o.str() << "\n";
+    return 0;
+  }
+  std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap) << "\n";
+  std::cout << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(*outcome)
+            << (outcome->value == Value::kDraw ? "" : " plies") << "\n";
+  if (!over.empty()) {
+    std::cout << "game over: " << over << "\n";
+    return 0;
+  }
+  std::cout << "moves (" << rows.size() << "), best first:\n";
+  for (const Row& r : rows)
+    std::cout << "  " << format_move(r.move) << "  " << outcome_text(r.result)
+              << (r.result.value == Value::kDraw ? "" : " plies") << "\n";
+  return 0;
+}
+
+}  // namespace fano::cli

@@ -1,0 +1,17 @@
+// The `fano` subcommands. Each takes the arguments after its name and returns
+// the process exit code; errors are thrown (see cli.hpp) and reported by main.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fano::cli {
+
+using Args = std::vector<std::string>;
+
+int cmd_info(const Args& args);
+int cmd_perft(const Args& args);
+int cmd_solve(const Args& args);
+int cmd_query(const Args& args);
+
+}  // namespace fano::cli
