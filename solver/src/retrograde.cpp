@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "fano/solver.hpp"
+#include "move_graph.hpp"
 
 namespace fano {
 namespace {
@@ -52,44 +53,24 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     const Rules rules(variant);
     const Symmetry sym(variant.adjacency);
     auto t0 = Clock::now();
-    sol.positions = enumerate_reachable(rules, sym, options);
+    detail::MoveGraph g = detail::build_move_graph(rules, sym, options, true);
     sol.times.enumerate = seconds_since(t0);
+    sol.positions = std::move(g.positions);
     const auto& pos = sol.positions;
     const std::size_t n = pos.size();
-    auto index = [&](std::uint64_t code) {
-      return std::uint32_t(std::lower_bound(pos.begin(), pos.end(), code) - pos.begin());
-    };
+    const auto& out_begin = g.out_begin;
+    const auto& out_edges = g.out_edges;
+    const auto& line_formed = g.line_formed;
     if (options.progress)
-      options.progress("enumerate: " + std::to_string(n) + " classes in " +
+      options.progress("enumerate: " + std::to_string(n) + " classes, " +
+                       std::to_string(out_edges.size()) + " moves in " +
                        std::to_string(sol.times.enumerate) + " s");
 
-    // Successor graph in compressed rows: one edge per legal move (so a class
-    // reached by two symmetric moves appears twice), none from ended games.
     t0 = Clock::now();
-    std::vector<std::uint32_t> out_begin(n + 1, 0);
-    std::vector<std::uint8_t> line_formed(n);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        const State st{pos[i]};
-        line_formed[i] = formed_lines(st) != 0;
-        std::uint32_t deg = 0;
-        if (!line_formed[i]) for_each_move(rules, st, [&](const Move&, State) { ++deg; });
-        out_begin[i + 1] = deg;
-      }
-    });
-    for (size_t i = 0; i < n; ++i) out_begin[i + 1] += out_begin[i];
-    std::vector<std::uint32_t> out_edges(out_begin[n]);
     std::vector<std::atomic<std::uint32_t>> in_count(n + 1);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        if (line_formed[i]) continue;
-        std::uint32_t k = out_begin[i];
-        for_each_move(rules, State{pos[i]}, [&](const Move&, State child) {
-          const std::uint32_t j = index(sym.canonical(child).code);
-          out_edges[k++] = j;
-          in_count[j + 1].fetch_add(1, std::memory_order_relaxed);
-        });
-      }
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, out_edges.size(), 1 << 14), [&](const auto& r) {
+      for (size_t k = r.begin(); k != r.end(); ++k)
+        in_count[out_edges[k] + 1].fetch_add(1, std::memory_order_relaxed);
     });
     // Predecessor rows, each sorted so the layout is deterministic.
     std::vector<std::uint32_t> in_begin(n + 1, 0);
@@ -107,7 +88,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     }
     sol.times.graph = seconds_since(t0);
     if (options.progress)
-      options.progress("graph: " + std::to_string(out_edges.size()) + " edges in " +
+      options.progress("graph: predecessor lists in " +
                        std::to_string(sol.times.graph) + " s");
 
     // Retrograde analysis, one ply level at a time.
