@@ -1,5 +1,7 @@
 #include "fano/tablebase.hpp"
 
+#include "fano/rules.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -16,7 +18,44 @@
 namespace fano {
 namespace {
 
-constexpr int kZstdLevel = 19;
+constexpr int kZstdLevel = 9;
+
+// Class numbers: a state code written in mixed radix, side to move as the most
+// significant digit, then stacks 7..1, each digit being the rank of the stack
+// byte among the bytes of valid stacks of at most stack_cap pieces (17 for cap
+// 2, 41 for cap 3). The rank is monotone in the byte, so class numbers sort
+// exactly as codes do, and they are dense enough for small deltas.
+struct StackDigits {
+  std::array<std::int16_t, 256> digit_of{};
+  std::vector<std::uint8_t> byte_of;
+  explicit StackDigits(int stack_cap) {
+    for (int b = 0; b < 256; ++b) {
+      const StackInfo& in = kStackInfo[b];
+      digit_of[b] = -1;
+      if (in.valid && in.height <= stack_cap) {
+        digit_of[b] = std::int16_t(byte_of.size());
+        byte_of.push_back(std::uint8_t(b));
+      }
+    }
+  }
+  std::uint64_t radix() const { return byte_of.size(); }
+  std::uint64_t number(State st) const {
+    std::uint64_t n = std::uint64_t(st.to_move());
+    for (int s = kSpaces - 1; s >= 0; --s) n = n * radix() + std::uint64_t(digit_of[st.stack(s)]);
+    return n;
+  }
+  // Returns false when n is not the number of any state.
+  bool state(std::uint64_t n, State& out) const {
+    std::uint64_t code = 0;
+    for (int s = 0; s < kSpaces; ++s) {
+      code |= std::uint64_t(byte_of[n % radix()]) << (kStackBits * s);
+      n /= radix();
+    }
+    if (n > 1) return false;
+    out = State{code | n << kSideBit};
+    return true;
+  }
+};
 
 // One byte per outcome: 0 draw, 1 + p a win in p plies (p <= 126),
 // 128 + p a loss in p plies (p <= 127).
@@ -78,22 +117,34 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
                                            std::span<const std::uint64_t> codes,
                                            std::span<const Outcome> outcomes) {
   if (codes.size() != outcomes.size()) throw std::invalid_argument("codes and outcomes differ in size");
-  // Codes: differences from the previous code (the first from 0) as LEB128 varints.
+  // Codes: differences between successive class numbers (the first from 0)
+  // as LEB128 varints. Outcomes: one byte per class without a standing line.
+  const StackDigits digits(variant.stack_cap);
   std::vector<std::uint8_t> deltas;
-  deltas.reserve(codes.size() * 4);
+  deltas.reserve(codes.size() * 3);
+  std::vector<std::uint8_t> raw_outcomes;
+  raw_outcomes.reserve(outcomes.size());
   std::uint64_t prev = 0;
   for (size_t i = 0; i < codes.size(); ++i) {
-    const std::uint64_t c = codes[i];
-    if (i > 0 && c <= prev) throw std::invalid_argument("codes must be strictly ascending");
-    std::uint64_t d = c - prev;
-    prev = c;
+    const State st{codes[i]};
+    if (i > 0 && codes[i] <= codes[i - 1])
+      throw std::invalid_argument("codes must be strictly ascending");
+    for (int s = 0; s < kSpaces; ++s)
+      if (digits.digit_of[st.stack(s)] < 0) throw std::invalid_argument("invalid state code");
+    const std::uint64_t number = digits.number(st);
+    std::uint64_t d = number - prev;
+    prev = number;
     do {
       deltas.push_back(std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0)));
       d >>= 7;
     } while (d);
+    if (formed_lines(st)) {
+      if (outcomes[i] != Outcome{Value::kWin, 0})
+        throw std::invalid_argument("a position with a standing line must be a win in 0");
+    } else {
+      raw_outcomes.push_back(outcome_byte(outcomes[i]));
+    }
   }
-  std::vector<std::uint8_t> raw_outcomes(outcomes.size());
-  std::transform(outcomes.begin(), outcomes.end(), raw_outcomes.begin(), outcome_byte);
   const auto codes_z = compress(deltas), outcomes_z = compress(raw_outcomes);
 
   TablebaseHeader h{};
@@ -205,13 +256,14 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
     refuse(TablebaseErrorKind::kCorrupt, name, "was built with another symmetry group");
   const auto codes_frame = bytes.subspan(sizeof h, h.codes_bytes);
   const auto outcomes_frame = bytes.subspan(sizeof h + h.codes_bytes, h.outcomes_bytes);
-  tb.outcomes_ = decompress_exact(outcomes_frame, h.canonical, name, "outcomes");
   const unsigned long long delta_size = ZSTD_getFrameContentSize(codes_frame.data(), codes_frame.size());
   if (delta_size > 10 * h.canonical + 10)
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
   const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
+  const StackDigits digits(v.stack_cap);
   tb.codes_.reserve(h.canonical);
-  std::uint64_t prev = 0;
+  std::uint64_t number = 0;
+  std::size_t with_line = 0;
   for (size_t i = 0; i < deltas.size();) {
     std::uint64_t d = 0;
     for (int shift = 0;; shift += 7) {
@@ -221,11 +273,20 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
       d |= std::uint64_t(b & 0x7f) << shift;
       if (!(b & 0x80)) break;
     }
-    prev += d;
-    tb.codes_.push_back(prev);
+    State st;
+    if ((tb.codes_.size() > 0 && d == 0) || number + d < number || !digits.state(number += d, st) ||
+        tb.codes_.size() >= h.canonical)
+      refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
+    tb.codes_.push_back(st.code);
+    with_line += formed_lines(st) != 0;
   }
   if (tb.codes_.size() != h.canonical)
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section holds the wrong number of positions");
+  const auto stored = decompress_exact(outcomes_frame, h.canonical - with_line, name, "outcomes");
+  // Expand to one byte per class: a standing line is a win in 0 plies.
+  tb.outcomes_.resize(h.canonical);
+  for (size_t i = 0, k = 0; i < tb.codes_.size(); ++i)
+    tb.outcomes_[i] = formed_lines(State{tb.codes_[i]}) ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
   return tb;
 }
 
