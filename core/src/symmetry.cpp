@@ -21,11 +21,13 @@ bool maps_lines_to_lines(const Permutation& p) {
 const std::vector<Permutation>& collineations() {
   static const std::vector<Permutation> group = [] {
     std::vector<Permutation> out;
-    Permutation p;
-    std::iota(p.begin(), p.end(), std::uint8_t(0));
+    std::vector<int> images(kSpaces);
+    std::iota(images.begin(), images.end(), 0);
     do {
+      Permutation p;
+      std::copy(images.begin(), images.end(), p.begin());
       if (maps_lines_to_lines(p)) out.push_back(p);
-    } while (std::next_permutation(p.begin(), p.end()));
+    } while (std::next_permutation(images.begin(), images.end()));
     return out;
   }();
   return group;
@@ -44,14 +46,23 @@ std::vector<Permutation> move_graph_symmetries(Adjacency adjacency) {
   return out;
 }
 
-Symmetry::Symmetry(Adjacency adjacency) : group_(move_graph_symmetries(adjacency)) {}
+Symmetry::Symmetry(Adjacency adjacency) : group_(move_graph_symmetries(adjacency)) {
+#if defined(__SSSE3__)
+  for (const Permutation& p : group_) {
+    Shuffle control;
+    std::fill(std::begin(control.bytes), std::end(control.bytes), std::uint8_t(0x80));  // zero
+    for (int s = 0; s < kSpaces; ++s) control.bytes[p[s]] = std::uint8_t(s);
+    control.bytes[kSideBit / 8] = kSideBit / 8;  // the side-to-move byte stays
+    shuffles_.push_back(control);
+  }
+#endif
+}
 
 int Symmetry::orbit_size(State st) const {
-  std::vector<std::uint64_t> images;
-  images.reserve(group_.size());
-  for (const Permutation& p : group_) images.push_back(permute(st, p).code);
-  std::sort(images.begin(), images.end());
-  return int(std::unique(images.begin(), images.end()) - images.begin());
+  // Orbit-stabiliser: |orbit| = |group| / |elements fixing st|.
+  int fixed = 0;
+  for_each_image(st, [&](std::uint64_t img) { fixed += img == st.code; });
+  return order() / fixed;
 }
 
 }  // namespace fano

@@ -66,8 +66,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                             if (table.insert(b.children[i])) out.push_back(b.children[i]);
                         });
     frontier.clear();
+    // The frontier's order does not matter: classes are indexed by sorted code.
     for (auto& f : fresh) frontier.insert(frontier.end(), f.begin(), f.end());
-    tbb::parallel_sort(frontier.begin(), frontier.end());
     discovered.insert(discovered.end(), frontier.begin(), frontier.end());
     if (with_edges)
       for (Batch& b : batches) all_batches.push_back(std::move(b));

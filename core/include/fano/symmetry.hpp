@@ -14,6 +14,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#endif
+
 #include "fano/board.hpp"
 #include "fano/state.hpp"
 
@@ -44,12 +48,23 @@ class Symmetry {
 
   // The least code among the images of st under the group.
   State canonical(State st) const {
-    State best = st;
-    for (const Permutation& p : group_) {
-      const State img = permute(st, p);
-      if (img.code < best.code) best = img;
+    std::uint64_t best = st.code;
+    for_each_image(st, [&](std::uint64_t img) { best = img < best ? img : best; });
+    return State{best};
+  }
+  // Calls f(code) for the image of st under each group element, in group order.
+  template <class F>
+  void for_each_image(State st, F&& f) const {
+#if defined(__SSSE3__)
+    // One byte shuffle per group element: byte perm[s] of the image is byte s.
+    const __m128i v = _mm_cvtsi64_si128(static_cast<long long>(st.code));
+    for (const Shuffle& m : shuffles_) {
+      const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
+      f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(v, control))));
     }
-    return best;
+#else
+    for (const Permutation& p : group_) f(permute(st, p).code);
+#endif
   }
   // The number of distinct positions symmetric to st (st included).
   int orbit_size(State st) const;
@@ -58,6 +73,11 @@ class Symmetry {
 
  private:
   std::vector<Permutation> group_;
+  // pshufb controls, one per group element (unused without SSSE3).
+  struct alignas(16) Shuffle {
+    std::uint8_t bytes[16];
+  };
+  std::vector<Shuffle> shuffles_;
 };
 
 }  // namespace fano
