@@ -1,0 +1,177 @@
+// fano bench: timings of every stage on this machine (never part of the tests).
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "fano/perft.hpp"
+#include "fano/solver.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct SolveTiming {
+  Variant variant;
+  int threads;
+  double enumerate, graph, retrograde, write, total;  // best of the runs
+  std::uint64_t reachable, bytes;
+};
+
+SolveTiming time_solve(const Variant& v, int threads, int runs, const std::string& path) {
+  SolveTiming best{v, threads, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0};
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    SolveOptions opts;
+    opts.threads = threads;
+    const Solution sol = solve(v, opts);
+    const auto tw = Clock::now();
+    TablebaseCounts counts{sol.stats.reachable, sol.stats.placement, sol.stats.movement,
+                           sol.stats.win, sol.stats.loss, sol.stats.draw};
+    const auto bytes = encode_tablebase(v, counts, sol.positions, sol.outcomes);
+    write_file_atomically(path, bytes);
+    const double write = seconds_since(tw), total = seconds_since(t0);
+    best.enumerate = std::min(best.enumerate, sol.times.enumerate);
+    best.graph = std::min(best.graph, sol.times.graph);
+    best.retrograde = std::min(best.retrograde, sol.times.retrograde);
+    best.write = std::min(best.write, write);
+    best.total = std::min(best.total, total);
+    best.reachable = sol.stats.reachable;
+    best.bytes = bytes.size();
+  }
+  return best;
+}
+
+}  // namespace
+
+int cmd_bench(const Args& args) {
+  po::options_description desc("options");
+  desc.add_options()("runs", po::value<int>()->default_value(5), "repetitions of each solve (best is kept)")(
+      "probes", po::value<int>()->default_value(1000000), "random reachable positions probed")(
+      "dir", po::value<std::string>()->default_value("bench-tables"), "folder for the tables written")(
+      "json", "print JSON");
+  const auto vm = parse("bench", "[--runs N] [--probes N] [--dir DIR] [--json]",
+                        "Measures on this machine: each solve stage for the standard game and "
+                        "the stack-cap-3 variants with 1 thread and all cores, move generation "
+                        "speed, tablebase open time, probe latency (median and 99th percentile) "
+                        "and table size in bits per reachable position. Best of --runs.",
+                        desc, nullptr, args);
+  if (!vm) return 0;
+  const int runs = (*vm)["runs"].as<int>(), probes = (*vm)["probes"].as<int>();
+  if (runs < 1 || runs > 100) throw UsageError("--runs must be 1..100");
+  if (probes < 1 || probes > 100000000) throw UsageError("--probes must be 1..100000000");
+  const std::string dir = (*vm)["dir"].as<std::string>();
+  const int cores = tbb::info::default_concurrency();
+
+  std::vector<SolveTiming> solves;
+  const Variant largest{3, Adjacency::kProjective}, cap3_board{3, Adjacency::kBoard};
+  for (const Variant& v : {kStandard, largest, cap3_board})
+    for (int t : {1, cores}) {
+      progress("bench: solving " + variant_slug(v) + " with " + std::to_string(t) + " thread(s)");
+      solves.push_back(time_solve(v, t, runs, default_tablebase_path(v, dir)));
+    }
+
+  // Move generation: every legal move of every reachable class, one thread.
+  const Rules rules(kStandard);
+  const Symmetry sym(kStandard.adjacency);
+  const auto classes = enumerate_reachable(rules, sym);
+  std::uint64_t moves = 0;
+  double movegen_s = 1e9;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    std::uint64_t m = 0;
+    for (std::uint64_t c : classes) for_each_move(rules, State{c}, [&](const Move&, State) { ++m; });
+    movegen_s = std::min(movegen_s, seconds_since(t0));
+    moves = m;
+  }
+  double perft_s = 1e9;
+  std::uint64_t perft_nodes = 0;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    perft_nodes = perft(rules, 9, false).back().cumulative;
+    perft_s = std::min(perft_s, seconds_since(t0));
+  }
+
+  // Open and probe the standard table.
+  const std::string path = default_tablebase_path(kStandard, dir);
+  double open_s = 1e9;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    const Tablebase tb = Tablebase::open(path, kStandard);
+    open_s = std::min(open_s, seconds_since(t0));
+  }
+  const Tablebase tb = Tablebase::open(path, kStandard);
+  std::mt19937_64 rng(20261202);
+  std::vector<State> sample(static_cast<std::size_t>(probes));
+  for (State& s : sample) {
+    // A random member of a random class: apply a random symmetry.
+    const State c = tb.position_at(rng() % tb.size());
+    const auto& g = sym.group()[rng() % sym.group().size()];
+    s = permute(c, g);
+  }
+  std::vector<double> ns(sample.size());
+  std::uint64_t found = 0;
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    const auto t0 = Clock::now();
+    const auto o = tb.probe(sample[i]);
+    const auto t1 = Clock::now();
+    found += o.has_value();
+    ns[i] = std::chrono::duration<double, std::nano>(t1 - t0).count();
+  }
+  std::sort(ns.begin(), ns.end());
+  const double median = ns[ns.size() / 2], p99 = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
+  const auto t0 = Clock::now();
+  for (const State& s : sample) found += tb.probe(s).has_value();
+  const double mean_batch = seconds_since(t0) * 1e9 / double(sample.size());
+  if (found != 2 * sample.size()) throw std::runtime_error("bench: a reachable position was not found");
+  const SolveTiming& std1 = solves[0];
+  const double bits = 8.0 * double(std1.bytes) / double(std1.reachable);
+
+  if (vm->count("json")) {
+    std::ostringstream o;
+    o << "{\"cores\":" << cores << ",\"solves\":[";
+    for (size_t i = 0; i < solves.size(); ++i) {
+      const auto& s = solves[i];
+      o << (i ? "," : "") << "{\"variant\":" << json_string(variant_slug(s.variant))
+        << ",\"threads\":" << s.threads << ",\"enumerate\":" << s.enumerate << ",\"graph\":" << s.graph
+        << ",\"retrograde\":" << s.retrograde << ",\"write\":" << s.write << ",\"total\":" << s.total
+        << ",\"reachable\":" << s.reachable << ",\"bytes\":" << s.bytes << "}";
+    }
+    o << "],\"movegen_moves_per_s\":" << double(moves) / movegen_s
+      << ",\"perft9_positions_per_s\":" << double(perft_nodes) / perft_s << ",\"perft9_s\":" << perft_s
+      << ",\"open_ms\":" << open_s * 1e3 << ",\"probe_median_ns\":" << median
+      << ",\"probe_p99_ns\":" << p99 << ",\"probe_mean_batch_ns\":" << mean_batch
+      << ",\"bits_per_position\":" << bits << "}";
+    std::cout << o.str() << "\n";
+    return 0;
+  }
+  char line[256];
+  std::cout << "machine: " << cores << " cores; best of " << runs << " runs\n\n"
+            << "| variant | threads | enumerate | graph | retrograde | write | total |\n"
+            << "|---|---|---|---|---|---|---|\n";
+  for (const auto& s : solves) {
+    std::snprintf(line, sizeof line, "| %s | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms |\n",
+                  variant_slug(s.variant).c_str(), s.threads, s.enumerate * 1e3, s.graph * 1e3,
+                  s.retrograde * 1e3, s.write * 1e3, s.total * 1e3);
+    std::cout << line;
+  }
+  std::snprintf(line, sizeof line,
+                "\nmove generation: %.1f M moves/s (1 thread)\nperft 9: %.1f ms, %.1f M positions/s\n"
+                "open: %.2f ms\nprobe: median %.0f ns, p99 %.0f ns, mean in a loop %.0f ns (%d probes)\n"
+                "table: %llu bytes, %.3f bits per reachable position\n",
+                double(moves) / movegen_s / 1e6, perft_s * 1e3, double(perft_nodes) / perft_s / 1e6,
+                open_s * 1e3, median, p99, mean_batch, probes,
+                static_cast<unsigned long long>(std1.bytes), bits);
+  std::cout << line;
+  return 0;
+}
+
+}  // namespace fano::cli
