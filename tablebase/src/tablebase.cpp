@@ -46,10 +46,15 @@ struct StackDigits {
   }
   // Returns false when n is not the number of any state.
   bool state(std::uint64_t n, State& out) const {
+    // Division by a compile-time radix compiles to multiplications.
+    return radix() == 17 ? decode<17>(n, out) : decode<41>(n, out);
+  }
+  template <std::uint64_t K>
+  bool decode(std::uint64_t n, State& out) const {
     std::uint64_t code = 0;
     for (int s = 0; s < kSpaces; ++s) {
-      code |= std::uint64_t(byte_of[n % radix()]) << (kStackBits * s);
-      n /= radix();
+      code |= std::uint64_t(byte_of[n % K]) << (kStackBits * s);
+      n /= K;
     }
     if (n > 1) return false;
     out = State{code | n << kSideBit};
@@ -254,6 +259,11 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   tb.header_ = h;
   if (h.symmetry_order != tb.symmetry_.order())
     refuse(TablebaseErrorKind::kCorrupt, name, "was built with another symmetry group");
+  // At most one entry per position, and no variant has 2^24 positions (9,018,802
+  // for stack cap 3, either side to move): a larger count is damage, refused
+  // before it sizes a buffer (found by fuzz/fuzz_tablebase).
+  if (h.canonical > (std::uint64_t(1) << 24))
+    refuse(TablebaseErrorKind::kCorrupt, name, "has a damaged header (impossible position count)");
   const auto codes_frame = bytes.subspan(sizeof h, h.codes_bytes);
   const auto outcomes_frame = bytes.subspan(sizeof h + h.codes_bytes, h.outcomes_bytes);
   const unsigned long long delta_size = ZSTD_getFrameContentSize(codes_frame.data(), codes_frame.size());

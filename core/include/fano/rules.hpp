@@ -43,31 +43,39 @@ struct TopMasks {
   SpaceMask occupied = 0, white = 0, circle = 0;
 };
 
-constexpr TopMasks top_masks(State st) {
-  TopMasks m;
-  for (int s = 0; s < kSpaces; ++s) {
-    const std::uint8_t b = st.stack(s);
-    if (b >> 6) {
-      m.occupied |= SpaceMask(1u << s);
-      if (!(b & 2)) m.white |= SpaceMask(1u << s);
-      if (!(b & 1)) m.circle |= SpaceMask(1u << s);
-    }
-  }
-  return m;
+// Gathers bit 0 of each of the seven stack bytes into a 7-bit mask: bit 8s is
+// carried to bit 56 + s by the multiplier's term 2^(56 - 7s); every other
+// product term falls below bit 56 or above bit 63, and no two coincide, so
+// nothing carries into the result.
+constexpr SpaceMask gather_byte_bits(std::uint64_t x) {
+  constexpr std::uint64_t kBits = 0x0001010101010101ull;
+  constexpr std::uint64_t kMul = (1ull << 56) | (1ull << 49) | (1ull << 42) | (1ull << 35) |
+                                 (1ull << 28) | (1ull << 21) | (1ull << 14);
+  return SpaceMask(((x & kBits) * kMul) >> 56 & 0x7f);
 }
+
+constexpr TopMasks top_masks(State st) {
+  const std::uint64_t h = st.code >> 6;
+  const SpaceMask occupied = gather_byte_bits(h | h >> 1);
+  return TopMasks{occupied, SpaceMask(occupied & ~gather_byte_bits(st.code >> 1)),
+                  SpaceMask(occupied & ~gather_byte_bits(st.code))};
+}
+
+// kLinesWithin[m]: the lines (bit l = line l) whose three spaces all lie in mask m.
+inline constexpr std::array<std::uint8_t, 128> kLinesWithin = [] {
+  std::array<std::uint8_t, 128> t{};
+  for (int m = 0; m < 128; ++m)
+    for (int l = 0; l < kLines; ++l)
+      if ((m & kLineMasks[l]) == kLineMasks[l]) t[m] |= std::uint8_t(1u << l);
+  return t;
+}();
 
 // Returns the set of lines (bit l = line l) whose three top pieces are all of
 // one colour or all of one shape, whoever's they are.
 constexpr std::uint8_t formed_lines(State st) {
   const TopMasks m = top_masks(st);
-  std::uint8_t formed = 0;
-  for (int l = 0; l < kLines; ++l) {
-    const SpaceMask lm = kLineMasks[l];
-    if ((m.occupied & lm) != lm) continue;
-    const SpaceMask w = m.white & lm, c = m.circle & lm;
-    if (w == 0 || w == lm || c == 0 || c == lm) formed |= std::uint8_t(1u << l);
-  }
-  return formed;
+  return kLinesWithin[m.white] | kLinesWithin[m.occupied & ~m.white] | kLinesWithin[m.circle] |
+         kLinesWithin[m.occupied & ~m.circle];
 }
 
 // Calls f(move, child) for every legal move of the side to move, in a fixed
