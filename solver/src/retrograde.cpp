@@ -144,9 +144,9 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
           }
         }
       });
+      // The next level's order does not matter (see above), so it is not sorted.
       frontier.clear();
       for (auto& v : local) frontier.insert(frontier.end(), v.begin(), v.end());
-      tbb::parallel_sort(frontier.begin(), frontier.end());
     }
     sol.outcomes.resize(n);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
