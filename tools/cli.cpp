@@ -30,7 +30,7 @@ void add_table_options(po::options_description& desc) {
   desc.add_options()("tb", po::value<std::string>(),
                      "tablebase file (default: DIR/<variant>.fanotb, see --tables)")(
       "tables", po::value<std::string>(),
-      "folder of the default tables (default: $FANO_TABLES, else ./tables)");
+      "folder of the default tables (default: $FANO_TABLES, else tables/ in the repository)");
 }
 
 std::string table_path_from(const po::variables_map& vm, const Variant& variant) {

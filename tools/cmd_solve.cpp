@@ -13,7 +13,7 @@ int cmd_solve(const Args& args) {
   add_variant_options(desc);
   desc.add_options()("out,o", po::value<std::string>(),
                      "tablebase file to write (default: DIR/<variant>.fanotb, see --tables)")(
-      "tables", po::value<std::string>(), "folder of the default tables (default: $FANO_TABLES, else ./tables)")(
+      "tables", po::value<std::string>(), "folder of the default tables (default: $FANO_TABLES, else tables/ in the repository)")(
       "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
       "json", "print JSON");
   const auto vm = parse("solve", "[variant options] [--out FILE] [--threads N] [--json]",

@@ -313,7 +313,7 @@ std::string default_tablebase_path(const Variant& variant, const std::string& di
   std::string d = dir;
   if (d.empty()) {
     const char* env = std::getenv("FANO_TABLES");
-    d = env && *env ? env : "tables";
+    d = env && *env ? env : FANO_DEFAULT_TABLE_DIR;
   }
   return (std::filesystem::path(d) / (variant_slug(variant) + ".fanotb")).string();
 }

@@ -107,7 +107,7 @@ class Tablebase {
 };
 
 // Default location of a variant's table: DIR/<slug>.fanotb, DIR defaulting to
-// $FANO_TABLES or "tables".
+// $FANO_TABLES, else the repository's tables/ folder (fixed at build time).
 std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
 
 // FNV-1a 64-bit hash, continuing from `h`.
