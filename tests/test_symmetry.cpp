@@ -1,0 +1,376 @@
+// Tests of the symmetry groups: the 168 collineations of the Fano plane, the
+// subgroup preserving each variant's move graph, canonical forms, and that the
+// subgroup commutes with move generation and game-over detection.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "fano/notation.hpp"
+#include "fano/rules.hpp"
+#include "fano/symmetry.hpp"
+
+namespace fano {
+namespace {
+
+constexpr Permutation kIdentity{0, 1, 2, 3, 4, 5, 6};
+
+Permutation compose(const Permutation& f, const Permutation& g) {  // f after g
+  Permutation out{};
+  for (int s = 0; s < kSpaces; ++s) out[s] = f[g[s]];
+  return out;
+}
+
+Permutation inverse(const Permutation& p) {
+  Permutation out{};
+  for (int s = 0; s < kSpaces; ++s) out[p[s]] = std::uint8_t(s);
+  return out;
+}
+
+SpaceMask image(SpaceMask m, const Permutation& p) {
+  SpaceMask out = 0;
+  for (int s = 0; s < kSpaces; ++s)
+    if (m >> s & 1) out |= SpaceMask(1u << p[s]);
+  return out;
+}
+
+bool is_line(SpaceMask m) {
+  return std::find(kLineMasks.begin(), kLineMasks.end(), m) != kLineMasks.end();
+}
+
+bool contains(const std::vector<Permutation>& group, const Permutation& p) {
+  return std::find(group.begin(), group.end(), p) != group.end();
+}
+
+// From 1-based images of spaces 1..7.
+Permutation perm1(std::initializer_list<int> images) {
+  Permutation p{};
+  int s = 0;
+  for (int i : images) p[s++] = std::uint8_t(i - 1);
+  return p;
+}
+
+std::vector<std::uint64_t> sorted_children(const Rules& rules, State st) {
+  std::vector<std::uint64_t> out;
+  for_each_move(rules, st, [&](const Move&, State c) { out.push_back(c.code); });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<State> sample_positions(const Variant& v, int games, unsigned seed) {
+  const Rules rules(v);
+  std::mt19937 rng(seed);
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<State> out;
+  for (int g = 0; g < games; ++g) {
+    State st = kEmptyBoard;
+    for (int ply = 0; ply <= 60; ++ply) {
+      if (seen.insert(st.code).second) out.push_back(st);
+      if (game_over(rules, st) != GameOver::kNone) break;
+      std::vector<Move> moves = legal_moves(rules, st);
+      if (g % 2 == 0) {  // careful: avoid forming a line when possible, to go deep
+        std::vector<Move> safe;
+        for (const Move& m : moves)
+          if (!formed_lines(apply_move(st, m))) safe.push_back(m);
+        if (!safe.empty()) moves = safe;
+      }
+      st = apply_move(st, moves[rng() % moves.size()]);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The collineation group
+
+TEST(Collineations, Has168ElementsMappingLinesToLines) {
+  const auto& group = collineations();
+  ASSERT_EQ(group.size(), 168u);
+  EXPECT_EQ(group.front(), kIdentity);
+  EXPECT_TRUE(std::is_sorted(group.begin(), group.end()));
+  EXPECT_EQ(std::set<Permutation>(group.begin(), group.end()).size(), 168u);
+  for (const Permutation& p : group) {
+    // A bijection of the seven spaces...
+    EXPECT_EQ(std::set<int>(p.begin(), p.end()).size(), 7u);
+    // ...mapping each line onto a line, hence the seven lines onto the seven lines.
+    std::set<SpaceMask> images;
+    for (SpaceMask l : kLineMasks) {
+      EXPECT_TRUE(is_line(image(l, p)));
+      images.insert(image(l, p));
+    }
+    EXPECT_EQ(images.size(), 7u);
+  }
+}
+
+TEST(Collineations, DeterminedByTheImageOfAFrame) {
+  // 168 = 7 * 6 * 4: a collineation is fixed by the images of spaces 1, 2, 3
+  // (not collinear: {1,2,3} is no line), which may be any ordered triple of
+  // non-collinear spaces -- 7 choices, then 6, then the 4 off their line.
+  const auto& group = collineations();
+  std::set<std::array<int, 3>> triples;
+  for (const Permutation& p : group) {
+    const SpaceMask t = SpaceMask(1u << p[0] | 1u << p[1] | 1u << p[2]);
+    EXPECT_FALSE(is_line(t));
+    triples.insert({p[0], p[1], p[2]});
+  }
+  EXPECT_EQ(triples.size(), 168u);
+}
+
+TEST(Collineations, FormAGroup) {
+  const auto& group = collineations();
+  for (const Permutation& f : group) {
+    EXPECT_TRUE(contains(group, inverse(f)));
+    for (size_t i = 0; i < group.size(); i += 7)  // a spread of right factors
+      EXPECT_TRUE(contains(group, compose(f, group[i])));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Move-graph symmetries
+
+TEST(MoveGraphSymmetries, BoardHasSix) {
+  const auto board = move_graph_symmetries(Adjacency::kBoard);
+  ASSERT_EQ(board.size(), 6u);
+  EXPECT_EQ(board.front(), kIdentity);
+  // The board's symmetries are those of the drawn triangle: they fix the
+  // centre 7 (the only space with 6 neighbours), permute the corners {3,5,6}
+  // and the midpoints {1,2,4}, and all 3! permutations of the corners occur.
+  std::set<std::array<int, 3>> corner_images;
+  for (const Permutation& p : board) {
+    EXPECT_EQ(p[6], 6);
+    for (int corner : {2, 4, 5}) EXPECT_TRUE(p[corner] == 2 || p[corner] == 4 || p[corner] == 5);
+    for (int mid : {0, 1, 3}) EXPECT_TRUE(p[mid] == 0 || p[mid] == 1 || p[mid] == 3);
+    corner_images.insert({p[2], p[4], p[5]});
+  }
+  EXPECT_EQ(corner_images.size(), 6u);
+  // Hand-checked element: the reflection through corner 3 and its opposite
+  // midpoint 1 swaps 2<->4 and 5<->6. Lines: {1,2,4}->{1,4,2}, {5,2,3}->{6,4,3},
+  // {3,4,6}->{3,2,5}, {6,1,5}->{5,1,6}, {2,7,6}->{4,7,5}, {4,7,5}->{2,7,6},
+  // {1,7,3}->{1,7,3}; edges 1-2<->1-4, 2-3<->4-3, 5-2<->6-4, 1-5<->1-6, ...
+  EXPECT_TRUE(contains(board, perm1({1, 4, 3, 2, 6, 5, 7})));
+}
+
+TEST(MoveGraphSymmetries, ProjectiveHasAll168) {
+  EXPECT_EQ(move_graph_symmetries(Adjacency::kProjective), collineations());
+}
+
+TEST(MoveGraphSymmetries, BoardSubgroupIsClosed) {
+  const auto board = move_graph_symmetries(Adjacency::kBoard);
+  for (const Permutation& f : board) {
+    EXPECT_TRUE(contains(board, inverse(f)));
+    for (const Permutation& g : board) EXPECT_TRUE(contains(board, compose(f, g)));
+  }
+  for (const Permutation& f : board) EXPECT_TRUE(contains(collineations(), f));
+}
+
+TEST(MoveGraphSymmetries, EachMapsEdgesOntoEdges) {
+  for (Adjacency a : {Adjacency::kBoard, Adjacency::kProjective}) {
+    const auto edges = edge_list(a);
+    const std::set<std::pair<int, int>> edge_set(edges.begin(), edges.end());
+    for (const Permutation& p : move_graph_symmetries(a))
+      for (auto [x, y] : edges) {
+        const int u = p[x - 1] + 1, w = p[y - 1] + 1;
+        EXPECT_TRUE(edge_set.count({std::min(u, w), std::max(u, w)}));
+      }
+  }
+}
+
+TEST(MoveGraphSymmetries, CollineationOutsideTheBoardSubgroupBreaksAdjacency) {
+  // g = (3 7)(5 6), fixing 1, 2, 4. It is a collineation: {1,2,4}->{1,2,4},
+  // {5,2,3}->{6,2,7}, {3,4,6}->{7,4,5}, {6,1,5}->{5,1,6}, {2,7,6}->{2,3,5},
+  // {4,7,5}->{4,3,6}, {1,7,3}->{1,3,7}: all lines.
+  const Permutation g = perm1({1, 2, 7, 4, 6, 5, 3});
+  EXPECT_TRUE(contains(collineations(), g));
+  EXPECT_FALSE(contains(move_graph_symmetries(Adjacency::kBoard), g));
+  // It maps the board edge 5-2 (side {5,2,3}) to 6-2, the two ends of the
+  // median {2,7,6}: not an edge. Likewise 1-7 goes to 1-3.
+  const auto edges = edge_list(Adjacency::kBoard);
+  const std::set<std::pair<int, int>> edge_set(edges.begin(), edges.end());
+  EXPECT_TRUE(edge_set.count({2, 5}));
+  EXPECT_EQ(g[4] + 1, 6);
+  EXPECT_EQ(g[1] + 1, 2);
+  EXPECT_FALSE(edge_set.count({2, 6}));
+  EXPECT_TRUE(edge_set.count({1, 7}));
+  EXPECT_FALSE(edge_set.count({1, 3}));
+  // And it changes a position's fate. In "-/Cc/cT/Ct/-/-/Tt w" White's only top
+  // piece is the T on corner 3, whose neighbours 2, 4, 7 are full (cap 2): no
+  // legal move, a loss. g moves that stack to the centre 7, adjacent to the
+  // empty 1, 5, 6: three moves. Lines are preserved, so neither has a line.
+  const Rules rules(kStandard);
+  const State st = parse_position("-/Cc/cT/Ct/-/-/Tt w", kStandard);
+  const State img = permute(st, g);
+  EXPECT_EQ(format_position(img), "-/Cc/Tt/Ct/-/-/cT w");
+  EXPECT_EQ(game_over(rules, st), GameOver::kNoMove);
+  EXPECT_EQ(game_over(rules, img), GameOver::kNone);
+  EXPECT_EQ(legal_moves(rules, img).size(), 3u);
+  // Under projective adjacency g is a symmetry and both have the same moves.
+  const Rules proj(Variant{2, Adjacency::kProjective});
+  EXPECT_EQ(legal_moves(proj, st).size(), legal_moves(proj, img).size());
+}
+
+// ---------------------------------------------------------------------------
+// Permuting positions, canonical forms
+
+TEST(Permute, MovesStacksAndKeepsTheSide) {
+  // The board reflection 2<->4, 5<->6 moves "CT" from 4 to 2.
+  const Permutation r = perm1({1, 4, 3, 2, 6, 5, 7});
+  const State st = parse_position("-/-/-/CT/tT/Cc/tc b", kStandard);
+  EXPECT_EQ(format_position(permute(st, r)), "-/CT/-/-/Cc/tT/tc b");
+  EXPECT_EQ(permute(permute(st, r), r), st);
+  EXPECT_EQ(permute(st, kIdentity), st);
+}
+
+TEST(Canonical, HandCheckedOrbits) {
+  // A lone white circle (Black to move). The code of "C on space s" is
+  // 0x40 << 8(s-1) plus the side bit, so the least image puts it on the
+  // lowest-numbered space of its orbit.
+  const Symmetry board(Adjacency::kBoard), proj(Adjacency::kProjective);
+  EXPECT_EQ(board.order(), 6);
+  EXPECT_EQ(proj.order(), 168);
+  auto one = [](int space) {
+    std::string s = "-/-/-/-/-/-/- b";
+    s[2 * (space - 1)] = 'C';
+    return parse_position(s, kStandard);
+  };
+  // Board: orbits {7}, {1,2,4} (midpoints), {3,5,6} (corners).
+  EXPECT_EQ(board.orbit_size(one(7)), 1);
+  EXPECT_EQ(board.orbit_size(one(2)), 3);
+  EXPECT_EQ(board.orbit_size(one(5)), 3);
+  EXPECT_EQ(board.canonical(one(7)), one(7));
+  EXPECT_EQ(board.canonical(one(4)), one(1));
+  EXPECT_EQ(board.canonical(one(6)), one(3));
+  // Projective: all seven spaces are one orbit.
+  for (int s = 1; s <= 7; ++s) {
+    EXPECT_EQ(proj.orbit_size(one(s)), 7);
+    EXPECT_EQ(proj.canonical(one(s)), one(1));
+  }
+  EXPECT_EQ(board.orbit_size(kEmptyBoard), 1);
+  EXPECT_EQ(board.canonical(kEmptyBoard), kEmptyBoard);
+}
+
+// ---------------------------------------------------------------------------
+// Property tests: the subgroup commutes with the rules
+
+class SymmetryVariantTest : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(SymmetryVariantTest, GroupCommutesWithMovesAndGameOver) {
+  const Variant v = GetParam();
+  const Rules rules(v);
+  const Symmetry sym(v.adjacency);
+  // Fewer positions for the 168-element group keep the test fast.
+  const int games = v.adjacency == Adjacency::kBoard ? 2000 : 150;
+  for (State st : sample_positions(v, games, 31337)) {
+    const std::vector<std::uint64_t> children = sorted_children(rules, st);
+    const GameOver over = game_over(rules, st);
+    for (const Permutation& p : sym.group()) {
+      const State img = permute(st, p);
+      std::vector<std::uint64_t> mapped;
+      for (std::uint64_t c : children) mapped.push_back(permute(State{c}, p).code);
+      std::sort(mapped.begin(), mapped.end());
+      ASSERT_EQ(mapped, sorted_children(rules, img)) << format_position(st);
+      ASSERT_EQ(game_over(rules, img), over) << format_position(st);
+      // Lines go to lines: the formed-line sets have the same size.
+      ASSERT_EQ(std::popcount(unsigned(formed_lines(img))),
+                std::popcount(unsigned(formed_lines(st))));
+    }
+  }
+}
+
+TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
+  const Variant v = GetParam();
+  const Symmetry sym(v.adjacency);
+  const int games = v.adjacency == Adjacency::kBoard ? 2000 : 300;
+  for (State st : sample_positions(v, games, 8080)) {
+    const State canon = sym.canonical(st);
+    // The canonical form is the least code in the orbit (computed here directly).
+    std::set<std::uint64_t> orbit;
+    for (const Permutation& p : sym.group()) orbit.insert(permute(st, p).code);
+    ASSERT_EQ(canon.code, *orbit.begin()) << format_position(st);
+    ASSERT_EQ(sym.orbit_size(st), int(orbit.size())) << format_position(st);
+    ASSERT_EQ(sym.order() % int(orbit.size()), 0);
+    // Every image has the same canonical form.
+    for (const Permutation& p : sym.group())
+      ASSERT_EQ(sym.canonical(permute(st, p)), canon) << format_position(st);
+    ASSERT_EQ(canon.to_move(), st.to_move());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, SymmetryVariantTest,
+                         ::testing::Values(Variant{2, Adjacency::kBoard},
+                                           Variant{2, Adjacency::kProjective},
+                                           Variant{3, Adjacency::kBoard},
+                                           Variant{3, Adjacency::kProjective}),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           std::string s = variant_slug(info.param);
+                           for (char& c : s)
+                             if (c == '-') c = '_';
+                           return s;
+                         });
+
+// ---------------------------------------------------------------------------
+// `fano info`, end to end
+
+struct RunResult {
+  int exit_code;
+  std::string out;
+};
+
+RunResult run_fano(const std::string& args) {
+  const std::string cmd = std::string("FANO_QUIET=1 '") + FANO_BIN + "' " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return {-1, ""};
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  const int status = pclose(f);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(FanoInfo, JsonBoard) {
+  const RunResult r = run_fano("info --json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"collineations\":168"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"symmetries\":6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"stack_cap\":2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"adjacency\":\"board\""), std::string::npos) << r.out;
+  // RULES.md's lines and its 15 edges, sorted.
+  EXPECT_NE(r.out.find("\"lines\":[[1,2,4],[5,2,3],[3,4,6],[6,1,5],[2,7,6],[4,7,5],[1,7,3]]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"edges\":[[1,2],[1,4],[1,5],[1,6],[1,7],[2,3],[2,4],[2,5],[2,7],"
+                       "[3,4],[3,7],[4,6],[4,7],[5,7],[6,7]]"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(FanoInfo, JsonProjective) {
+  const RunResult r = run_fano("info --adjacency projective --stack-cap 3 --json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"collineations\":168"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"symmetries\":168"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"stack_cap\":3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[6,7]]"), std::string::npos) << r.out;
+}
+
+TEST(FanoInfo, BadFlagValues) {
+  for (const char* args : {"info --stack-cap 4", "info --adjacency hex"}) {
+    const RunResult r = run_fano(args);
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
+  EXPECT_NE(run_fano("info --stack-cap 4").out.find("--stack-cap"), std::string::npos);
+  EXPECT_NE(run_fano("info --adjacency hex").out.find("--adjacency"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fano
