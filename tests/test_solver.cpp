@@ -1,0 +1,649 @@
+// The solver's answers checked against independent methods: a plain
+// depth-limited search written here from the rules alone, the local (Bellman)
+// consistency of every stored value with its successors, invariance under the
+// variant's symmetry group, an unreduced breadth-first count of the reachable
+// positions, pinned statistics, and determinism across thread counts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "fano/notation.hpp"
+#include "fano/perft.hpp"
+#include "fano/rules.hpp"
+#include "fano/solver.hpp"
+#include "fano/symmetry.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano {
+namespace {
+
+constexpr Variant kCap3Board{3, Adjacency::kBoard};
+constexpr Variant kCap2Projective{2, Adjacency::kProjective};
+constexpr Variant kCap3Projective{3, Adjacency::kProjective};
+
+std::string describe(const Outcome& o) {
+  if (o.value == Value::kDraw) return "draw";
+  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
+}
+
+std::string describe(const std::optional<Outcome>& o) {
+  return o ? describe(*o) : std::string("unreachable");
+}
+
+// One solve per variant per test process.
+const Solution& solved(const Variant& v) {
+  static std::map<std::pair<int, int>, Solution> cache;
+  const auto key = std::make_pair(v.stack_cap, int(v.adjacency));
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, solve(v)).first;
+  return it->second;
+}
+
+// ---------------------------------------------------------------------------
+// An independent depth-limited search, using nothing but the rules
+// (formed_lines, for_each_move). No symmetry, no solver code.
+//
+// search(p, k) returns p's exact outcome when p is won or lost within at most
+// k plies, and nothing otherwise:
+//   - a standing line: win in 0; no legal move: loss in 0;
+//   - k == 0 and neither: nothing;
+//   - some child is a loss (found at depth k-1): win in 1 + the shortest;
+//   - every child is a win (found at depth k-1): loss in 1 + the longest;
+//   - otherwise nothing.
+// Exactness, by induction on k: at depth k-1 every child that is won or lost
+// within k-1 plies is found with its exact plies. If p is a win in n <= k, its
+// best losing child is a loss in n-1 <= k-1 and is found, and no shorter loss
+// exists, so the minimum is n. If p is a loss in n <= k, every child is a win
+// in at most n-1 <= k-1, all found, the longest being n-1. If p is neither a
+// win nor a loss within k (a longer win or loss, or a draw), no child is a
+// loss within k-1 (p would be a win within k), and not every child is a win
+// within k-1 (p would be a loss within k), so nothing is returned. Hence a
+// returned result is p's true value, whatever k it was found at, and the memo
+// can keep it for every depth.
+class PlainSearch {
+ public:
+  explicit PlainSearch(Variant v) : rules_(v) {}
+
+  std::optional<Outcome> search(State st, int k) {
+    if (formed_lines(st)) return Outcome{Value::kWin, 0};
+    auto it = memo_.find(st.code);
+    if (it != memo_.end()) {
+      const Entry& e = it->second;
+      if (e.proven) {
+        if (e.outcome.plies <= k) return e.outcome;
+        return std::nullopt;
+      }
+      if (e.searched >= k) return std::nullopt;
+    }
+    ++expanded_;
+    State children[32];
+    int n = 0;
+    for_each_move(rules_, st, [&](const Move&, State child) { children[n++] = child; });
+    Entry e;
+    if (n == 0) {
+      e.proven = true;
+      e.outcome = Outcome{Value::kLoss, 0};
+    } else if (k > 0) {
+      int shortest_loss = -1, longest_win = -1;
+      bool all_wins = true;
+      for (int i = 0; i < n; ++i) {
+        const auto r = search(children[i], k - 1);
+        if (!r) {
+          all_wins = false;
+        } else if (r->value == Value::kLoss) {
+          if (shortest_loss < 0 || r->plies < shortest_loss) shortest_loss = r->plies;
+          all_wins = false;
+        } else {
+          longest_win = std::max(longest_win, int(r->plies));
+        }
+      }
+      if (shortest_loss >= 0) {
+        e.proven = true;
+        e.outcome = Outcome{Value::kWin, std::uint16_t(shortest_loss + 1)};
+      } else if (all_wins) {
+        e.proven = true;
+        e.outcome = Outcome{Value::kLoss, std::uint16_t(longest_win + 1)};
+      }
+    }
+    e.searched = k;
+    memo_[st.code] = e;
+    if (e.proven && e.outcome.plies <= k) return e.outcome;
+    return std::nullopt;
+  }
+
+  std::uint64_t expanded() const { return expanded_; }
+
+ private:
+  struct Entry {
+    bool proven = false;
+    Outcome outcome;
+    int searched = -1;
+  };
+  Rules rules_;
+  std::unordered_map<std::uint64_t, Entry> memo_;
+  std::uint64_t expanded_ = 0;
+};
+
+// A seeded random game from the empty board: every position it passes through,
+// up to the end of the game or `max_plies` moves.
+std::vector<State> random_playout(const Rules& rules, std::mt19937_64& rng, int max_plies) {
+  std::vector<State> path{kEmptyBoard};
+  State st = kEmptyBoard;
+  for (int ply = 0; ply < max_plies && !formed_lines(st); ++ply) {
+    std::vector<State> children;
+    for_each_move(rules, st, [&](const Move&, State child) { children.push_back(child); });
+    if (children.empty()) break;
+    st = children[std::uniform_int_distribution<size_t>(0, children.size() - 1)(rng)];
+    path.push_back(st);
+  }
+  return path;
+}
+
+struct SearchComparison {
+  int games = 0, ended = 0, proven = 0, unproven = 0, deep = 0, losses = 0, wins_beyond_zero = 0;
+};
+
+// Plays `games` seeded random games (at most 200 plies each). Of a game that
+// ended (a line or no legal move), the last `tail` positions are searched with
+// bound k and compared with the solver; of a game still running, the last 2.
+// Which positions are compared does not depend on the solver.
+SearchComparison compare_with_plain_search(const Variant& v, std::uint64_t seed, int games,
+                                           int tail, int k) {
+  const Rules rules(v);
+  const Solution& sol = solved(v);
+  PlainSearch plain(v);
+  std::mt19937_64 rng(seed);
+  SearchComparison c;
+  for (int g = 0; g < games; ++g) {
+    const auto path = random_playout(rules, rng, 200);
+    const bool ended = game_over(rules, path.back()) != GameOver::kNone;
+    ++c.games;
+    c.ended += ended;
+    const size_t keep = ended ? size_t(tail) : 2;
+    const size_t from = path.size() > keep ? path.size() - keep : 0;
+    for (size_t i = from; i < path.size(); ++i) {
+      const State st = path[i];
+      const auto mine = plain.search(st, k);
+      const auto theirs = sol.lookup(st);
+      if (!theirs) {
+        ADD_FAILURE() << format_position(st) << " was reached by a game but is not stored";
+        continue;
+      }
+      if (mine) {
+        ++c.proven;
+        if (mine->plies >= 3) ++c.deep;
+        if (mine->value == Value::kLoss) ++c.losses;
+        if (mine->value == Value::kWin && mine->plies > 0) ++c.wins_beyond_zero;
+        EXPECT_EQ(*theirs, *mine) << format_position(st) << ": solver " << describe(theirs)
+                                  << ", plain search " << describe(*mine);
+      } else {
+        ++c.unproven;
+        EXPECT_TRUE(theirs->value == Value::kDraw || theirs->plies > k)
+            << format_position(st) << ": solver says " << describe(theirs)
+            << " but a search to depth " << k << " proves nothing";
+      }
+    }
+  }
+  std::printf(
+      "%s: %d games (%d ended); %d positions proven within %d plies (%d of 3+ plies, %d "
+      "losses, %d wins in 1+), %d not; %llu positions expanded\n",
+      variant_slug(v).c_str(), c.games, c.ended, c.proven, k, c.deep, c.losses, c.wins_beyond_zero,
+      c.unproven, static_cast<unsigned long long>(plain.expanded()));
+  return c;
+}
+
+// The counts are fixed by the seeds; the minimums (about two thirds of what
+// the seeds give) keep the comparisons from passing vacuously.
+void expect_enough(const SearchComparison& c, int proven, int deep, int losses, int wins) {
+  EXPECT_GE(c.proven, proven);
+  EXPECT_GE(c.deep, deep);
+  EXPECT_GE(c.losses, losses);
+  EXPECT_GE(c.wins_beyond_zero, wins);
+  EXPECT_GE(c.unproven, 1000);
+}
+
+TEST(SolverPlainSearch, AgreesWithSolverNearTheEndStandard) {
+  expect_enough(compare_with_plain_search(kStandard, 20261202, 1500, 8, 7), 2000, 700, 230, 750);
+}
+
+TEST(SolverPlainSearch, AgreesWithSolverNearTheEndCap3Board) {
+  expect_enough(compare_with_plain_search(kCap3Board, 7, 1000, 6, 5), 780, 68, 16, 100);
+}
+
+TEST(SolverPlainSearch, AgreesWithSolverNearTheEndProjective) {
+  expect_enough(compare_with_plain_search(kCap2Projective, 11, 1000, 8, 6), 1100, 340, 90, 380);
+}
+
+TEST(SolverPlainSearch, AgreesWithSolverNearTheEndCap3Projective) {
+  expect_enough(compare_with_plain_search(kCap3Projective, 13, 1000, 6, 5), 750, 50, 14, 78);
+}
+
+// The other direction: a sample of the classes the solver says are won or
+// lost in 2..k plies (chosen by the solver, so this complements the random
+// positions above) is confirmed exactly by the plain search.
+void confirm_short_results(const Variant& v, int k, std::size_t wanted) {
+  const Solution& sol = solved(v);
+  std::vector<std::size_t> candidates;
+  for (std::size_t i = 0; i < sol.outcomes.size(); ++i) {
+    const Outcome o = sol.outcomes[i];
+    if (o.value != Value::kDraw && o.plies >= 2 && o.plies <= k) candidates.push_back(i);
+  }
+  ASSERT_GE(candidates.size(), wanted);
+  PlainSearch plain(v);
+  std::map<std::string, int> seen;
+  const std::size_t stride = candidates.size() / wanted;
+  for (std::size_t n = 0; n < wanted; ++n) {
+    const std::size_t i = candidates[n * stride];
+    const State st{sol.positions[i]};
+    const auto mine = plain.search(st, k);
+    ASSERT_TRUE(mine.has_value()) << format_position(st) << ": solver says "
+                                  << describe(sol.outcomes[i]) << ", search to depth " << k
+                                  << " proves nothing";
+    EXPECT_EQ(*mine, sol.outcomes[i]) << format_position(st);
+    ++seen[describe(*mine)];
+  }
+  std::string summary;
+  for (const auto& [what, count] : seen) summary += " " + what + ": " + std::to_string(count) + ";";
+  std::printf("%s, solver-chosen short results:%s\n", variant_slug(v).c_str(), summary.c_str());
+  EXPECT_GE(seen.size(), 4u) << "too few different results were checked";
+}
+
+TEST(SolverPlainSearch, ConfirmsShortResultsStandard) { confirm_short_results(kStandard, 7, 2000); }
+
+TEST(SolverPlainSearch, ConfirmsShortResultsProjective) {
+  confirm_short_results(kCap2Projective, 6, 1000);
+}
+
+// The search's own base cases, on hand-made positions.
+TEST(SolverPlainSearch, BaseCases) {
+  PlainSearch plain(kStandard);
+  const Rules rules(kStandard);
+  // White C1, Black c2, White C4: three circles on {1,2,4}, formed by White,
+  // so Black, to move, has won in 0.
+  const State line = play_moves(rules, kEmptyBoard, "C1,c2,C4");
+  ASSERT_NE(formed_lines(line), 0);
+  EXPECT_EQ(plain.search(line, 0), (Outcome{Value::kWin, 0}));
+  // Before C4 nothing has ended, so a depth-0 search proves nothing.
+  const State before = play_moves(rules, kEmptyBoard, "C1,c2");
+  EXPECT_FALSE(plain.search(before, 0).has_value());
+}
+
+// ---------------------------------------------------------------------------
+// Local consistency: every stored value against its successors' values. With
+// the terminal cases fixed and every successor stored, these conditions admit
+// exactly one labelling (wins and losses are grounded by induction on plies,
+// and a draw labelled on a true loss would need a draw successor, which a true
+// loss does not have), so checking them on all classes checks the whole table.
+
+struct BellmanReport {
+  std::uint64_t checked = 0, wins = 0, losses = 0, draws = 0, terminal = 0, failures = 0;
+};
+
+// Checks every stride-th class; reports the first failures unless `quiet`.
+BellmanReport check_bellman(const Solution& sol, std::size_t stride, bool quiet = false) {
+  const Rules rules(sol.variant);
+  const Symmetry sym(sol.variant.adjacency);
+  BellmanReport rep;
+  std::uint64_t& failures = rep.failures;
+  auto fail = [&](State st, const std::string& why) {
+    if (++failures <= 20 && !quiet) {
+      ADD_FAILURE() << format_position(st) << ": " << why;
+    }
+  };
+  for (std::size_t i = 0; i < sol.positions.size(); i += stride) {
+    const State st{sol.positions[i]};
+    const Outcome o = sol.outcomes[i];
+    ++rep.checked;
+    (o.value == Value::kWin ? rep.wins : o.value == Value::kLoss ? rep.losses : rep.draws)++;
+    if (formed_lines(st)) {
+      ++rep.terminal;
+      if (o != Outcome{Value::kWin, 0}) fail(st, "a line stands but stored " + describe(o));
+      continue;
+    }
+    int n = 0, draws = 0, losses = 0, wins = 0;
+    int shortest_loss = 1 << 30, longest_win = -1;
+    bool missing = false;
+    for_each_move(rules, st, [&](const Move& m, State child) {
+      ++n;
+      const auto j = sol.index_of(sym.canonical(child).code);
+      if (!j) {
+        missing = true;
+        fail(st, "successor after " + format_move(m) + " is not stored");
+        return;
+      }
+      const Outcome c = sol.outcomes[*j];
+      if (c.value == Value::kDraw) ++draws;
+      if (c.value == Value::kLoss) ++losses, shortest_loss = std::min(shortest_loss, int(c.plies));
+      if (c.value == Value::kWin) ++wins, longest_win = std::max(longest_win, int(c.plies));
+    });
+    if (missing) continue;
+    if (n == 0) {
+      ++rep.terminal;
+      if (o != Outcome{Value::kLoss, 0}) fail(st, "no legal move but stored " + describe(o));
+      continue;
+    }
+    switch (o.value) {
+      case Value::kWin:
+        if (losses == 0 || o.plies != shortest_loss + 1)
+          fail(st, "stored " + describe(o) + " but the shortest opponent loss is " +
+                       (losses ? std::to_string(shortest_loss) : std::string("none")));
+        break;
+      case Value::kLoss:
+        if (wins != n || o.plies != longest_win + 1)
+          fail(st, "stored " + describe(o) + " with " + std::to_string(n - wins) +
+                       " non-winning opponent replies, longest win " + std::to_string(longest_win));
+        break;
+      case Value::kDraw:
+        if (o.plies != 0) fail(st, "a draw with plies " + std::to_string(o.plies));
+        if (losses != 0) fail(st, "stored draw but a move reaches an opponent loss");
+        if (draws == 0) fail(st, "stored draw but no move reaches a draw");
+        break;
+    }
+  }
+  return rep;
+}
+
+TEST(SolverBellman, EveryClassOfTheStandardGame) {
+  const Solution& sol = solved(kStandard);
+  const auto rep = check_bellman(sol, 1);
+  EXPECT_EQ(rep.failures, 0u);
+  EXPECT_EQ(rep.checked, sol.positions.size());
+  EXPECT_GT(rep.wins, 0u);
+  EXPECT_GT(rep.losses, 0u);
+  EXPECT_GT(rep.draws, 0u);
+  EXPECT_GT(rep.terminal, 0u);
+}
+
+TEST(SolverBellman, EveryClassOfProjectiveCap2) {
+  const Solution& sol = solved(kCap2Projective);
+  const auto rep = check_bellman(sol, 1);
+  EXPECT_EQ(rep.failures, 0u);
+  EXPECT_EQ(rep.checked, sol.positions.size());
+  EXPECT_GT(rep.losses, 0u);
+  EXPECT_GT(rep.draws, 0u);
+}
+
+TEST(SolverBellman, SampledClassesOfCap3Board) {
+  const Solution& sol = solved(kCap3Board);
+  const auto rep = check_bellman(sol, 3);
+  EXPECT_EQ(rep.failures, 0u);
+  EXPECT_GE(rep.checked, sol.positions.size() / 3);
+  EXPECT_GT(rep.losses, 0u);
+  EXPECT_GT(rep.draws, 0u);
+}
+
+// The checker itself notices a single wrong entry of each kind.
+TEST(SolverBellman, CheckerCatchesAnAlteredEntry) {
+  const Solution& good = solved(kCap2Projective);
+  auto first = [&](auto pred) {
+    for (std::size_t i = 0; i < good.outcomes.size(); ++i)
+      if (pred(good.outcomes[i])) return i;
+    return good.outcomes.size();
+  };
+  const std::vector<std::pair<std::size_t, Outcome>> changes = {
+      {first([](Outcome o) { return o.value == Value::kWin && o.plies >= 3; }),
+       Outcome{Value::kWin, 0}},
+      {first([](Outcome o) { return o.value == Value::kWin && o.plies >= 3; }),
+       Outcome{Value::kDraw, 0}},
+      {first([](Outcome o) { return o.value == Value::kLoss && o.plies >= 2; }),
+       Outcome{Value::kLoss, 1}},
+      {first([](Outcome o) { return o.value == Value::kLoss && o.plies >= 2; }),
+       Outcome{Value::kDraw, 0}},
+      {first([](Outcome o) { return o.value == Value::kDraw; }), Outcome{Value::kWin, 5}},
+      {first([](Outcome o) { return o.value == Value::kDraw; }), Outcome{Value::kLoss, 6}},
+  };
+  for (const auto& [i, wrong] : changes) {
+    ASSERT_LT(i, good.outcomes.size());
+    Solution bad = good;
+    bad.outcomes[i] = wrong;
+    EXPECT_GT(check_bellman(bad, 1, true).failures, 0u)
+        << "changing " << format_position(State{good.positions[i]}) << " from "
+        << describe(good.outcomes[i]) << " to " << describe(wrong) << " went unnoticed";
+  }
+}
+
+// The stored outcomes fit the tablebase's byte (wins <= 126, losses <= 127).
+TEST(SolverBellman, PliesAreBounded) {
+  for (const Variant& v : {kStandard, kCap2Projective}) {
+    const Solution& sol = solved(v);
+    ASSERT_EQ(sol.positions.size(), sol.outcomes.size());
+    EXPECT_TRUE(std::is_sorted(sol.positions.begin(), sol.positions.end()));
+    EXPECT_EQ(std::adjacent_find(sol.positions.begin(), sol.positions.end()), sol.positions.end());
+    for (const Outcome& o : sol.outcomes) {
+      ASSERT_LE(o.plies, 126);
+      if (o.value == Value::kDraw) {
+        ASSERT_EQ(o.plies, 0);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Symmetry: only the move-graph subgroup is assumed.
+
+void check_symmetry_invariance(const Variant& v, int expected_order, std::uint64_t seed,
+                               int games) {
+  const Rules rules(v);
+  const Solution& sol = solved(v);
+  const Symmetry sym(v.adjacency);
+  ASSERT_EQ(sym.order(), expected_order);
+  std::mt19937_64 rng(seed);
+  int checked = 0, moved = 0;
+  for (int g = 0; g < games; ++g) {
+    for (const State st : random_playout(rules, rng, 40)) {
+      const auto base = sol.lookup(st);
+      ASSERT_TRUE(base.has_value()) << format_position(st);
+      for (const Permutation& p : sym.group()) {
+        const State img = permute(st, p);
+        if (img != st) ++moved;
+        ASSERT_EQ(describe(sol.lookup(img)), describe(base))
+            << format_position(st) << " and its image " << format_position(img);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 5 * games * expected_order);
+  EXPECT_GE(moved, checked / 2);
+}
+
+TEST(SolverSymmetry, BoardSubgroupGivesIdenticalAnswers) {
+  check_symmetry_invariance(kStandard, 6, 1, 150);
+}
+
+TEST(SolverSymmetry, ProjectiveGroupGivesIdenticalAnswers) {
+  check_symmetry_invariance(kCap2Projective, 168, 2, 40);
+}
+
+TEST(SolverSymmetry, Cap3BoardSubgroupGivesIdenticalAnswers) {
+  check_symmetry_invariance(kCap3Board, 6, 3, 150);
+}
+
+// The board subgroup really preserves the move graph, and it is a proper
+// subgroup: the solver must not reduce by the other collineations.
+TEST(SolverSymmetry, BoardSubgroupPreservesEdgesOnly) {
+  const auto nb = neighbour_masks(Adjacency::kBoard);
+  const Symmetry sym(Adjacency::kBoard);
+  for (const Permutation& p : sym.group()) {
+    EXPECT_EQ(p[6], 6) << "the centre is the only space with six neighbours";
+    for (int a = 0; a < kSpaces; ++a)
+      for (int b = 0; b < kSpaces; ++b) EXPECT_EQ(nb[a] >> b & 1, nb[p[a]] >> p[b] & 1);
+  }
+  EXPECT_EQ(collineations().size(), 168u);
+  EXPECT_LT(sym.order(), int(collineations().size()));
+}
+
+// ---------------------------------------------------------------------------
+// Statistics.
+
+// An unreduced breadth-first search over raw positions, written here: no move
+// is made once a line stands. Returns every reachable position's code, sorted.
+std::vector<std::uint64_t> reachable_raw(const Rules& rules) {
+  std::vector<std::uint64_t> visited{kEmptyBoard.code}, frontier = visited;
+  while (!frontier.empty()) {
+    std::vector<std::uint64_t> next;
+    for (const std::uint64_t code : frontier) {
+      const State st{code};
+      if (formed_lines(st)) continue;
+      for_each_move(rules, st, [&](const Move&, State child) { next.push_back(child.code); });
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    std::vector<std::uint64_t> fresh, merged;
+    std::set_difference(next.begin(), next.end(), visited.begin(), visited.end(),
+                        std::back_inserter(fresh));
+    merged.reserve(visited.size() + fresh.size());
+    std::merge(visited.begin(), visited.end(), fresh.begin(), fresh.end(),
+               std::back_inserter(merged));
+    visited.swap(merged);
+    frontier.swap(fresh);
+  }
+  return visited;
+}
+
+// Recounts every statistic from the raw reachable set and checks that the
+// stored classes are exactly the canonical forms of the reachable positions.
+void check_stats_against_raw_search(const Variant& v) {
+  const Rules rules(v);
+  const Symmetry sym(v.adjacency);
+  const Solution& sol = solved(v);
+  const auto raw = reachable_raw(rules);
+  SolveStats mine;
+  std::vector<std::uint64_t> classes;
+  classes.reserve(sol.positions.size());
+  for (const std::uint64_t code : raw) {
+    const State st{code};
+    const std::uint64_t canon = sym.canonical(st).code;
+    if (canon == code) classes.push_back(code);
+    const auto i = sol.index_of(canon);
+    ASSERT_TRUE(i.has_value()) << format_position(st) << " is reachable but not stored";
+    ++mine.reachable;
+    (st.placement_phase() ? mine.placement : mine.movement)++;
+    const Value val = sol.outcomes[*i].value;
+    (val == Value::kWin ? mine.win : val == Value::kLoss ? mine.loss : mine.draw)++;
+  }
+  EXPECT_EQ(classes, sol.positions) << "stored classes differ from the reachable classes";
+  EXPECT_EQ(mine.reachable, sol.stats.reachable);
+  EXPECT_EQ(mine.placement, sol.stats.placement);
+  EXPECT_EQ(mine.movement, sol.stats.movement);
+  EXPECT_EQ(mine.win, sol.stats.win);
+  EXPECT_EQ(mine.loss, sol.stats.loss);
+  EXPECT_EQ(mine.draw, sol.stats.draw);
+  EXPECT_EQ(sol.stats.canonical, sol.positions.size());
+}
+
+TEST(SolverStats, StandardMatchesAnUnreducedSearch) { check_stats_against_raw_search(kStandard); }
+
+TEST(SolverStats, ProjectiveMatchesAnUnreducedSearch) {
+  check_stats_against_raw_search(kCap2Projective);
+}
+
+TEST(SolverStats, SumsAreConsistent) {
+  for (const Variant& v : {kStandard, kCap2Projective, kCap3Board}) {
+    const SolveStats& s = solved(v).stats;
+    EXPECT_EQ(s.reachable, s.placement + s.movement) << variant_slug(v);
+    EXPECT_EQ(s.reachable, s.win + s.loss + s.draw) << variant_slug(v);
+    EXPECT_EQ(s.canonical, solved(v).positions.size()) << variant_slug(v);
+    EXPECT_LE(s.canonical, s.reachable) << variant_slug(v);
+  }
+}
+
+// Regression oracle: these numbers were computed by this program on
+// 2026-12-02 (fano solve, standard game: stack cap 2, board adjacency). They
+// are also cross-checked above by an unreduced breadth-first search.
+TEST(SolverStats, StandardGameRegressionNumbers) {
+  const Solution& sol = solved(kStandard);
+  EXPECT_EQ(sol.stats.reachable, 1639939u);
+  EXPECT_EQ(sol.stats.placement, 576409u);
+  EXPECT_EQ(sol.stats.movement, 1063530u);
+  EXPECT_EQ(sol.stats.canonical, 276193u);
+  EXPECT_EQ(sol.stats.win, 1185908u);
+  EXPECT_EQ(sol.stats.loss, 177656u);
+  EXPECT_EQ(sol.stats.draw, 276375u);
+  EXPECT_EQ(sol.lookup(kEmptyBoard), (Outcome{Value::kDraw, 0}));
+}
+
+// Placement positions and depth counts. In the placement phase every move adds
+// one piece, so a position at depth d has exactly d pieces on the board; the
+// placement positions (fewer than 8 pieces) are therefore those at depths
+// 0..7, and their number is 1 (the empty board) + the cumulative perft count
+// at depth 7, stop-at-end. The cumulative count at depth 8 (1006404) is NOT
+// placement + 1: depth 8 adds the 429996 positions with all eight pieces on
+// the board, which are movement-phase positions.
+TEST(SolverStats, PlacementCountMatchesPerft) {
+  const Rules rules(kStandard);
+  const auto rows = perft(rules, 8, false);
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_EQ(rows[7].cumulative, 1006404u);
+  const Solution& sol = solved(kStandard);
+  EXPECT_EQ(sol.stats.placement, rows[6].cumulative + 1);
+  EXPECT_NE(sol.stats.placement, rows[7].cumulative + 1);
+  // Depth 8: every position holds all eight pieces and is a stored movement position.
+  const Symmetry sym(kStandard.adjacency);
+  std::vector<std::uint64_t> layer{kEmptyBoard.code};
+  for (int d = 1; d <= 8; ++d) layer = expand_layer(rules, layer, false);
+  ASSERT_EQ(layer.size(), rows[7].positions);
+  for (const std::uint64_t code : layer) {
+    const State st{code};
+    ASSERT_EQ(st.pieces_on_board(), kTotalPieces);
+    ASSERT_FALSE(st.placement_phase());
+    ASSERT_TRUE(sol.index_of(sym.canonical(st).code).has_value()) << format_position(st);
+  }
+}
+
+// A legal position that no game reaches: a line stands, and undoing Black's
+// last placement (the only kind of move that leads to a placement position
+// with White to move) leaves a line standing, so the game had already ended.
+TEST(SolverStats, UnreachablePositionIsNotStored) {
+  const Rules rules(kStandard);
+  const State st = parse_position("C/T/c/C/t/-/c w", kStandard);
+  ASSERT_NE(formed_lines(st), 0);
+  int parents = 0;
+  for (int s = 0; s < kSpaces; ++s) {
+    if (st.empty(s) || colour_of(st.top(s)) != Colour::kBlack) continue;
+    const State parent = st.with_popped(s).with_to_move(Colour::kBlack);
+    ++parents;
+    EXPECT_NE(formed_lines(parent), 0) << format_position(parent);
+  }
+  EXPECT_EQ(parents, 3);
+  EXPECT_FALSE(solved(kStandard).lookup(st).has_value());
+}
+
+// ---------------------------------------------------------------------------
+// Determinism.
+
+void check_determinism(const Variant& v) {
+  SolveOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  const Solution a = solve(v, one), b = solve(v, two);
+  ASSERT_EQ(a.positions, b.positions);
+  ASSERT_EQ(a.outcomes.size(), b.outcomes.size());
+  EXPECT_TRUE(a.outcomes == b.outcomes);
+  EXPECT_EQ(a.stats.reachable, b.stats.reachable);
+  EXPECT_EQ(a.stats.placement, b.stats.placement);
+  EXPECT_EQ(a.stats.movement, b.stats.movement);
+  EXPECT_EQ(a.stats.canonical, b.stats.canonical);
+  EXPECT_EQ(a.stats.win, b.stats.win);
+  EXPECT_EQ(a.stats.loss, b.stats.loss);
+  EXPECT_EQ(a.stats.draw, b.stats.draw);
+  auto bytes = [&](const Solution& s) {
+    const TablebaseCounts c{s.stats.reachable, s.stats.placement, s.stats.movement,
+                            s.stats.win,       s.stats.loss,      s.stats.draw};
+    return encode_tablebase(v, c, s.positions, s.outcomes);
+  };
+  EXPECT_TRUE(bytes(a) == bytes(b)) << "tablebase bytes depend on the thread count";
+}
+
+TEST(SolverDeterminism, StandardOneAndTwoThreads) { check_determinism(kStandard); }
+
+TEST(SolverDeterminism, Cap3ProjectiveOneAndTwoThreads) { check_determinism(kCap3Projective); }
+
+}  // namespace
+}  // namespace fano

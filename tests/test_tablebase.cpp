@@ -1,0 +1,439 @@
+// The tablebase file: write-then-read gives back exactly what was solved, and
+// damaged, foreign or missing files are refused with the right kind of error
+// and a message naming the file.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fano/notation.hpp"
+#include "fano/solver.hpp"
+#include "fano/symmetry.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano {
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes = std::vector<std::uint8_t>;
+
+constexpr Variant kCap2Projective{2, Adjacency::kProjective};
+constexpr Variant kCap3Projective{3, Adjacency::kProjective};
+
+// Header field offsets (tablebase/FORMAT.md).
+constexpr size_t kVersionAt = 8, kHeaderSizeAt = 12, kStackCapAt = 16, kSymmetryOrderAt = 18,
+                 kCanonicalAt = 48, kCodesBytesAt = 80, kOutcomesBytesAt = 88, kChecksumAt = 96,
+                 kHeaderBytes = 104;
+
+struct Solved {
+  Solution sol;
+  Bytes bytes;
+};
+
+// One solve and encoding per variant per test process.
+const Solved& solved(const Variant& v) {
+  static std::map<std::pair<int, int>, Solved> cache;
+  const auto key = std::make_pair(v.stack_cap, int(v.adjacency));
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    Solved s{solve(v), {}};
+    const SolveStats& st = s.sol.stats;
+    const TablebaseCounts counts{st.reachable, st.placement, st.movement, st.win, st.loss, st.draw};
+    s.bytes = encode_tablebase(v, counts, s.sol.positions, s.sol.outcomes);
+    it = cache.emplace(key, std::move(s)).first;
+  }
+  return it->second;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "fano-tbtest-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+Bytes read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_plain(const fs::path& p, const Bytes& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+template <class T>
+T get(const Bytes& b, size_t at) {
+  T v;
+  std::memcpy(&v, b.data() + at, sizeof v);
+  return v;
+}
+
+template <class T>
+void put(Bytes& b, size_t at, T v) {
+  std::memcpy(b.data() + at, &v, sizeof v);
+}
+
+// Recomputes the checksum, so that only the deliberate damage remains.
+void reseal(Bytes& b) {
+  put<std::uint64_t>(b, kChecksumAt, 0);
+  const std::uint64_t h =
+      fnv1a64(std::span(b).subspan(kHeaderBytes), fnv1a64(std::span(b).first(kHeaderBytes)));
+  put<std::uint64_t>(b, kChecksumAt, h);
+}
+
+std::string kind_name(TablebaseErrorKind k) { return std::to_string(int(k)); }
+
+// Expects `load` to throw a TablebaseError of kind `kind` whose one-line
+// message names `name`. Returns the message.
+template <class F>
+std::string expect_refused(F&& load, TablebaseErrorKind kind, const std::string& name) {
+  try {
+    load();
+  } catch (const TablebaseError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(kind_name(e.kind()), kind_name(kind)) << what;
+    EXPECT_EQ(e.exit_code(), int(kind));
+    EXPECT_NE(what.find(name), std::string::npos) << "message does not name the file: " << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << "message is not one line: " << what;
+    return what;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "threw something else than a TablebaseError: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << name << " was accepted, expected error kind " << kind_name(kind);
+  return "";
+}
+
+std::string expect_bytes_refused(const Bytes& b, TablebaseErrorKind kind,
+                                 std::optional<Variant> expected = std::nullopt) {
+  const std::string name = "damaged-table.fanotb";
+  return expect_refused([&] { (void)Tablebase::from_bytes(b, name, expected); }, kind, name);
+}
+
+std::string expect_file_refused(const fs::path& p, TablebaseErrorKind kind,
+                                std::optional<Variant> expected = std::nullopt) {
+  return expect_refused([&] { (void)Tablebase::open(p.string(), expected); }, kind, p.string());
+}
+
+// Every stored class probes to exactly the solved outcome.
+void expect_same_as_solved(const Tablebase& tb, const Solution& sol) {
+  EXPECT_EQ(tb.variant(), sol.variant);
+  ASSERT_EQ(tb.size(), sol.positions.size());
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < sol.positions.size(); ++i) {
+    const State st{sol.positions[i]};
+    if (tb.position_at(i) != st || tb.outcome_at(i) != sol.outcomes[i] ||
+        tb.probe(st) != std::optional(sol.outcomes[i])) {
+      if (++bad <= 10) ADD_FAILURE() << "class " << i << " " << format_position(st) << " differs";
+    }
+  }
+  EXPECT_EQ(bad, 0u);
+  // Non-canonical members of classes give the same answers.
+  const Symmetry& sym = tb.symmetry();
+  for (std::size_t i = 0; i < sol.positions.size(); i += 97)
+    for (const Permutation& p : sym.group())
+      ASSERT_EQ(tb.probe(permute(State{sol.positions[i]}, p)), std::optional(sol.outcomes[i]));
+}
+
+void expect_header_matches(const TablebaseHeader& h, const Solution& sol, size_t file_size) {
+  EXPECT_EQ(std::memcmp(h.magic, kTablebaseMagic, 8), 0);
+  EXPECT_EQ(h.version, kTablebaseVersion);
+  EXPECT_EQ(h.header_size, kHeaderBytes);
+  EXPECT_EQ(h.stack_cap, sol.variant.stack_cap);
+  EXPECT_EQ(h.adjacency, std::uint8_t(sol.variant.adjacency));
+  EXPECT_EQ(h.symmetry_order, Symmetry(sol.variant.adjacency).order());
+  EXPECT_EQ(h.reachable, sol.stats.reachable);
+  EXPECT_EQ(h.placement, sol.stats.placement);
+  EXPECT_EQ(h.movement, sol.stats.movement);
+  EXPECT_EQ(h.canonical, sol.positions.size());
+  EXPECT_EQ(h.win, sol.stats.win);
+  EXPECT_EQ(h.loss, sol.stats.loss);
+  EXPECT_EQ(h.draw, sol.stats.draw);
+  EXPECT_EQ(kHeaderBytes + h.codes_bytes + h.outcomes_bytes, file_size);
+}
+
+// ---------------------------------------------------------------------------
+// Write, then read.
+
+TEST(TablebaseRoundTrip, StandardFromBytes) {
+  const Solved& s = solved(kStandard);
+  const Tablebase tb = Tablebase::from_bytes(s.bytes, "standard in memory");
+  expect_header_matches(tb.header(), s.sol, s.bytes.size());
+  expect_same_as_solved(tb, s.sol);
+  // A legal position that no game reaches (see test_solver) is not found.
+  EXPECT_FALSE(tb.probe(parse_position("C/T/c/C/t/-/c w", kStandard)).has_value());
+  EXPECT_EQ(tb.probe(kEmptyBoard), (std::optional<Outcome>{Outcome{Value::kDraw, 0}}));
+}
+
+TEST(TablebaseRoundTrip, StandardThroughAFile) {
+  const Solved& s = solved(kStandard);
+  TempDir dir;
+  const fs::path path = dir / "nested/folders/standard.fanotb";  // created by the writer
+  write_file_atomically(path.string(), s.bytes);
+  EXPECT_EQ(read_bytes(path), s.bytes);
+  // Nothing but the table is left in its folder (no temporary file).
+  std::vector<fs::path> entries(fs::directory_iterator(path.parent_path()), {});
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].filename(), "standard.fanotb");
+  expect_same_as_solved(Tablebase::open(path.string()), s.sol);
+  const Tablebase checked = Tablebase::open(path.string(), kStandard);
+  expect_header_matches(checked.header(), s.sol, s.bytes.size());
+
+  // Writing again replaces the file whole.
+  const Solved& p = solved(kCap2Projective);
+  write_file_atomically(path.string(), p.bytes);
+  EXPECT_EQ(read_bytes(path), p.bytes);
+  expect_same_as_solved(Tablebase::open(path.string()), p.sol);
+  entries.assign(fs::directory_iterator(path.parent_path()), {});
+  EXPECT_EQ(entries.size(), 1u);
+}
+
+TEST(TablebaseRoundTrip, ProjectiveVariants) {
+  for (const Variant& v : {kCap2Projective, kCap3Projective}) {
+    const Solved& s = solved(v);
+    const Tablebase tb = Tablebase::from_bytes(s.bytes, variant_slug(v), v);
+    expect_header_matches(tb.header(), s.sol, s.bytes.size());
+    expect_same_as_solved(tb, s.sol);
+  }
+}
+
+TEST(TablebaseRoundTrip, EncodingIsDeterministic) {
+  const Solved& s = solved(kCap2Projective);
+  const SolveStats& st = s.sol.stats;
+  const TablebaseCounts counts{st.reachable, st.placement, st.movement, st.win, st.loss, st.draw};
+  EXPECT_TRUE(encode_tablebase(kCap2Projective, counts, s.sol.positions, s.sol.outcomes) ==
+              s.bytes);
+}
+
+// ---------------------------------------------------------------------------
+// Refusals. The small projective cap-2 table keeps these fast.
+
+TEST(TablebaseRefuse, TruncatedAtSeveralOffsets) {
+  const Bytes& good = solved(kCap2Projective).bytes;
+  const auto codes = get<std::uint64_t>(good, kCodesBytesAt);
+  TempDir dir;
+  for (const size_t size :
+       {size_t(0), size_t(1), size_t(8), size_t(50), kHeaderBytes - 1, kHeaderBytes,
+        kHeaderBytes + 1, size_t(kHeaderBytes + codes / 2), size_t(kHeaderBytes + codes),
+        size_t(kHeaderBytes + codes + 1), good.size() / 2, good.size() - 1}) {
+    SCOPED_TRACE("truncated to " + std::to_string(size) + " bytes");
+    const Bytes cut(good.begin(), good.begin() + std::ptrdiff_t(size));
+    const std::string what = expect_bytes_refused(cut, TablebaseErrorKind::kTruncated);
+    EXPECT_NE(what.find(size == 0 ? "empty" : "truncated"), std::string::npos) << what;
+    const fs::path file = dir / ("cut-" + std::to_string(size) + ".fanotb");
+    write_plain(file, cut);
+    expect_file_refused(file, TablebaseErrorKind::kTruncated);
+  }
+}
+
+// Every single flipped bit of the file is refused; the kind depends on where.
+TEST(TablebaseRefuse, EverySingleBitFlip) {
+  const Bytes& good = solved(kCap2Projective).bytes;
+  ASSERT_LT(good.size(), 100000u) << "keep this test fast";
+  std::map<int, int> kinds;
+  for (size_t at = 0; at < good.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      Bytes b = good;
+      b[at] ^= std::uint8_t(1u << bit);
+      std::optional<TablebaseErrorKind> got;
+      try {
+        (void)Tablebase::from_bytes(b, "flipped.fanotb");
+      } catch (const TablebaseError& e) {
+        got = e.kind();
+      }
+      ASSERT_TRUE(got.has_value()) << "bit " << bit << " of byte " << at << " flipped: accepted";
+      ++kinds[int(*got)];
+      // In the identifying fields and the section sizes the specific kind is
+      // expected, though a reader that checks the checksum first may say so.
+      auto either = [&](TablebaseErrorKind a, TablebaseErrorKind b) {
+        return *got == a || *got == b || *got == TablebaseErrorKind::kChecksum;
+      };
+      if (at < kVersionAt) {
+        ASSERT_TRUE(either(TablebaseErrorKind::kBadMagic, TablebaseErrorKind::kBadMagic))
+            << "byte " << at << ": kind " << int(*got);
+      } else if (at < kHeaderSizeAt) {
+        ASSERT_TRUE(either(TablebaseErrorKind::kBadVersion, TablebaseErrorKind::kBadVersion))
+            << "byte " << at << ": kind " << int(*got);
+      } else if (at < kStackCapAt) {
+        ASSERT_TRUE(either(TablebaseErrorKind::kCorrupt, TablebaseErrorKind::kCorrupt))
+            << "byte " << at << ": kind " << int(*got);
+      } else if (at >= kCodesBytesAt && at < kChecksumAt) {
+        // A section size: larger than the file is truncation, smaller leaves
+        // bytes over.
+        ASSERT_TRUE(either(TablebaseErrorKind::kTruncated, TablebaseErrorKind::kCorrupt))
+            << "byte " << at << ": kind " << int(*got);
+      } else {
+        ASSERT_EQ(*got, TablebaseErrorKind::kChecksum) << "byte " << at << " bit " << bit;
+      }
+    }
+  }
+  EXPECT_GT(kinds[int(TablebaseErrorKind::kChecksum)], int(good.size()) * 7);
+}
+
+TEST(TablebaseRefuse, FlippedBitInHeaderPayloadAndChecksumOnDisk) {
+  const Bytes& good = solved(kCap2Projective).bytes;
+  TempDir dir;
+  const std::vector<std::pair<std::string, size_t>> places = {{"header", 24 /* reachable */},
+                                                              {"payload", kHeaderBytes + 5},
+                                                              {"payload-end", good.size() - 1},
+                                                              {"checksum", kChecksumAt + 3}};
+  for (const auto& [what, at] : places) {
+    SCOPED_TRACE(what);
+    Bytes b = good;
+    b[at] ^= 0x10;
+    const fs::path file = dir / (what + ".fanotb");
+    write_plain(file, b);
+    const std::string msg = expect_file_refused(file, TablebaseErrorKind::kChecksum);
+    EXPECT_NE(msg.find("checksum"), std::string::npos) << msg;
+  }
+}
+
+TEST(TablebaseRefuse, WrongMagic) {
+  TempDir dir;
+  Bytes b = solved(kCap2Projective).bytes;
+  std::memcpy(b.data(), "NOTFANO!", 8);
+  reseal(b);
+  expect_bytes_refused(b, TablebaseErrorKind::kBadMagic);
+  // A text file long enough to hold a header.
+  const fs::path text = dir / "notes.txt";
+  const std::string words(300, 'x');
+  write_plain(text, Bytes(words.begin(), words.end()));
+  const std::string msg = expect_file_refused(text, TablebaseErrorKind::kBadMagic);
+  EXPECT_NE(msg.find("magic"), std::string::npos) << msg;
+}
+
+TEST(TablebaseRefuse, FutureVersion) {
+  TempDir dir;
+  Bytes b = solved(kCap2Projective).bytes;
+  put<std::uint32_t>(b, kVersionAt, kTablebaseVersion + 1);
+  reseal(b);
+  const fs::path file = dir / "future.fanotb";
+  write_plain(file, b);
+  const std::string msg = expect_file_refused(file, TablebaseErrorKind::kBadVersion);
+  EXPECT_NE(msg.find("version " + std::to_string(kTablebaseVersion + 1)), std::string::npos) << msg;
+}
+
+TEST(TablebaseRefuse, EmptyFile) {
+  TempDir dir;
+  const fs::path file = dir / "empty.fanotb";
+  write_plain(file, {});
+  const std::string msg = expect_file_refused(file, TablebaseErrorKind::kTruncated);
+  EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
+}
+
+TEST(TablebaseRefuse, Directory) {
+  TempDir dir;
+  const fs::path sub = dir / "standard.fanotb";
+  fs::create_directory(sub);
+  expect_file_refused(sub, TablebaseErrorKind::kNotAFile);
+  // The writer refuses to replace a directory, too.
+  const Bytes& b = solved(kCap2Projective).bytes;
+  expect_refused([&] { write_file_atomically(sub.string(), b); }, TablebaseErrorKind::kNotAFile,
+                 sub.string());
+  EXPECT_TRUE(fs::is_directory(sub));
+}
+
+TEST(TablebaseRefuse, MissingFile) {
+  TempDir dir;
+  const fs::path file = dir / "no-such.fanotb";
+  const std::string msg = expect_file_refused(file, TablebaseErrorKind::kMissing);
+  EXPECT_NE(msg.find("fano solve"), std::string::npos) << "should say how to create it: " << msg;
+}
+
+TEST(TablebaseRefuse, WrongVariant) {
+  TempDir dir;
+  const fs::path file = dir / "projective.fanotb";
+  write_file_atomically(file.string(), solved(kCap2Projective).bytes);
+  const std::string msg = expect_file_refused(file, TablebaseErrorKind::kWrongVariant, kStandard);
+  EXPECT_NE(msg.find("projective"), std::string::npos) << msg;
+  expect_file_refused(file, TablebaseErrorKind::kWrongVariant, kCap3Projective);
+  expect_bytes_refused(solved(kCap2Projective).bytes, TablebaseErrorKind::kWrongVariant,
+                       Variant{2, Adjacency::kBoard});
+  EXPECT_NO_THROW((void)Tablebase::open(file.string(), kCap2Projective));
+}
+
+// Damage that the checksum does not catch (the checksum was recomputed after
+// it): the contents are still checked.
+TEST(TablebaseRefuse, DamageBehindAValidChecksum) {
+  const Bytes& good = solved(kCap2Projective).bytes;
+  const auto codes = get<std::uint64_t>(good, kCodesBytesAt);
+  {
+    SCOPED_TRACE("unknown stack cap");
+    Bytes b = good;
+    b[kStackCapAt] = 4;
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  {
+    SCOPED_TRACE("another symmetry order");
+    Bytes b = good;
+    put<std::uint16_t>(b, kSymmetryOrderAt, 6);
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  {
+    SCOPED_TRACE("header size");
+    Bytes b = good;
+    put<std::uint32_t>(b, kHeaderSizeAt, 96);
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  for (const std::int64_t delta :
+       {std::int64_t(-1), std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 40}) {
+    SCOPED_TRACE("class count off by " + std::to_string(delta));
+    Bytes b = good;
+    put<std::uint64_t>(b, kCanonicalAt, get<std::uint64_t>(b, kCanonicalAt) + std::uint64_t(delta));
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  {
+    SCOPED_TRACE("garbage codes section");
+    Bytes b = good;
+    for (size_t i = kHeaderBytes; i < kHeaderBytes + codes; ++i) b[i] = std::uint8_t(i * 37);
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  {
+    SCOPED_TRACE("garbage outcomes section");
+    Bytes b = good;
+    for (size_t i = kHeaderBytes + codes; i < b.size(); ++i) b[i] = std::uint8_t(i * 41);
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  {
+    SCOPED_TRACE("sections swapped in size");
+    Bytes b = good;
+    put<std::uint64_t>(b, kCodesBytesAt, get<std::uint64_t>(good, kOutcomesBytesAt));
+    put<std::uint64_t>(b, kOutcomesBytesAt, codes);
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+  {
+    SCOPED_TRACE("trailing bytes");
+    Bytes b = good;
+    b.push_back(0);
+    reseal(b);
+    expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
+  }
+}
+
+}  // namespace
+}  // namespace fano

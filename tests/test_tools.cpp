@@ -1,0 +1,398 @@
+// End-to-end tests of `fano solve` and `fano query` (the tool at FANO_BIN):
+// JSON fields and real values, exit codes and one-line error messages.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fano/notation.hpp"
+#include "fano/rules.hpp"
+#include "fano/solver.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano {
+namespace {
+
+namespace fs = std::filesystem;
+
+// --- running the tool -------------------------------------------------------
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string out, err;
+  int err_lines() const {
+    int n = 0;
+    for (char c : err) n += c == '\n';
+    return n + (!err.empty() && err.back() != '\n');
+  }
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "fano-tooltest-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+// Runs FANO_BIN with the arguments (each quoted for the shell), stdout through
+// popen, stderr to a file; FANO_QUIET=1 silences progress lines.
+ToolRun fano(const std::vector<std::string>& args) {
+  static TempDir scratch;
+  static int counter = 0;
+  const fs::path err_file = scratch / ("stderr-" + std::to_string(counter++));
+  std::string cmd = "FANO_QUIET=1 " + shell_quote(FANO_BIN);
+  for (const std::string& a : args) cmd.append(1, ' ').append(shell_quote(a));
+  cmd.append(" 2>").append(shell_quote(err_file.string()));
+  ToolRun r;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) throw std::runtime_error("popen failed: " + cmd);
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.err = read_text(err_file);
+  return r;
+}
+
+// --- tiny JSON helpers (the tool's output is compact, one object per line) --
+
+// The raw text of the value of "key" at or after `from`: a number, a string
+// with its quotes, null, or a whole object/array. Empty when absent.
+std::string json_raw(const std::string& json, const std::string& key, size_t from = 0) {
+  const std::string needle = "\"" + key + "\":";
+  const size_t at = json.find(needle, from);
+  if (at == std::string::npos) return "";
+  size_t i = at + needle.size(), j = i;
+  if (json[i] == '"') {
+    for (j = i + 1; j < json.size() && json[j] != '"'; ++j)
+      if (json[j] == '\\') ++j;
+    return json.substr(i, j + 1 - i);
+  }
+  if (json[i] == '{' || json[i] == '[') {
+    int depth = 0;
+    bool in_string = false;
+    for (j = i; j < json.size(); ++j) {
+      const char c = json[j];
+      if (in_string) {
+        if (c == '\\')
+          ++j;
+        else if (c == '"')
+          in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        break;
+      }
+    }
+    return json.substr(i, j + 1 - i);
+  }
+  while (j < json.size() && json[j] != ',' && json[j] != '}' && json[j] != ']') ++j;
+  return json.substr(i, j - i);
+}
+
+std::string json_str(const std::string& json, const std::string& key) {
+  const std::string raw = json_raw(json, key);
+  if (raw.size() < 2 || raw.front() != '"') return "<not a string: " + raw + ">";
+  return raw.substr(1, raw.size() - 2);
+}
+
+std::uint64_t json_uint(const std::string& json, const std::string& key) {
+  const std::string raw = json_raw(json, key);
+  EXPECT_FALSE(raw.empty()) << "no field " << key << " in " << json;
+  EXPECT_EQ(raw.find_first_not_of("0123456789"), std::string::npos) << key << ": " << raw;
+  return raw.empty() ? 0 : std::stoull(raw);
+}
+
+// The objects of a JSON array of flat objects.
+std::vector<std::string> json_objects(const std::string& array) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while ((i = array.find('{', i)) != std::string::npos) {
+    const size_t j = array.find('}', i);
+    out.push_back(array.substr(i, j + 1 - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+// --- shared fixture: one solved standard table per test process --------------
+
+class ToolsEndToEnd : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir;
+    table_ = new std::string((*dir_ / "standard.fanotb").string());
+    solve_run_ = new ToolRun(fano({"solve", "--json", "--out", *table_}));
+  }
+  static void TearDownTestSuite() {
+    delete solve_run_;
+    delete table_;
+    delete dir_;
+  }
+  static const std::string& table() { return *table_; }
+  static const ToolRun& solve_run() { return *solve_run_; }
+
+  static ToolRun query(std::vector<std::string> args) {
+    args.insert(args.begin(), {"query", "--tb", *table_});
+    return fano(args);
+  }
+
+ private:
+  static TempDir* dir_;
+  static std::string* table_;
+  static ToolRun* solve_run_;
+};
+
+TempDir* ToolsEndToEnd::dir_ = nullptr;
+std::string* ToolsEndToEnd::table_ = nullptr;
+ToolRun* ToolsEndToEnd::solve_run_ = nullptr;
+
+// --- solve -------------------------------------------------------------------
+
+TEST_F(ToolsEndToEnd, SolveJsonHasEveryFieldWithRealValues) {
+  const ToolRun& r = solve_run();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string& j = r.out;
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j.front(), '{');
+  EXPECT_EQ(j.find('\n'), j.size() - 1) << "one line of JSON";
+  const Solution sol = solve(kStandard);
+  EXPECT_EQ(json_uint(j, "stack_cap"), 2u);
+  EXPECT_EQ(json_str(j, "adjacency"), "board");
+  EXPECT_EQ(json_uint(j, "reachable"), sol.stats.reachable);
+  EXPECT_EQ(json_uint(j, "placement"), sol.stats.placement);
+  EXPECT_EQ(json_uint(j, "movement"), sol.stats.movement);
+  EXPECT_EQ(json_uint(j, "canonical"), sol.stats.canonical);
+  EXPECT_EQ(json_uint(j, "win"), sol.stats.win);
+  EXPECT_EQ(json_uint(j, "loss"), sol.stats.loss);
+  EXPECT_EQ(json_uint(j, "draw"), sol.stats.draw);
+  EXPECT_EQ(json_uint(j, "reachable"), 1639939u);
+  const std::string start = json_raw(j, "start");
+  EXPECT_EQ(json_str(start, "value"), "draw");
+  EXPECT_EQ(json_raw(start, "plies"), "null");
+  EXPECT_EQ(json_str(j, "tablebase"), table());
+  EXPECT_EQ(json_uint(j, "tablebase_bytes"), fs::file_size(table()));
+  const std::string seconds = json_raw(j, "seconds");
+  EXPECT_FALSE(seconds.empty());
+  EXPECT_FALSE(json_raw(seconds, "total").empty()) << seconds;
+  // The written table holds the same counts.
+  const Tablebase tb = Tablebase::open(table(), kStandard);
+  EXPECT_EQ(tb.header().reachable, sol.stats.reachable);
+  EXPECT_EQ(tb.size(), sol.positions.size());
+}
+
+TEST_F(ToolsEndToEnd, SolveWritesTheSameBytesForAnyThreadCount) {
+  TempDir dir;
+  const std::string one = (dir / "one.fanotb").string(), two = (dir / "two.fanotb").string();
+  ASSERT_EQ(fano({"solve", "--threads", "1", "--out", one}).exit_code, 0);
+  ASSERT_EQ(fano({"solve", "--threads", "2", "--out", two}).exit_code, 0);
+  const std::string a = read_text(one), b = read_text(two);
+  EXPECT_FALSE(a.empty());
+  EXPECT_TRUE(a == b) << "tables differ between --threads 1 and 2";
+  EXPECT_TRUE(a == read_text(table())) << "differs from the default thread count";
+}
+
+// --- query -------------------------------------------------------------------
+
+// Checks a query's JSON against the table read by the library: the value, and
+// every move's result (the mover's view of the child), best first.
+void expect_query_matches_table(const std::string& j, const Tablebase& tb, State st) {
+  const Rules rules(tb.variant());
+  const auto outcome = tb.probe(st);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(json_str(j, "position"), format_position(st));
+  EXPECT_EQ(json_str(j, "to_move"), colour_name(st.to_move()));
+  EXPECT_EQ(json_str(j, "value"), value_name(outcome->value));
+  EXPECT_EQ(json_raw(j, "plies"),
+            outcome->value == Value::kDraw ? "null" : std::to_string(outcome->plies));
+  const auto moves = json_objects(json_raw(j, "moves"));
+  const bool over = game_over(rules, st) != GameOver::kNone;
+  EXPECT_EQ(json_raw(j, "game_over") == "null", !over);
+  EXPECT_EQ(moves.size(), over ? 0u : legal_moves(rules, st).size());
+  std::optional<Outcome> previous;
+  for (const std::string& m : moves) {
+    const State child = apply_move(
+        st, resolve_move(rules, st, parse_move_text(json_str(m, "move")), json_str(m, "move")));
+    EXPECT_EQ(json_str(m, "position"), format_position(child));
+    const auto c = tb.probe(child);
+    ASSERT_TRUE(c.has_value()) << format_position(child);
+    const Outcome mine = outcome_for_mover(*c);
+    EXPECT_EQ(json_str(m, "result"), value_name(mine.value)) << m;
+    EXPECT_EQ(json_raw(m, "plies"),
+              mine.value == Value::kDraw ? "null" : std::to_string(mine.plies))
+        << m;
+    if (previous) {
+      EXPECT_FALSE(better_for_mover(mine, *previous)) << "not best first at " << m;
+    }
+    previous = mine;
+  }
+}
+
+TEST_F(ToolsEndToEnd, QueryStartPositionJson) {
+  const ToolRun r = query({"--json", "-/-/-/-/-/-/- w"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_str(r.out, "value"), "draw");
+  EXPECT_EQ(json_raw(r.out, "plies"), "null");
+  EXPECT_EQ(json_raw(r.out, "game_over"), "null");
+  EXPECT_EQ(json_objects(json_raw(r.out, "moves")).size(), 14u);
+  expect_query_matches_table(r.out, Tablebase::open(table()), kEmptyBoard);
+}
+
+TEST_F(ToolsEndToEnd, QueryMovesJson) {
+  const Rules rules(kStandard);
+  const Tablebase tb = Tablebase::open(table());
+  // A game into the movement phase: the first seeded random game that lasts
+  // 12 plies, its moves written in the notation.
+  std::string long_game;
+  for (unsigned seed = 1; long_game.empty(); ++seed) {
+    std::mt19937 rng(seed);
+    State st = kEmptyBoard;
+    std::string moves;
+    for (int ply = 0; ply < 12 && game_over(rules, st) == GameOver::kNone; ++ply) {
+      const auto legal = legal_moves(rules, st);
+      const Move m = legal[std::uniform_int_distribution<size_t>(0, legal.size() - 1)(rng)];
+      if (!moves.empty()) moves += ',';
+      moves += format_move(m);
+      st = apply_move(st, m);
+      if (ply == 11 && game_over(rules, st) == GameOver::kNone) long_game = moves;
+    }
+  }
+  ASSERT_FALSE(play_moves(rules, kEmptyBoard, long_game).placement_phase());
+  for (const std::string& moves : {std::string("C4,t3"), std::string("C4 t3 T7"), long_game}) {
+    SCOPED_TRACE(moves);
+    const ToolRun r = query({"--json", "--moves", moves});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_query_matches_table(r.out, tb, play_moves(rules, kEmptyBoard, moves));
+  }
+  const ToolRun r = query({"--json", "--moves", "C4,t3"});
+  EXPECT_EQ(json_str(r.out, "position"), "-/-/t/C/-/-/- w");
+}
+
+TEST_F(ToolsEndToEnd, QueryGameOverSaysWhy) {
+  // White C1, Black c2, White C4: three circles on {1,2,4}; Black has won.
+  const ToolRun r = query({"--json", "--moves", "C1,c2,C4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_str(r.out, "value"), "win");
+  EXPECT_EQ(json_raw(r.out, "plies"), "0");
+  EXPECT_NE(json_str(r.out, "game_over").find("{1,2,4}"), std::string::npos) << r.out;
+  EXPECT_EQ(json_raw(r.out, "moves"), "[]");
+  // No move may follow.
+  const ToolRun after = query({"--json", "--moves", "C1,c2,C4,c3"});
+  EXPECT_EQ(after.exit_code, 2);
+  EXPECT_EQ(after.err_lines(), 1) << after.err;
+  EXPECT_NE(after.err.find("already over"), std::string::npos) << after.err;
+}
+
+TEST_F(ToolsEndToEnd, QueryTextOutput) {
+  const ToolRun r = query({"-/-/-/-/-/-/- w"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("value for white (to move): draw"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("moves (14)"), std::string::npos) << r.out;
+}
+
+// A legal position no game reaches: a line stands, and every way to undo
+// Black's last placement (the only kind of move that leads to a placement
+// position with White to move) leaves a line standing, so the game had
+// already ended one ply earlier.
+TEST_F(ToolsEndToEnd, QueryUnreachablePositionExits3) {
+  const std::string text = "C/T/c/C/t/-/c w";
+  const State st = parse_position(text, kStandard);  // legal
+  ASSERT_NE(formed_lines(st), 0);
+  int parents = 0;
+  for (int s = 0; s < kSpaces; ++s) {
+    if (st.empty(s) || colour_of(st.top(s)) != Colour::kBlack) continue;
+    ++parents;
+    EXPECT_NE(formed_lines(st.with_popped(s).with_to_move(Colour::kBlack)), 0);
+  }
+  ASSERT_EQ(parents, 3);
+  for (const bool json : {false, true}) {
+    const ToolRun r = json ? query({"--json", text}) : query({text});
+    EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("fano query: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("reach"), std::string::npos) << "should say it is unreachable: " << r.err;
+  }
+}
+
+TEST_F(ToolsEndToEnd, QueryBadPositionExits2WithOneLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"C/C/C/-/-/-/- b", "white circles"},      // three copies of a piece
+      {"-/-/-/-/-/- w", "7 stacks"},             // six stacks
+      {"x/-/-/-/-/-/- w", "unknown character"},  // not a piece
+      {"CTc/-/-/-/-/-/- b", "stack cap"},        // over the cap
+      {"CC/-/-/-/-/-/- b", "stacking rule"},     // two identical pieces in a stack
+      {"-/-/-/-/-/-/- x", "side to move"},       // not w or b
+      {"-/-/-/-/-/-/- b", "inconsistent"},       // Black cannot be to move
+      {"-/-/-/-/-/-/-", "side to move"},         // missing side
+  };
+  for (const auto& [text, problem] : cases) {
+    SCOPED_TRACE(text);
+    const ToolRun r = query({"--json", text});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("fano query: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(problem), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(ToolsEndToEnd, PositionStartingWithDashIsAPositionalArgument) {
+  const std::string text = "-/C/-/-/-/-/- b";
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--json", text},
+                                                                {text, "--json"},
+                                                                {"--json", "-p", text},
+                                                                {"--json", "--position", text}}) {
+    const ToolRun r = query(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json_str(r.out, "position"), text);
+    EXPECT_EQ(json_str(r.out, "to_move"), "black");
+  }
+  const ToolRun r = query({"--json", "-/-/-/-/-/-/- w"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_query_matches_table(r.out, Tablebase::open(table()), kEmptyBoard);
+}
+
+TEST_F(ToolsEndToEnd, QueryMissingTableNamesTheFile) {
+  TempDir dir;
+  const std::string missing = (dir / "none.fanotb").string();
+  const ToolRun r = fano({"query", "--tb", missing, "-/-/-/-/-/-/- w"});
+  EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kMissing));
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace fano
