@@ -38,7 +38,8 @@ std::optional<std::size_t> Solution::index_of(std::uint64_t code) const {
 }
 
 std::optional<Outcome> Solution::lookup(State st) const {
-  const Symmetry sym(variant.adjacency);
+  static const Symmetry board(Adjacency::kBoard), projective(Adjacency::kProjective);
+  const Symmetry& sym = variant.adjacency == Adjacency::kBoard ? board : projective;
   const auto i = index_of(sym.canonical(st).code);
   if (!i) return std::nullopt;
   return outcomes[*i];
