@@ -4,33 +4,31 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "engine.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
+#include "svg.hpp"
 
 namespace fano::cli {
-namespace {
-
-std::string outcome_text(Outcome o) {
-  if (o.value == Value::kDraw) return "draw";
-  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
-}
-
-}  // namespace
 
 int cmd_query(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   add_table_options(desc);
-  desc.add_options()("position,p", po::value<std::string>(), "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
+  desc.add_options()("position,p", po::value<std::string>(),
+                     "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
       "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"")(
-      "json", "print JSON");
+      "json", "print JSON")("svg", po::value<std::string>()->value_name("FILE"),
+                            "also write an SVG picture of the position with its best moves "
+                            "marked to FILE (as 'fano show --svg FILE --best')");
   po::positional_options_description pos;
   pos.add("position", 1);
-  const auto vm = parse("query", "[--tb FILE] [--json] (POSITION | --moves \"C4,t3,...\")",
-                        "Shows the position, its value for the side to move with plies to the "
-                        "end, and every legal move with the result it gives its player, best "
-                        "first (fastest wins, then draws, then slowest losses).",
-                        desc, &pos, args);
+  const auto vm =
+      parse("query", "[--tb FILE] [--json] [--svg FILE] (POSITION | --moves \"C4,t3,...\")",
+            "Shows the position, its value for the side to move with plies to the "
+            "end, and every legal move with the result it gives its player, best "
+            "first (fastest wins, then draws, then slowest losses).",
+            desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
   const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
@@ -50,17 +48,11 @@ int cmd_query(const Args& args) {
                          "have ended the game earlier)",
                      kExitUnreachable);
   const std::string over = describe_game_over(rules, st);
-  struct Row { Move move; State child; Outcome result; };
-  std::vector<Row> rows;
-  if (over.empty()) {
-    for_each_move(rules, st, [&](const Move& m, State child) {
-      const auto c = tb.probe(child);
-      if (!c) throw std::runtime_error("tablebase lacks successor " + format_position(child) + " (damaged table?)");
-      rows.push_back({m, child, outcome_for_mover(*c)});
-    });
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const Row& a, const Row& b) { return better_for_mover(a.result, b.result); });
-  }
+  // Best first; empty when the game is over (the ranking lives in engine.cpp).
+  const std::vector<RatedMove> rows = rate_moves(tb, rules, st);
+  if (vm->count("svg"))
+    write_text_atomically((*vm)["svg"].as<std::string>(),
+                          board_svg(st, svg_options_for(rules, st, &tb)));
   if (vm->count("json")) {
     std::ostringstream o;
     o << "{\"position\":" << json_string(format_position(st)) << ",\"to_move\":"
@@ -84,7 +76,7 @@ int cmd_query(const Args& args) {
     return 0;
   }
   std::cout << "moves (" << rows.size() << "), best first:\n";
-  for (const Row& r : rows)
+  for (const RatedMove& r : rows)
     std::cout << "  " << format_move(r.move) << "  " << outcome_text(r.result)
               << (r.result.value == Value::kDraw ? "" : " plies") << "\n";
   return 0;

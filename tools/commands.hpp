@@ -13,5 +13,9 @@ int cmd_info(const Args& args);
 int cmd_perft(const Args& args);
 int cmd_solve(const Args& args);
 int cmd_query(const Args& args);
+int cmd_verify(const Args& args);
+int cmd_bench(const Args& args);
+int cmd_play(const Args& args);
+int cmd_show(const Args& args);
 
 }  // namespace fano::cli

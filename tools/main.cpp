@@ -22,6 +22,10 @@ const Command kCommands[] = {
     {"perft", "count distinct positions by depth from the empty board", fano::cli::cmd_perft},
     {"solve", "solve every reachable position and write the tablebase", fano::cli::cmd_solve},
     {"query", "value, plies and every move's result for a position", fano::cli::cmd_query},
+    {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
+    {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
+    {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
+    {"bench", "measure every stage's speed and the table's size on this machine", fano::cli::cmd_bench},
 };
 
 void usage(std::ostream& out) {

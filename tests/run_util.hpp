@@ -1,0 +1,130 @@
+// Helpers for end-to-end tests: run the fano tool (FANO_BIN) and capture its
+// exit status and output, start it in the background, make temporary folders,
+// read and write whole files.
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fano::testing {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;  // when the process exited normally
+  int signal = 0;      // non-zero when it was killed by a signal (a crash)
+  std::string out, err;
+
+  bool crashed() const { return signal != 0; }
+  // The number of lines on stderr (a final line without '\n' counts).
+  int err_lines() const {
+    int n = 0;
+    for (char c : err) n += c == '\n';
+    return n + (!err.empty() && err.back() != '\n');
+  }
+};
+
+inline std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline std::vector<std::uint8_t> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline void write_bytes(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+// A fresh folder under the system temporary folder, removed on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "fano-test-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+// Starts FANO_BIN with args (stdout and stderr to the given files, or
+// /dev/null when empty; FANO_QUIET=1). Returns the child's pid.
+inline pid_t spawn_fano(const std::vector<std::string>& args, const std::string& out_file = "",
+                        const std::string& err_file = "") {
+  std::vector<std::string> storage{FANO_BIN};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(out_file.empty() ? "/dev/null" : out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(err_file.empty() ? "/dev/null" : err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || err < 0) ::_exit(127);
+    ::dup2(in, 0), ::dup2(out, 1), ::dup2(err, 2);
+    ::setenv("FANO_QUIET", "1", 1);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+inline RunResult wait_fano(pid_t pid) {
+  RunResult r;
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+// Runs FANO_BIN with args to completion, capturing stdout and stderr.
+inline RunResult run_fano(const std::vector<std::string>& args) {
+  TempDir dir;
+  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  RunResult r = wait_fano(spawn_fano(args, out, err));
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+// "fano a b c", for failure messages.
+inline std::string command_line(const std::vector<std::string>& args) {
+  std::string s = "fano";
+  for (const std::string& a : args) s += " '" + a + "'";
+  return s;
+}
+
+}  // namespace fano::testing

@@ -1,0 +1,388 @@
+// Play and see (issue 7): `fano play` scripted through stdin and engine against
+// engine, the engine's choice rule, and `fano show` / `fano query --svg`
+// pictures. End-to-end through the fano tool (FANO_BIN); the choice rule also
+// in process through the fano_engine library.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+#include "fano/notation.hpp"
+#include "fano/rules.hpp"
+#include "fano/tablebase.hpp"
+#include "run_util.hpp"
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// Runs FANO_BIN with args and `input` on stdin (a file, not a terminal).
+RunResult run_with_input(const std::vector<std::string>& args, const std::string& input) {
+  TempDir dir;
+  const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << input;
+  }
+  std::vector<std::string> storage{FANO_BIN};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int i = ::open(in.c_str(), O_RDONLY);
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (i < 0 || o < 0 || e < 0) ::_exit(127);
+    ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
+    ::setenv("FANO_QUIET", "1", 1);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  RunResult r = wait_fano(pid);
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size()))
+    ++n;
+  return n;
+}
+
+// The standard game's table, solved once by the tool for the whole suite.
+class Play : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir;
+    table_ = (*dir_ / "standard.fanotb").string();
+    const std::vector<std::string> args{"solve", "--out", table_};
+    const RunResult r = run_fano(args);
+    ASSERT_EQ(r.exit_code, 0) << command_line(args) << ": " << r.err;
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  static RunResult play(std::vector<std::string> args, const std::string& input) {
+    args.insert(args.begin(), {"play", "--tb", table_});
+    return run_with_input(args, input);
+  }
+
+  static TempDir* dir_;
+  static std::string table_;
+};
+
+TempDir* Play::dir_ = nullptr;
+std::string Play::table_;
+
+// Black to move, movement phase: 1 T, 2 C under c, 3 t under c, 4 C, 6 t under
+// T, 5 and 7 empty. Black's tops are c2 and c3: 2-1, 2-4, 2-5, 2-7 (2-3: 3 is
+// full) and 3-4, 3-7 (3-2: 2 is full), six moves. Two of them draw, 2-4 and
+// 3-4, 2-4 first in move order (from-space 2 before 3).
+//   After 3-4 (1 T, 2 Cc, 3 t, 4 Cc, 6 tT): White's tops are T1 and T6; 1-2
+//   and 1-4 hit full stacks, 1-6 full, 6-4 full, 6-1 would put T on T: White
+//   has exactly 1-5, 1-7 and 6-7. 6-7 uncovers t6 and loses at once (lines
+//   {3,4,6} all black and {1,7,3} all triangles). The table says 1-5 draws and
+//   1-7 loses in 3: one reply keeps White's draw.
+//   After 2-4, White has seven replies of which three keep the draw.
+// So the engine plays 3-4 (1 reply keeps the draw) and not 2-4 (3 replies).
+constexpr const char* kChoicePosition = "T/Cc/tc/C/-/tT/- b";
+constexpr const char* kAfterChoice = "T/Cc/t/Cc/-/tT/- w";
+
+TEST_F(Play, EngineChoiceRuleOnAHandCheckedPosition) {
+  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Rules rules(kStandard);
+  const State st = parse_position(kChoicePosition, kStandard);
+  const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
+  ASSERT_EQ(rated.size(), 6u);
+  ASSERT_EQ(format_move(rated[0].move), "2-4");
+  ASSERT_EQ(format_move(rated[1].move), "3-4");
+  EXPECT_EQ(rated[0].result, (Outcome{Value::kDraw, 0}));
+  EXPECT_EQ(rated[1].result, (Outcome{Value::kDraw, 0}));
+  EXPECT_NE(rated[2].result.value, Value::kDraw);
+  EXPECT_EQ(legal_moves(rules, rated[0].child).size(), 7u);
+  EXPECT_EQ(rated[0].keeping_replies, 3);
+  EXPECT_EQ(legal_moves(rules, rated[1].child).size(), 3u);
+  EXPECT_EQ(rated[1].keeping_replies, 1);
+  EXPECT_EQ(format_position(rated[1].child), kAfterChoice);
+  EXPECT_EQ(choose_index(rated), 1u);
+  EXPECT_EQ(format_move(choose_move(tb, rules, st)), "3-4");
+  // The reply 6-7 loses at once, so it cannot keep the draw.
+  const State lost = apply_move(rated[1].child, Move{5, 6, Piece::kWhiteTriangle});
+  EXPECT_EQ(game_over(rules, lost), GameOver::kLine);
+  // The tool plays the same move when it is the engine's turn.
+  const RunResult r = play({kChoicePosition}, "");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("ply 1: Black (engine) plays 3-4 (black: draw)"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(Play, ChoiceIsAmongTheBestAndDeterministic) {
+  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Rules rules(kStandard);
+  State st = kEmptyBoard;
+  for (int ply = 0; ply < 30 && game_over(rules, st) == GameOver::kNone; ++ply) {
+    const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
+    const std::size_t i = choose_index(rated);
+    EXPECT_EQ(rated[i].result, rated[0].result);
+    for (std::size_t j = 0; j < rated.size() && rated[j].result == rated[0].result; ++j) {
+      EXPECT_LE(rated[i].keeping_replies, rated[j].keeping_replies);
+      if (j < i) {
+        EXPECT_LT(rated[i].keeping_replies, rated[j].keeping_replies);
+      }
+    }
+    EXPECT_EQ(choose_move(tb, rules, st), rated[i].move);
+    st = rated[i].child;
+  }
+}
+
+TEST_F(Play, ScriptedSessionEndsInALossByALine) {
+  // White to move after the engine's 3-4 above; 6-7 forms a line.
+  const RunResult r = play({kAfterChoice}, "6-7\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("ply 1: White (you) plays 6-7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("game over: line {3,4,6} has three black pieces on top: White, who "
+                       "moved last, lost"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("result: White (you) lost, Black (engine) won"), std::string::npos) << r.out;
+  // The board is shown after the move: the stacks of the final position.
+  EXPECT_NE(r.out.find("[7:T ]"), std::string::npos) << r.out;
+  // Moves after the end are refused; the session still ends cleanly at EOF.
+  const RunResult more = play({kAfterChoice}, "6-7\n1-5\n");
+  EXPECT_EQ(more.exit_code, 0);
+  EXPECT_NE(more.out.find("the game is over"), std::string::npos) << more.out;
+}
+
+TEST_F(Play, ScriptedSessionFromTheEmptyBoard) {
+  // A whole session: moves, an illegal move, a command and quit.
+  const RunResult r = play({}, "C4\n1-2\nmoves\nquit\nC5\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("you play white against perfect play"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ply 1: White (you) plays C4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ply 2: Black (engine) plays "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not played: move '1-2'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("moves: C4,"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("plays C5"), std::string::npos) << "input after quit was read";
+  // Board after every move: the start, the human's move and the engine's reply.
+  EXPECT_EQ(count(r.out, " to move\n"), 3) << r.out;
+  // No input at all: the board, one prompt, a clean end.
+  const RunResult empty = play({}, "");
+  EXPECT_EQ(empty.exit_code, 0);
+  EXPECT_EQ(count(empty.out, "White (you) to move> "), 1) << empty.out;
+}
+
+TEST_F(Play, UndoTakesBackTheMovePair) {
+  const RunResult r = play({}, "C4\nundo\nmoves\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("took back: C4, [ct][1-7]\n"))) << r.out;
+  EXPECT_NE(r.out.find("moves: (none)"), std::string::npos) << r.out;
+  // After a loss, undo takes back the losing move alone; play goes on.
+  const RunResult after_loss = play({kAfterChoice}, "6-7\nundo\n1-5\nmoves\n");
+  EXPECT_NE(after_loss.out.find("took back: 6-7\n"), std::string::npos) << after_loss.out;
+  EXPECT_NE(after_loss.out.find("ply 1: White (you) plays 1-5"), std::string::npos);
+  EXPECT_NE(after_loss.out.find("ply 2: Black (engine) plays "), std::string::npos);
+  // Playing Black, the engine's first move alone cannot be taken back.
+  const RunResult black = play({"--as", "black"}, "undo\n");
+  EXPECT_NE(black.out.find("ply 1: White (engine) plays "), std::string::npos) << black.out;
+  EXPECT_NE(black.out.find("nothing to undo"), std::string::npos) << black.out;
+}
+
+TEST_F(Play, HintListsEveryMoveAsQueryDoes) {
+  const RunResult r = play({}, "hint\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> qargs{"query", "--tb", table_, "-/-/-/-/-/-/- w"};
+  const RunResult query = run_fano(qargs);
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  const std::string list = query.out.substr(query.out.find("moves (14), best first:"));
+  EXPECT_NE(r.out.find(list), std::string::npos) << r.out << "\n---\n" << list;
+  EXPECT_NE(r.out.find("value for white (to move): draw"), std::string::npos);
+  EXPECT_NE(r.out.find("  T7  loss in 13 plies\n"), std::string::npos);
+}
+
+TEST_F(Play, EngineAgainstEngineEndsByRepetition) {
+  const std::vector<std::string> args{"play", "--tb", table_, "--engine-vs-engine"};
+  const RunResult r = run_fano(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("draw by repetition: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result: draw"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" lost"), std::string::npos) << r.out;
+  // Replay the printed moves: every position new until the last, which repeats one.
+  const size_t at = r.out.rfind("moves: ");
+  ASSERT_NE(at, std::string::npos);
+  const std::string list = r.out.substr(at + 7, r.out.find('\n', at) - at - 7);
+  const Rules rules(kStandard);
+  std::vector<Move> played;
+  play_moves(rules, kEmptyBoard, list, &played);
+  ASSERT_GT(played.size(), 8u);
+  ASSERT_LT(played.size(), 200u);
+  std::vector<State> seen{kEmptyBoard};
+  for (size_t i = 0; i < played.size(); ++i) {
+    const State next = apply_move(seen.back(), played[i]);
+    const bool repeats = std::find(seen.begin(), seen.end(), next) != seen.end();
+    EXPECT_EQ(repeats, i + 1 == played.size()) << "ply " << i + 1;
+    seen.push_back(next);
+  }
+  EXPECT_EQ(count(r.out, " (white: draw)\n") + count(r.out, " (black: draw)\n"),
+            int(played.size()));
+  // --max-plies stops early.
+  const RunResult short_game =
+      run_fano({"play", "--tb", table_, "--engine-vs-engine", "--max-plies", "5"});
+  EXPECT_EQ(short_game.exit_code, 0);
+  EXPECT_NE(short_game.out.find("stopped after 5 plies"), std::string::npos) << short_game.out;
+  EXPECT_EQ(count(short_game.out, "\nply "), 5);
+}
+
+TEST_F(Play, HelpDocumentsTheChoiceRule) {
+  const RunResult r = run_fano({"play", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("fewest replies keeping the opponent's result"), std::string::npos) << r.out;
+  EXPECT_EQ(run_fano({"show", "--help"}).exit_code, 0);
+  const RunResult bad = play({"--as", "green"}, "");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err_lines(), 1) << bad.err;
+}
+
+// Minimal XML check: every tag closed in order, no stray '<' or '&'.
+::testing::AssertionResult well_formed_svg(const std::string& svg) {
+  std::string s = svg;
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  if (s.rfind("<svg", 0) != 0) return ::testing::AssertionFailure() << "does not start with <svg";
+  if (s.size() < 6 || s.compare(s.size() - 6, 6, "</svg>") != 0)
+    return ::testing::AssertionFailure() << "does not end with </svg>";
+  std::vector<std::string> open;
+  size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == '&') {
+      const size_t semi = s.find(';', i);
+      if (semi == std::string::npos || semi - i > 6)
+        return ::testing::AssertionFailure() << "stray & at " << i;
+      i = semi + 1;
+      continue;
+    }
+    if (s[i] == '>') return ::testing::AssertionFailure() << "stray > at " << i;
+    if (s[i] != '<') {
+      ++i;
+      continue;
+    }
+    // A tag: find its end outside quoted attribute values.
+    size_t j = i + 1;
+    bool quoted = false;
+    while (j < s.size() && (quoted || s[j] != '>')) {
+      if (s[j] == '"') quoted = !quoted;
+      if (!quoted && s[j] == '<') return ::testing::AssertionFailure() << "'<' inside a tag";
+      ++j;
+    }
+    if (j == s.size()) return ::testing::AssertionFailure() << "unterminated tag";
+    const std::string tag = s.substr(i + 1, j - i - 1);
+    if (tag.empty()) return ::testing::AssertionFailure() << "empty tag";
+    if (tag[0] == '/') {
+      const std::string name = tag.substr(1);
+      if (open.empty() || open.back() != name)
+        return ::testing::AssertionFailure()
+               << "</" << name << "> closes " << (open.empty() ? "nothing" : open.back());
+      open.pop_back();
+    } else if (tag.back() != '/') {
+      open.push_back(tag.substr(0, tag.find_first_of(" \t\n")));
+    }
+    i = j + 1;
+  }
+  if (!open.empty()) return ::testing::AssertionFailure() << "<" << open.back() << "> not closed";
+  return ::testing::AssertionSuccess();
+}
+
+TEST_F(Play, ShowWritesAWellFormedSvgWithOneShapePerPiece) {
+  struct Case {
+    std::vector<std::string> extra;
+    std::string position;
+    int pieces;
+  };
+  const std::vector<Case> cases{
+      {{}, "-/-/-/-/-/-/- w", 0},
+      {{}, kChoicePosition, 8},
+      {{"--best", "--tb", table_}, kChoicePosition, 8},
+      {{"--best", "--tb", table_}, "-/-/-/C/-/c/- w", 2},
+      {{"--stack-cap", "3"}, "CtT/c/-/-/-/C/t w", 6},
+  };
+  for (const Case& c : cases) {
+    const std::string file = (*dir_ / "board.svg").string();
+    std::vector<std::string> args{"show", c.position, "--svg", file};
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    const RunResult r = run_fano(args);
+    ASSERT_EQ(r.exit_code, 0) << command_line(args) << ": " << r.err;
+    const std::string svg = read_text(file);
+    EXPECT_TRUE(well_formed_svg(svg)) << command_line(args);
+    EXPECT_EQ(count(svg, "class=\"piece "), c.pieces) << command_line(args);
+    EXPECT_EQ(count(svg, "class=\"piece white circle\"") +
+                  count(svg, "class=\"piece white triangle\"") +
+                  count(svg, "class=\"piece black circle\"") +
+                  count(svg, "class=\"piece black triangle\""),
+              c.pieces);
+    EXPECT_EQ(count(svg, "class=\"label\""), 7) << "the seven spaces are numbered";
+    EXPECT_NE(svg.find(c.position.back() == 'w' ? "White to move" : "Black to move"),
+              std::string::npos);
+  }
+  // A three-high stack, bottom to top: C, t, T drawn in that order.
+  const std::string file = (*dir_ / "cap3.svg").string();
+  ASSERT_EQ(run_fano({"show", "--stack-cap", "3", "CtT/c/-/-/-/C/t w", "--svg", file}).exit_code,
+            0);
+  const std::string svg = read_text(file);
+  const size_t a = svg.find("piece white circle"), b = svg.find("piece black triangle"),
+               c = svg.find("piece white triangle");
+  EXPECT_TRUE(a < b && b < c) << svg;
+}
+
+TEST_F(Play, BestMovesAndQuerySvg) {
+  // The two drawing moves of the hand-checked position are both movements: two arrows.
+  const std::string shown = (*dir_ / "shown.svg").string();
+  ASSERT_EQ(run_fano({"show", kChoicePosition, "--svg", shown, "--best", "--tb", table_}).exit_code,
+            0);
+  const std::string svg = read_text(shown);
+  EXPECT_EQ(count(svg, "class=\"best movement\""), 2) << svg;
+  EXPECT_EQ(count(svg, "class=\"best placement\""), 0);
+  EXPECT_NE(svg.find("<title>2-4</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>3-4</title>"), std::string::npos);
+  // Placements as outlines: C4 then c6 leaves White 11 placements, 10 of them best.
+  const std::string placed = (*dir_ / "placed.svg").string();
+  ASSERT_EQ(
+      run_fano({"show", "--moves", "C4,c6", "--svg", placed, "--best", "--tb", table_}).exit_code,
+      0);
+  EXPECT_GT(count(read_text(placed), "class=\"best placement\""), 0);
+  EXPECT_EQ(count(read_text(placed), "class=\"best movement\""), 0);
+  // query --svg writes the same picture; its text output is unchanged.
+  const std::string queried = (*dir_ / "queried.svg").string();
+  const RunResult with = run_fano({"query", "--tb", table_, kChoicePosition, "--svg", queried});
+  const RunResult without = run_fano({"query", "--tb", table_, kChoicePosition});
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_EQ(with.out, without.out);
+  EXPECT_EQ(read_text(queried), svg);
+  // Errors: one line, non-zero exit, nothing written.
+  const RunResult to_dir = run_fano({"show", kChoicePosition, "--svg", dir_->path().string()});
+  EXPECT_NE(to_dir.exit_code, 0);
+  EXPECT_EQ(to_dir.err_lines(), 1) << to_dir.err;
+  const std::string never = (*dir_ / "never.svg").string();
+  const RunResult bad = run_fano({"show", "-/-/-/-/-/-/- x", "--svg", never});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err_lines(), 1) << bad.err;
+  EXPECT_FALSE(fs::exists(never));
+  const RunResult no_table =
+      run_fano({"show", kChoicePosition, "--best", "--tb", (*dir_ / "none.fanotb").string()});
+  EXPECT_EQ(no_table.exit_code, 10);
+  EXPECT_EQ(no_table.err_lines(), 1) << no_table.err;
+}
+
+}  // namespace
+}  // namespace fano

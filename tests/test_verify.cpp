@@ -1,0 +1,442 @@
+// `fano verify`: whole-table verification (a deliberately wrong entry is named),
+// published depth counts, game records with claims, and the committed results
+// table against a fresh computation of every variant.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "fano/notation.hpp"
+#include "fano/perft.hpp"
+#include "fano/solver.hpp"
+#include "fano/tablebase.hpp"
+#include "verify.hpp"
+
+namespace fano {
+namespace {
+
+namespace fs = std::filesystem;
+using verify::Category;
+
+TablebaseCounts counts_of(const Solution& s) {
+  return {s.stats.reachable, s.stats.placement, s.stats.movement,
+          s.stats.win,       s.stats.loss,      s.stats.draw};
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_file(const fs::path& p, std::string_view text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// A temporary folder, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "fano-verify-XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+struct CmdResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs the fano tool with arguments (already shell-quoted where needed).
+CmdResult run_fano(const std::string& args, const fs::path& dir) {
+  const fs::path out = dir / "stdout", err = dir / "stderr";
+  const std::string cmd = std::string("FANO_QUIET=1 '") + FANO_BIN + "' " + args + " >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  CmdResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+// The standard variant, solved once for the whole suite.
+class Standard : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    solution_ = std::make_unique<Solution>(solve(kStandard));
+    bytes_ = std::make_unique<std::vector<std::uint8_t>>(encode_tablebase(
+        kStandard, counts_of(*solution_), solution_->positions, solution_->outcomes));
+  }
+  static void TearDownTestSuite() {
+    solution_.reset();
+    bytes_.reset();
+  }
+  static Tablebase table() { return Tablebase::from_bytes(*bytes_, "standard"); }
+
+  // The table with outcome i replaced, written to a file and opened again.
+  static Tablebase corrupted(size_t i, Outcome wrong, const fs::path& file) {
+    std::vector<Outcome> outcomes = solution_->outcomes;
+    outcomes[i] = wrong;
+    const auto bytes =
+        encode_tablebase(kStandard, counts_of(*solution_), solution_->positions, outcomes);
+    write_file_atomically(file.string(), bytes);
+    return Tablebase::open(file.string());
+  }
+
+  // The first class past `from` without a standing line whose outcome has value v.
+  static size_t find_class(Value v, size_t from) {
+    const auto& s = *solution_;
+    for (size_t i = from; i < s.positions.size(); ++i)
+      if (s.outcomes[i].value == v && !formed_lines(State{s.positions[i]}) &&
+          (v == Value::kDraw || s.outcomes[i].plies > 0))
+        return i;
+    ADD_FAILURE() << "no class of value " << value_name(v);
+    return 0;
+  }
+
+  static std::unique_ptr<Solution> solution_;
+  static std::unique_ptr<std::vector<std::uint8_t>> bytes_;
+};
+std::unique_ptr<Solution> Standard::solution_;
+std::unique_ptr<std::vector<std::uint8_t>> Standard::bytes_;
+
+TEST_F(Standard, CorrectTablePasses) {
+  const Tablebase tb = table();
+  const auto r = verify::verify_tablebase(tb);
+  EXPECT_EQ(r.errors, 0u) << (r.first_error ? r.first_error->problem : "");
+  EXPECT_FALSE(r.first_error.has_value());
+  for (int c = 0; c < verify::kCategories; ++c) EXPECT_TRUE(r.ok(Category(c))) << c;
+  EXPECT_TRUE(r.checksum_ok);
+  EXPECT_EQ(r.classes, solution_->positions.size());
+  EXPECT_EQ(r.recount.reachable, solution_->stats.reachable);
+  EXPECT_EQ(r.recount.win, solution_->stats.win);
+  ASSERT_TRUE(r.start.has_value());
+  EXPECT_EQ(r.start->value, Value::kDraw);
+  EXPECT_EQ(r.first_moves.size(), 14u);  // two shapes on seven spaces
+  ASSERT_TRUE(r.longest_win.has_value());
+  // The example of the longest win is stored with exactly that outcome.
+  const auto probe = tb.probe(parse_position(r.longest_win_position, kStandard));
+  ASSERT_TRUE(probe.has_value());
+  EXPECT_EQ(*probe, *r.longest_win);
+}
+
+// One wrong entry of each kind is caught, and the first error names it (not
+// one of its predecessors, which fail too).
+TEST_F(Standard, WrongEntryIsNamed) {
+  TempDir dir;
+  struct Case {
+    size_t index;
+    Outcome wrong;
+  };
+  const size_t n = solution_->positions.size();
+  std::vector<Case> cases;
+  for (size_t from : {size_t(0), n / 3, 2 * n / 3}) {
+    const size_t w = find_class(Value::kWin, from);
+    cases.push_back({w, Outcome{Value::kLoss, solution_->outcomes[w].plies}});
+    const size_t l = find_class(Value::kLoss, from);
+    cases.push_back({l, Outcome{Value::kLoss, std::uint16_t(solution_->outcomes[l].plies + 2)}});
+    const size_t d = find_class(Value::kDraw, from);
+    cases.push_back({d, Outcome{Value::kWin, 3}});
+  }
+  for (const Case& c : cases) {
+    const std::string pos = format_position(State{solution_->positions[c.index]});
+    SCOPED_TRACE(pos + " stored as " + verify::outcome_text(c.wrong));
+    const Tablebase tb = corrupted(c.index, c.wrong, dir.path / "wrong.fanotb");
+    const auto r = verify::verify_tablebase(tb);
+    EXPECT_GE(r.errors, 1u);
+    EXPECT_FALSE(r.ok(Category::kValues));
+    EXPECT_TRUE(r.ok(Category::kReachableSet));
+    EXPECT_TRUE(r.ok(Category::kSuccessors));
+    // The header counts the true values.
+    EXPECT_EQ(r.ok(Category::kCounts), c.wrong.value == solution_->outcomes[c.index].value);
+    ASSERT_TRUE(r.first_error.has_value());
+    EXPECT_EQ(r.first_error->category, Category::kValues);
+    ASSERT_TRUE(r.first_error->position.has_value());
+    EXPECT_EQ(*r.first_error->position, pos);
+    EXPECT_NE(r.first_error->problem.find("stored " + verify::outcome_text(c.wrong)),
+              std::string::npos)
+        << r.first_error->problem;
+  }
+}
+
+TEST_F(Standard, CommandNamesWrongEntryAndExitsFour) {
+  TempDir dir;
+  const size_t i = find_class(Value::kWin, solution_->positions.size() / 2);
+  const std::string pos = format_position(State{solution_->positions[i]});
+  corrupted(i, Outcome{Value::kDraw, 0}, dir.path / "wrong.fanotb");
+  const CmdResult r =
+      run_fano("verify --json --tb '" + (dir.path / "wrong.fanotb").string() + "'", dir.path);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.out.find("\"position\":\"" + pos + "\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"values_ok\":false"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"checksum_ok\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find(pos), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  write_file_atomically((dir.path / "good.fanotb").string(), *bytes_);
+  const CmdResult ok =
+      run_fano("verify --json --tb '" + (dir.path / "good.fanotb").string() + "'", dir.path);
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("\"errors\":0"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("\"first_error\":null"), std::string::npos) << ok.out;
+}
+
+TEST_F(Standard, MissingClassBreaksReachableSetAndSuccessors) {
+  std::vector<std::uint64_t> codes = solution_->positions;
+  std::vector<Outcome> outcomes = solution_->outcomes;
+  const size_t i = find_class(Value::kDraw, codes.size() / 2);
+  const std::string pos = format_position(State{codes[i]});
+  codes.erase(codes.begin() + std::ptrdiff_t(i));
+  outcomes.erase(outcomes.begin() + std::ptrdiff_t(i));
+  const auto bytes = encode_tablebase(kStandard, counts_of(*solution_), codes, outcomes);
+  const auto r = verify::verify_tablebase(Tablebase::from_bytes(bytes, "missing"));
+  EXPECT_FALSE(r.ok(Category::kReachableSet));
+  EXPECT_EQ(r.result(Category::kReachableSet).errors, 1u);
+  EXPECT_FALSE(r.ok(Category::kSuccessors));
+  ASSERT_TRUE(r.first_error.has_value());
+  EXPECT_EQ(r.first_error->category, Category::kReachableSet);
+  EXPECT_EQ(r.first_error->position.value_or(""), pos);
+  EXPECT_NE(r.first_error->problem.find("not stored"), std::string::npos);
+}
+
+TEST_F(Standard, WrongHeaderCountIsCaught) {
+  TablebaseCounts c = counts_of(*solution_);
+  c.draw += 1;
+  const auto bytes = encode_tablebase(kStandard, c, solution_->positions, solution_->outcomes);
+  const auto r = verify::verify_tablebase(Tablebase::from_bytes(bytes, "counts"));
+  EXPECT_EQ(r.errors, 1u);
+  EXPECT_TRUE(r.ok(Category::kValues));
+  ASSERT_TRUE(r.first_error.has_value());
+  EXPECT_EQ(r.first_error->category, Category::kCounts);
+  EXPECT_NE(r.first_error->problem.find("draw"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Game records. White's first move C7 loses in 13 plies; this is best play after it.
+constexpr const char* kLostGame = "C7,t7,T1,c3,T2,c6,C1,t3,2-5,6-4,5-2,4-2,1-4";
+
+TEST_F(Standard, RecordsClaimsAndMistakes) {
+  const Tablebase tb = table();
+  const std::string text = std::string("# comment line\n\n") + kLostGame +
+                           "  # claim: win 0\n"
+                           "C7 t7 T1 c3 T2 c6 C1 t3 # claim: loss 5\n"
+                           "C7 t7 T1 c3 T2 c6 C1 t3 # claim: win 5\n"
+                           "Round4 Triangle3 T7 # claim: draw\n"
+                           "C4 t3 T7 c4\n";
+  const auto recs = verify::verify_lines(tb, text);
+  ASSERT_EQ(recs.size(), 5u);
+
+  EXPECT_EQ(recs[0].line, 3);
+  EXPECT_TRUE(recs[0].legal);
+  EXPECT_EQ(recs[0].ended_at, 13);
+  EXPECT_NE(recs[0].game_over.find("{1,7,3}"), std::string::npos) << recs[0].game_over;
+  EXPECT_EQ(recs[0].value, (Outcome{Value::kWin, 0}));
+  ASSERT_TRUE(recs[0].first_mistake.has_value());
+  EXPECT_EQ(recs[0].first_mistake->ply, 1);
+  EXPECT_EQ(recs[0].first_mistake->move, "C7");
+  EXPECT_EQ(recs[0].first_mistake->from, Value::kDraw);
+  EXPECT_EQ(recs[0].first_mistake->to, Value::kLoss);
+  EXPECT_EQ(recs[0].claim_holds, true);
+
+  EXPECT_EQ(recs[1].ended_at, std::nullopt);
+  EXPECT_EQ(recs[1].value, (Outcome{Value::kLoss, 5}));
+  EXPECT_EQ(recs[1].claim_holds, true);
+  EXPECT_EQ(recs[2].claim_holds, false);  // the true claim is loss 5
+
+  EXPECT_EQ(recs[3].value, (Outcome{Value::kDraw, 0}));
+  EXPECT_FALSE(recs[3].first_mistake.has_value());
+  EXPECT_EQ(recs[3].claim_holds, true);
+
+  // Black's c4 onto White's circle loses: the first mistake, at ply 4.
+  EXPECT_FALSE(recs[4].claim.has_value());
+  EXPECT_FALSE(recs[4].claim_holds.has_value());
+  ASSERT_TRUE(recs[4].first_mistake.has_value());
+  EXPECT_EQ(recs[4].first_mistake->ply, 4);
+  EXPECT_EQ(recs[4].first_mistake->move, "c4");
+}
+
+TEST_F(Standard, IllegalMovesAreReportedWithTheirPly) {
+  const Tablebase tb = table();
+  const std::string text = std::string(kLostGame) + ",2-5\n" +
+                           "C4 t3 C9\n"
+                           "C4 t4 T4 # claim: draw\n"
+                           "C4 t3 T7 c1 7-5\n";
+  const auto recs = verify::verify_lines(tb, text);
+  ASSERT_EQ(recs.size(), 4u);
+  // A move after the game ended.
+  EXPECT_FALSE(recs[0].legal);
+  ASSERT_TRUE(recs[0].illegal.has_value());
+  EXPECT_EQ(recs[0].illegal->ply, 14);
+  EXPECT_EQ(recs[0].illegal->move, "2-5");
+  EXPECT_NE(recs[0].illegal->reason.find("ended at ply 13"), std::string::npos);
+  EXPECT_EQ(recs[0].ended_at, 13);
+  // No such space.
+  ASSERT_TRUE(recs[1].illegal.has_value());
+  EXPECT_EQ(recs[1].illegal->ply, 3);
+  EXPECT_NE(recs[1].illegal->reason.find("'9'"), std::string::npos) << recs[1].illegal->reason;
+  // A stack already at the cap: the claim of an illegal record fails.
+  ASSERT_TRUE(recs[2].illegal.has_value());
+  EXPECT_EQ(recs[2].illegal->ply, 3);
+  EXPECT_NE(recs[2].illegal->reason.find("stack cap"), std::string::npos)
+      << recs[2].illegal->reason;
+  EXPECT_EQ(recs[2].claim_holds, false);
+  // A movement before all pieces are placed.
+  ASSERT_TRUE(recs[3].illegal.has_value());
+  EXPECT_EQ(recs[3].illegal->ply, 5);
+  EXPECT_EQ(recs[3].illegal->move, "7-5");
+  EXPECT_NE(recs[3].illegal->reason.find("movement phase"), std::string::npos)
+      << recs[3].illegal->reason;
+  EXPECT_EQ(recs[3].final_position, "c/-/t/C/-/-/T w");
+}
+
+TEST_F(Standard, MalformedClaimIsAnError) {
+  const Tablebase tb = table();
+  try {
+    verify::verify_lines(tb, "C4\nC4 t3 # claim: victory\n");
+    FAIL() << "no error";
+  } catch (const verify::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'victory'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(verify::verify_lines(tb, "C4 # claim: draw 4\n"), verify::InputError);
+}
+
+// ---------------------------------------------------------------------------
+// Published depth counts
+
+TEST(VerifyPerft, MatchingTable) {
+  const auto t = verify::parse_perft_table(
+      "# counts of distinct positions\n"
+      "depth positions (exact, stop-at-end)\n"
+      "1 14\n"
+      "2 196   # all pairs\n"
+      "\n"
+      "3 1680\n"
+      "4 12894\n");
+  EXPECT_FALSE(t.cumulative);
+  EXPECT_FALSE(t.expand_ended);
+  ASSERT_EQ(t.rows.size(), 4u);
+  EXPECT_EQ(t.rows[2].line, 6);
+  const auto checks = verify::check_perft(Rules(kStandard), t);
+  for (const auto& c : checks) EXPECT_TRUE(c.match()) << c.depth;
+
+  // Cumulative counts agree with core's perft() too.
+  const auto rows = perft(Rules(kStandard), 5, false);
+  const auto cum = verify::parse_perft_table("cumulative stop-at-end\n5 " +
+                                             std::to_string(rows[4].cumulative) + "\n");
+  EXPECT_TRUE(verify::check_perft(Rules(kStandard), cum)[0].match());
+}
+
+TEST(VerifyPerft, MismatchIsReportedPerDepth) {
+  // The exact counts given as cumulative, and an expand-ended table checked as such.
+  const auto t = verify::parse_perft_table("cumulative stop-at-end\n1 14\n2 196\n3 1890\n");
+  const auto checks = verify::check_perft(Rules(kStandard), t);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_TRUE(checks[0].match());
+  EXPECT_FALSE(checks[1].match());
+  EXPECT_EQ(checks[1].published, 196u);
+  EXPECT_EQ(checks[1].computed, 210u);
+  EXPECT_TRUE(checks[2].match());
+
+  // Expanding ended games gives more positions from depth 7 on.
+  const auto stop = perft(Rules(kStandard), 7, false), expand = perft(Rules(kStandard), 7, true);
+  ASSERT_NE(stop[6].positions, expand[6].positions);
+  const auto e = verify::parse_perft_table("exact expand-ended\n7 " +
+                                           std::to_string(stop[6].positions) + "\n");
+  EXPECT_FALSE(verify::check_perft(Rules(kStandard), e)[0].match());
+}
+
+TEST(VerifyPerft, CommandExitCodes) {
+  TempDir dir;
+  write_file(dir.path / "good.txt", "exact stop-at-end\n1 14\n2 196\n");
+  write_file(dir.path / "bad.txt", "exact stop-at-end\n1 14\n2 197\n");
+  write_file(dir.path / "malformed.txt", "exact stop-at-end\n1 14\n2 1g6\n");
+  const CmdResult good =
+      run_fano("verify --perft '" + (dir.path / "good.txt").string() + "'", dir.path);
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_NE(good.out.find("depth 2: 196 match"), std::string::npos) << good.out;
+  const CmdResult bad =
+      run_fano("verify --perft '" + (dir.path / "bad.txt").string() + "'", dir.path);
+  EXPECT_EQ(bad.exit_code, 4);
+  EXPECT_NE(bad.out.find("published 197, computed 196"), std::string::npos) << bad.out;
+  const CmdResult mal =
+      run_fano("verify --perft '" + (dir.path / "malformed.txt").string() + "'", dir.path);
+  EXPECT_EQ(mal.exit_code, 2);
+  EXPECT_NE(mal.err.find("line 3"), std::string::npos) << mal.err;
+  EXPECT_NE(mal.err.find("'1g6'"), std::string::npos) << mal.err;
+  EXPECT_EQ(std::count(mal.err.begin(), mal.err.end(), '\n'), 1) << mal.err;
+}
+
+TEST(VerifyPerft, MalformedTables) {
+  struct Case {
+    const char* text;
+    const char* expect;  // in the message
+  };
+  const Case cases[] = {
+      {"1 14\nexact stop-at-end\n", "line 1"},
+      {"exact\n1 14\n", "'expand-ended' or 'stop-at-end'"},
+      {"stop-at-end\n1 14\n", "'cumulative' or 'exact'"},
+      {"exact cumulative stop-at-end\n1 14\n", "both"},
+      {"exact stop-at-end\n1 x4\n", "line 2: count 'x4'"},
+      {"exact stop-at-end\n0 1\n", "line 2: depth '0'"},
+      {"exact stop-at-end\n65 1\n", "depth '65'"},
+      {"exact stop-at-end\n1 14 15\n", "unexpected token '15'"},
+      {"exact stop-at-end\n1\n", "no count"},
+      {"exact stop-at-end\n1 14\n1 14\n", "line 3: depth '1' was already given on line 2"},
+      {"exact stop-at-end\nexact stop-at-end\n", "second header"},
+      {"depth count\nexact stop-at-end\n1 14\n", "line 1: token 'depth'"},
+      {"exact stop-at-end\n1 99999999999999999999999\n", "count"},
+      {"exact stop-at-end\n# nothing\n", "no 'depth count' rows"},
+      {"", "no header line"},
+  };
+  for (const Case& c : cases) {
+    try {
+      verify::parse_perft_table(c.text);
+      ADD_FAILURE() << "accepted: " << c.text;
+    } catch (const verify::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos)
+          << "text: " << c.text << "\nmessage: " << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// results/variants.md holds, for every variant, the row a fresh solve and
+// verification gives (the sha256 column lives in a separate table, since the
+// bytes depend on the zstd library).
+TEST(VerifyResults, CommittedTableMatchesFreshComputation) {
+  const fs::path path = fs::path(FANO_SOURCE_DIR) / "results" / "variants.md";
+  const std::string committed = read_file(path);
+  ASSERT_FALSE(committed.empty()) << "cannot read " << path;
+  EXPECT_NE(committed.find(verify::markdown_table_header()), std::string::npos)
+      << "the table header changed; run results/regenerate.sh";
+  for (int cap : {2, 3})
+    for (Adjacency adj : {Adjacency::kBoard, Adjacency::kProjective}) {
+      const Variant v{cap, adj};
+      SCOPED_TRACE(variant_slug(v));
+      const Solution s = solve(v);
+      const auto bytes = encode_tablebase(v, counts_of(s), s.positions, s.outcomes);
+      const auto r = verify::verify_tablebase(Tablebase::from_bytes(bytes, variant_slug(v)));
+      EXPECT_EQ(r.errors, 0u);
+      const std::string row = verify::markdown_row(r);
+      EXPECT_NE(committed.find(row), std::string::npos)
+          << "results/variants.md lacks the fresh row (run results/regenerate.sh):\n"
+          << row;
+    }
+}
+
+}  // namespace
+}  // namespace fano

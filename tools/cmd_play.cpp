@@ -1,0 +1,295 @@
+// fano play: a game against perfect play from the tablebase, in the terminal or
+// scripted through stdin; or the engine against itself.
+#include <unistd.h>
+
+#include <cctype>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "engine.hpp"
+#include "fano/notation.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano::cli {
+namespace {
+
+constexpr const char* kChoiceRule =
+    "The engine plays a move with the best result for it (fastest win, else a draw, else the "
+    "slowest loss). Among moves of equal result (same win/draw/loss and plies) it picks the one "
+    "that leaves the opponent the fewest replies keeping the opponent's result (replies whose "
+    "result for the opponent equals the opponent's best result in that position), so that even "
+    "a draw sets the most traps; remaining ties go to the first move in move order (placements "
+    "by shape, circle first, then space; movements by from-space then to-space). The choice is "
+    "deterministic.";
+
+std::string side_name(Colour c) { return c == Colour::kWhite ? "White" : "Black"; }
+
+// A game in progress: every position from the start (the last is the current
+// one) and the moves between them.
+struct Game {
+  std::vector<State> history;
+  std::vector<Move> moves;
+
+  State current() const { return history.back(); }
+  void play(const Move& m) {
+    moves.push_back(m);
+    history.push_back(apply_move(current(), m));
+  }
+  void take_back() {
+    moves.pop_back();
+    history.pop_back();
+  }
+  // The ply (0 = start) at which the current position occurred before, if it did.
+  std::optional<std::size_t> earlier_occurrence() const {
+    for (std::size_t i = 0; i + 1 < history.size(); ++i)
+      if (history[i] == current()) return i;
+    return std::nullopt;
+  }
+  std::string move_list() const {
+    std::string out;
+    for (const Move& m : moves) {
+      if (!out.empty()) out += ',';
+      out += format_move(m);
+    }
+    return out;
+  }
+};
+
+// The message for a finished game, or "" while it goes on. `label` names a side
+// ("White (you)").
+template <class Label>
+std::string end_message(const Rules& rules, const Game& game, Label label) {
+  const State st = game.current();
+  const GameOver over = game_over(rules, st);
+  if (over != GameOver::kNone) {
+    const Colour loser = over == GameOver::kLine ? opponent(st.to_move()) : st.to_move();
+    return "game over: " + describe_game_over(rules, st) + "\nresult: " + label(loser) + " lost, " +
+           label(opponent(loser)) + " won\n";
+  }
+  if (const auto ply = game.earlier_occurrence())
+    return "draw by repetition: " + format_position(st) + " (" + side_name(st.to_move()) +
+           " to move) occurred before, after ply " + std::to_string(*ply) +
+           " (rule 3)\nresult: draw\n";
+  return "";
+}
+
+void print_moves(std::ostream& out, const Tablebase& tb, const Rules& rules, State st) {
+  const auto outcome = tb.probe(st);
+  if (outcome)
+    out << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(*outcome)
+        << (outcome->value == Value::kDraw ? "" : " plies") << "\n";
+  const std::vector<RatedMove> rows = rate_moves(tb, rules, st);
+  out << "moves (" << rows.size() << "), best first:\n";
+  for (const RatedMove& r : rows)
+    out << "  " << format_move(r.move) << "  " << outcome_text(r.result)
+        << (r.result.value == Value::kDraw ? "" : " plies") << "\n";
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  const size_t b = s.find_last_not_of(" \t\r\n");
+  return s.substr(a, b - a + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+constexpr const char* kHelp =
+    "commands:\n"
+    "  a move      a placement such as C4 or T4 (your colour is implied), or a movement such "
+    "as 7-5\n"
+    "  hint        every legal move with its result for you, best first\n"
+    "  undo        take back your last move (and the engine's reply)\n"
+    "  moves       the moves played so far\n"
+    "  board       show the board again\n"
+    "  help        this text\n"
+    "  quit        leave the game\n";
+
+int engine_vs_engine(const Tablebase& tb, const Rules& rules, Game game, int max_plies) {
+  std::cout << "engine against engine (" << variant_description(rules.variant) << ")\n\n"
+            << render_board(game.current(), rules.stack_cap()) << "\n";
+  auto label = [](Colour c) { return side_name(c); };
+  int ply = 0;
+  std::string end = end_message(rules, game, label);
+  while (end.empty() && ply < max_plies) {
+    const State st = game.current();
+    const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
+    const RatedMove& r = rated[choose_index(rated)];
+    game.play(r.move);
+    ++ply;
+    std::cout << "ply " << game.moves.size() << ": " << side_name(st.to_move()) << " plays "
+              << format_move(r.move) << " (" << colour_name(st.to_move()) << ": "
+              << outcome_text(r.result) << ")\n";
+    end = end_message(rules, game, label);
+  }
+  std::cout << "\n" << render_board(game.current(), rules.stack_cap()) << "\n";
+  if (end.empty())
+    std::cout << "stopped after " << ply << " plies (--max-plies " << max_plies
+              << "); the game goes on\n";
+  else
+    std::cout << end;
+  std::cout << "moves: " << game.move_list() << "\n";
+  return 0;
+}
+
+int human_vs_engine(const Tablebase& tb, const Rules& rules, Game game, Colour human) {
+  const bool echo = !::isatty(STDIN_FILENO);  // scripted: echo input so the transcript reads well
+  const Colour engine = opponent(human);
+  auto label = [&](Colour c) { return side_name(c) + (c == human ? " (you)" : " (engine)"); };
+  const int cap = rules.stack_cap();
+  std::cout << "you play " << colour_name(human) << " against perfect play ("
+            << variant_description(rules.variant) << "); type 'help' for commands\n\n"
+            << render_board(game.current(), cap) << "\n";
+  bool announced = false;
+  std::string line;
+  while (true) {
+    const State st = game.current();
+    const std::string end = end_message(rules, game, label);
+    if (!end.empty() && !announced) {
+      std::cout << end << "type 'undo' to take back moves, or 'quit'\n";
+      announced = true;
+    }
+    if (end.empty() && st.to_move() == engine) {
+      const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
+      const RatedMove& r = rated[choose_index(rated)];
+      game.play(r.move);
+      std::cout << "ply " << game.moves.size() << ": " << label(engine) << " plays "
+                << format_move(r.move) << " (" << colour_name(engine) << ": "
+                << outcome_text(r.result) << ")\n\n"
+                << render_board(game.current(), cap) << "\n";
+      continue;
+    }
+    std::cout << (end.empty() ? label(human) + " to move> " : std::string("game over> "))
+              << std::flush;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\n";
+      return 0;
+    }
+    const std::string input = trim(line);
+    if (echo) std::cout << input << "\n";
+    const std::string cmd = lower(input);
+    if (cmd.empty()) continue;
+    if (cmd == "quit" || cmd == "exit" || cmd == "q") return 0;
+    if (cmd == "help" || cmd == "?") {
+      std::cout << kHelp << "\n" << kChoiceRule << "\n";
+    } else if (cmd == "board") {
+      std::cout << render_board(st, cap);
+    } else if (cmd == "moves") {
+      std::cout << "moves: " << (game.moves.empty() ? "(none)" : game.move_list()) << "\n";
+    } else if (cmd == "hint") {
+      if (!end.empty())
+        std::cout << "the game is over: 'undo' to take back moves, or 'quit'\n";
+      else
+        print_moves(std::cout, tb, rules, st);
+    } else if (cmd == "undo") {
+      // Take back moves until one of the human's has gone: it is then her turn.
+      bool any = false;
+      for (std::size_t i = 0; i < game.moves.size(); ++i) any |= game.history[i].to_move() == human;
+      if (!any) {
+        std::cout << "nothing to undo\n";
+        continue;
+      }
+      std::string taken;
+      while (true) {
+        const bool humans = game.history[game.moves.size() - 1].to_move() == human;
+        taken = taken.empty() ? format_move(game.moves.back())
+                              : format_move(game.moves.back()) + ", " + taken;
+        game.take_back();
+        if (humans) break;
+      }
+      announced = false;
+      std::cout << "took back: " << taken << "\n\n" << render_board(game.current(), cap) << "\n";
+    } else if (!end.empty()) {
+      std::cout << "the game is over: 'undo' to take back moves, or 'quit'\n";
+    } else {
+      try {
+        if (split_moves(input).size() != 1)
+          throw NotationError("one move per line, got '" + input + "'");
+        const Move m = resolve_move(rules, st, parse_move_text(input), input);
+        game.play(m);
+        std::cout << "ply " << game.moves.size() << ": " << label(human) << " plays "
+                  << format_move(m) << "\n\n"
+                  << render_board(game.current(), cap) << "\n";
+      } catch (const NotationError& e) {
+        std::cout << "not played: " << e.what() << " (type 'help' for commands)\n";
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int cmd_play(const Args& args) {
+  po::options_description desc("options");
+  add_variant_options(desc);
+  add_table_options(desc);
+  desc.add_options()("as", po::value<std::string>()->default_value("white"),
+                     "your side: white (moves first) or black")(
+      "engine-vs-engine", "let the engine play both sides and print the moves")(
+      "max-plies", po::value<int>()->default_value(200),
+      "with --engine-vs-engine: stop after this many plies")(
+      "position,p", po::value<std::string>(),
+      "start from this position instead of the empty board")(
+      "moves,m", po::value<std::string>(), "start after these moves from the empty board");
+  po::positional_options_description pos;
+  pos.add("position", 1);
+  const auto vm = parse(
+      "play",
+      "[--tb FILE] [--as white|black] [--engine-vs-engine [--max-plies N]] [POSITION | --moves "
+      "\"C4,t3\"]",
+      std::string("Plays against perfect play from the tablebase. Type moves in the project's "
+                  "notation (C4, T4: a placement, your colour implied; 7-5: a movement), one per "
+                  "line; the board is shown after every move. Commands: hint (every move with "
+                  "its result, best first, as 'fano query' prints them), undo (takes back your "
+                  "last move and the engine's reply), moves, board, help, quit. The game ends "
+                  "when a line of three tops of one colour or one shape stands (its maker "
+                  "loses), when the side to move has no legal move (she loses), or when a "
+                  "position repeats (same stacks, same side to move: a draw). Moves may come "
+                  "from a pipe or file (one per line; the session ends at end of input).\n\n") +
+          kChoiceRule,
+      desc, &pos, args);
+  if (!vm) return 0;
+  Variant v = variant_from(*vm);
+  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
+  const std::string as = lower((*vm)["as"].as<std::string>());
+  if (as != "white" && as != "black")
+    throw UsageError("--as must be 'white' or 'black', got '" + as + "'");
+  const bool eve = vm->count("engine-vs-engine") > 0;
+  if (eve && !(*vm)["as"].defaulted())
+    throw UsageError("--as and --engine-vs-engine exclude each other");
+  const int max_plies = (*vm)["max-plies"].as<int>();
+  if (max_plies < 0) throw UsageError("--max-plies must be 0 or more");
+  if (vm->count("position") && vm->count("moves"))
+    throw UsageError("give a POSITION or --moves, not both");
+  const std::string path = table_path_from(*vm, v);
+  const Tablebase tb =
+      Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
+  v = tb.variant();
+  const Rules rules(v);
+  Game game;
+  game.history.push_back(kEmptyBoard);
+  if (vm->count("position")) {
+    game.history.back() = parse_position((*vm)["position"].as<std::string>(), v);
+  } else if (vm->count("moves")) {
+    std::vector<Move> played;
+    play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>(), &played);
+    for (const Move& m : played) game.play(m);
+  }
+  if (!tb.probe(game.current()))
+    throw UsageError(
+        "position '" + format_position(game.current()) + "' is legal but no game reaches it",
+        kExitUnreachable);
+  if (eve) return engine_vs_engine(tb, rules, std::move(game), max_plies);
+  return human_vs_engine(tb, rules, std::move(game),
+                         as == "white" ? Colour::kWhite : Colour::kBlack);
+}
+
+}  // namespace fano::cli

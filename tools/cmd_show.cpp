@@ -1,0 +1,67 @@
+// fano show: the board of a position as text, and as an SVG picture.
+#include <iostream>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "engine.hpp"
+#include "fano/notation.hpp"
+#include "fano/tablebase.hpp"
+#include "svg.hpp"
+
+namespace fano::cli {
+
+int cmd_show(const Args& args) {
+  po::options_description desc("options");
+  add_variant_options(desc);
+  add_table_options(desc);
+  desc.add_options()("position,p", po::value<std::string>(),
+                     "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
+      "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"")(
+      "svg", po::value<std::string>()->value_name("FILE"),
+      "write an SVG picture of the printed board to FILE (written atomically)")(
+      "best",
+      "mark the best moves (needs the tablebase): movements as arrows from-to, "
+      "placements as a dashed outline of the shape around the space");
+  po::positional_options_description pos;
+  pos.add("position", 1);
+  const auto vm = parse(
+      "show", "(POSITION | --moves \"C4,t3,...\") [--svg FILE] [--best] [--tb FILE]",
+      "Shows a position on the printed board: as text on stdout and, with --svg, as an SVG "
+      "picture (the triangle with corners 6 top, 5 bottom-left and 3 bottom-right, its medians, "
+      "the circle through 1, 2 and 4, every stack drawn bottom to top, white pieces white and "
+      "black pieces black, and the side to move). Each piece is one SVG element of class "
+      "\"piece\". The tablebase is read only with --best.",
+      desc, &pos, args);
+  if (!vm) return 0;
+  Variant v = variant_from(*vm);
+  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
+  if (vm->count("position") == vm->count("moves"))
+    throw UsageError("give either a POSITION or --moves (see 'fano show --help')");
+  std::optional<Tablebase> tb;
+  if (vm->count("best")) {
+    const std::string path = table_path_from(*vm, v);
+    tb.emplace(
+        Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt));
+    v = tb->variant();
+  }
+  const Rules rules(v);
+  const State st = vm->count("position")
+                       ? parse_position((*vm)["position"].as<std::string>(), v)
+                       : play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
+  if (tb && !tb->probe(st))
+    throw UsageError("position '" + format_position(st) +
+                         "' is legal but no game reaches it (for example a line stands that would "
+                         "have ended the game earlier)",
+                     kExitUnreachable);
+  const SvgOptions options = svg_options_for(rules, st, tb ? &*tb : nullptr);
+  std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap);
+  for (const std::string& note : options.notes) std::cout << note << "\n";
+  if (vm->count("svg")) {
+    const std::string file = (*vm)["svg"].as<std::string>();
+    write_text_atomically(file, board_svg(st, options));
+    std::cout << "svg: " << file << "\n";
+  }
+  return 0;
+}
+
+}  // namespace fano::cli

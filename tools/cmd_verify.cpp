@@ -1,0 +1,333 @@
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "fano/notation.hpp"
+#include "fano/tablebase.hpp"
+#include "verify.hpp"
+
+namespace fano::cli {
+namespace {
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw UsageError("cannot read '" + path + "'");
+  return s.str();
+}
+
+std::string json_finding(const std::optional<verify::Finding>& f) {
+  if (!f) return "null";
+  return "{\"category\":" + json_string(verify::category_name(f->category)) +
+         ",\"position\":" + (f->position ? json_string(*f->position) : std::string("null")) +
+         ",\"problem\":" + json_string(f->problem) + "}";
+}
+
+std::string finding_text(const verify::Finding& f) {
+  std::string out(verify::category_name(f.category));
+  if (f.position) out += ": position " + *f.position;
+  return out + ": " + f.problem;
+}
+
+int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::string& path) {
+  const bool json = vm.count("json") > 0;
+  verify::TablebaseOptions opts;
+  opts.progress = progress;
+  progress("verify: " + path + " (" + variant_description(tb.variant()) + ", " +
+           std::to_string(tb.size()) + " classes)");
+  const verify::TablebaseReport r = verify::verify_tablebase(tb, opts);
+  using verify::Category;
+  if (vm.count("markdown")) {
+    std::cout << verify::markdown_table_header() << verify::markdown_row(r);
+  } else if (json) {
+    std::ostringstream o;
+    o << "{\"tablebase\":" << json_string(path) << ",\"stack_cap\":" << r.variant.stack_cap
+      << ",\"adjacency\":" << json_string(adjacency_name(r.variant.adjacency))
+      << ",\"positions\":" << r.classes << ",\"reachable\":" << r.recount.reachable
+      << ",\"errors\":" << r.errors << ",\"checksum_ok\":true";
+    for (int c = 0; c < verify::kCategories; ++c) {
+      std::string key(verify::category_name(Category(c)));
+      for (char& ch : key)
+        if (ch == ' ') ch = '_';
+      o << ",\"" << key << "_ok\":" << (r.categories[c].errors ? "false" : "true");
+    }
+    o << ",\"first_error\":" << json_finding(r.first_error) << ",\"start\":";
+    if (r.start)
+      o << "{\"value\":" << json_string(value_name(r.start->value))
+        << ",\"plies\":" << json_outcome_plies(*r.start) << "}";
+    else
+      o << "null";
+    o << ",\"losing_first_moves\":[";
+    bool any = false;
+    for (const auto& f : r.first_moves) {
+      if (f.result.value != Value::kLoss) continue;
+      o << (any ? "," : "") << "{\"move\":" << json_string(format_move(f.move))
+        << ",\"plies\":" << f.result.plies << "}";
+      any = true;
+    }
+    o << "],\"longest_win\":";
+    if (r.longest_win)
+      o << "{\"plies\":" << r.longest_win->plies
+        << ",\"position\":" << json_string(r.longest_win_position) << "}";
+    else
+      o << "null";
+    o << ",\"seconds\":" << r.seconds << "}";
+    std::cout << o.str() << "\n";
+  } else {
+    std::cout << "tablebase: " << path << " (" << variant_description(r.variant) << ", "
+              << r.classes << " classes)\n";
+    std::cout << "  checksum       ok (checked when the file was opened)\n";
+    for (int c = 0; c < verify::kCategories; ++c) {
+      std::string name(verify::category_name(Category(c)));
+      name.resize(15, ' ');
+      const auto& cr = r.categories[c];
+      std::cout << "  " << name;
+      if (!cr.errors)
+        std::cout << "ok: " << cr.summary << "\n";
+      else
+        std::cout << "FAILED: " << cr.errors << " error" << (cr.errors == 1 ? "" : "s")
+                  << "; first: " << (cr.first ? finding_text(*cr.first) : std::string("?")) << "\n";
+    }
+    std::cout << "empty board: "
+              << (r.start ? verify::outcome_text(*r.start) : std::string("not stored"))
+              << "; first moves that lose:";
+    bool any = false;
+    for (const auto& f : r.first_moves)
+      if (f.result.value == Value::kLoss) {
+        std::cout << (any ? ", " : " ") << format_move(f.move) << " ("
+                  << verify::outcome_text(f.result) << ")";
+        any = true;
+      }
+    std::cout << (any ? "" : " none") << "\n";
+    if (r.longest_win)
+      std::cout << "longest forced win: " << r.longest_win->plies << " plies, e.g. "
+                << r.longest_win_position << "\n";
+    std::cout << "result: " << (r.errors ? std::to_string(r.errors) + " errors" : "no errors")
+              << " in " << r.seconds << " s\n";
+  }
+  if (r.first_error) {
+    std::cerr << "fano verify: " << path << ": " << finding_text(*r.first_error) << "\n";
+    return kExitCheckFailed;
+  }
+  return 0;
+}
+
+int run_perft(const po::variables_map& vm, const Variant& v, const std::string& path) {
+  const bool json = vm.count("json") > 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  verify::PerftTable table;
+  try {
+    table = verify::parse_perft_table(read_text_file(path));
+  } catch (const verify::InputError& e) {
+    throw UsageError(path + ": " + e.what());
+  }
+  const auto checks = verify::check_perft(Rules(v), table, progress);
+  size_t matches = 0;
+  const verify::PerftCheck* first_bad = nullptr;
+  for (const auto& c : checks) {
+    if (c.match())
+      ++matches;
+    else if (!first_bad)
+      first_bad = &c;
+  }
+  const std::string kind = table.cumulative ? "cumulative" : "exact";
+  const std::string rule = table.expand_ended ? "expand-ended" : "stop-at-end";
+  if (json) {
+    std::ostringstream o;
+    o << "{\"file\":" << json_string(path) << ",\"stack_cap\":" << v.stack_cap
+      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
+      << ",\"counts\":" << json_string(kind)
+      << ",\"expand_ended\":" << (table.expand_ended ? "true" : "false") << ",\"depths\":[";
+    for (size_t i = 0; i < checks.size(); ++i) {
+      const auto& c = checks[i];
+      o << (i ? "," : "") << "{\"depth\":" << c.depth << ",\"line\":" << c.line
+        << ",\"published\":" << c.published << ",\"computed\":" << c.computed
+        << ",\"match\":" << (c.match() ? "true" : "false") << "}";
+    }
+    o << "],\"all_match\":" << (first_bad ? "false" : "true")
+      << ",\"seconds\":" << seconds_since(t0) << "}";
+    std::cout << o.str() << "\n";
+  } else {
+    std::cout << "perft table: " << path << " (" << kind << " counts, " << rule << "), "
+              << variant_description(v) << "\n";
+    for (const auto& c : checks) {
+      std::cout << "  depth " << c.depth << ": ";
+      if (c.match()) {
+        std::cout << c.published << " match\n";
+      } else {
+        std::cout << "published " << c.published << ", computed " << c.computed << " (difference "
+                  << (c.published > c.computed ? '+' : '-')
+                  << (c.published > c.computed ? c.published - c.computed
+                                               : c.computed - c.published)
+                  << ")\n";
+      }
+    }
+    std::cout << "result: " << matches << " of " << checks.size() << " depths match\n";
+  }
+  if (first_bad) {
+    std::cerr << "fano verify: " << path << " line " << first_bad->line << ": depth "
+              << first_bad->depth << " published " << first_bad->published << ", computed "
+              << first_bad->computed << " (" << kind << ", " << rule << ")\n";
+    return kExitCheckFailed;
+  }
+  return 0;
+}
+
+std::string claim_text(const verify::Claim& c) {
+  std::string out(value_name(c.value));
+  if (c.plies) out.append(1, ' ').append(std::to_string(*c.plies));
+  return out;
+}
+
+int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::string& path) {
+  const bool json = vm.count("json") > 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<verify::RecordReport> recs;
+  try {
+    recs = verify::verify_lines(tb, read_text_file(path));
+  } catch (const verify::InputError& e) {
+    throw UsageError(path + ": " + e.what());
+  }
+  size_t illegal = 0, failed = 0;
+  std::string first_problem;
+  for (const auto& r : recs) {
+    if (!r.legal) {
+      ++illegal;
+      if (first_problem.empty())
+        first_problem = "line " + std::to_string(r.line) + ": ply " +
+                        std::to_string(r.illegal->ply) + " " + r.illegal->move +
+                        " is illegal: " + r.illegal->reason;
+    }
+    if (r.claim_holds && !*r.claim_holds) {
+      ++failed;
+      if (first_problem.empty())
+        first_problem = "line " + std::to_string(r.line) + ": claim '" + claim_text(*r.claim) +
+                        "' fails: the final position is " +
+                        (r.value ? verify::outcome_text(*r.value) : std::string("unknown"));
+    }
+  }
+  if (json) {
+    std::ostringstream o;
+    o << "{\"file\":" << json_string(path) << ",\"stack_cap\":" << tb.variant().stack_cap
+      << ",\"adjacency\":" << json_string(adjacency_name(tb.variant().adjacency)) << ",\"lines\":[";
+    for (size_t i = 0; i < recs.size(); ++i) {
+      const auto& r = recs[i];
+      o << (i ? "," : "") << "{\"line\":" << r.line << ",\"record\":" << json_string(r.record)
+        << ",\"legal\":" << (r.legal ? "true" : "false") << ",\"illegal\":";
+      if (r.illegal)
+        o << "{\"ply\":" << r.illegal->ply << ",\"move\":" << json_string(r.illegal->move)
+          << ",\"reason\":" << json_string(r.illegal->reason) << "}";
+      else
+        o << "null";
+      o << ",\"ended_at\":" << (r.ended_at ? std::to_string(*r.ended_at) : "null")
+        << ",\"game_over\":" << (r.game_over.empty() ? "null" : json_string(r.game_over))
+        << ",\"final_position\":" << json_string(r.final_position)
+        << ",\"value\":" << (r.value ? json_string(value_name(r.value->value)) : "null")
+        << ",\"plies\":" << (r.value ? json_outcome_plies(*r.value) : "null")
+        << ",\"first_mistake\":";
+      if (r.first_mistake)
+        o << "{\"ply\":" << r.first_mistake->ply
+          << ",\"move\":" << json_string(r.first_mistake->move)
+          << ",\"from\":" << json_string(value_name(r.first_mistake->from))
+          << ",\"to\":" << json_string(value_name(r.first_mistake->to)) << "}";
+      else
+        o << "null";
+      o << ",\"claimed\":" << (r.claim ? json_string(claim_text(*r.claim)) : "null")
+        << ",\"claim\":" << (r.claim_holds ? (*r.claim_holds ? "\"holds\"" : "\"fails\"") : "null")
+        << "}";
+    }
+    o << "],\"records\":" << recs.size() << ",\"illegal\":" << illegal
+      << ",\"claims_failed\":" << failed << ",\"seconds\":" << seconds_since(t0) << "}";
+    std::cout << o.str() << "\n";
+  } else {
+    std::cout << "game records: " << path << " (" << variant_description(tb.variant()) << ")\n";
+    for (const auto& r : recs) {
+      std::cout << "line " << r.line << ": " << r.record << "\n";
+      if (r.illegal)
+        std::cout << "  illegal: ply " << r.illegal->ply << " " << r.illegal->move << ": "
+                  << r.illegal->reason << "\n";
+      else
+        std::cout << "  legal\n";
+      if (r.ended_at)
+        std::cout << "  game over after ply " << *r.ended_at << ": " << r.game_over << "\n";
+      std::cout << "  final position " << r.final_position << ": "
+                << (r.value ? verify::outcome_text(*r.value) : std::string("unknown"))
+                << " for the side to move\n";
+      if (r.first_mistake)
+        std::cout << "  first mistake: ply " << r.first_mistake->ply << " " << r.first_mistake->move
+                  << " (" << value_name(r.first_mistake->from) << " -> "
+                  << value_name(r.first_mistake->to) << ")\n";
+      else
+        std::cout << "  no mistake\n";
+      if (r.claim)
+        std::cout << "  claim " << claim_text(*r.claim) << ": "
+                  << (*r.claim_holds ? "holds" : "fails") << "\n";
+    }
+    std::cout << "result: " << recs.size() << " records, " << illegal << " illegal, " << failed
+              << " failed claims\n";
+  }
+  if (!first_problem.empty()) {
+    std::cerr << "fano verify: " << path << " " << first_problem << "\n";
+    return kExitCheckFailed;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_verify(const Args& args) {
+  po::options_description desc("options");
+  add_variant_options(desc);
+  add_table_options(desc);
+  desc.add_options()(
+      "perft", po::value<std::string>(),
+      "check a published table of depth counts: 'depth count' lines and one header line saying "
+      "'cumulative' or 'exact' and 'expand-ended' or 'stop-at-end' ('#' comments allowed)")(
+      "lines", po::value<std::string>(),
+      "check game records, one per line: moves separated by commas or spaces, optionally "
+      "followed by '# claim: win|draw|loss [PLIES]' about the side to move at the end")(
+      "markdown", "print the variant's row of the results table (results/variants.md)")(
+      "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
+      "json", "print JSON");
+  const auto vm = parse(
+      "verify", "[--tb FILE] [--json | --markdown] [variant options] | --perft FILE | --lines FILE",
+      "Without --perft or --lines: checks a tablebase using only the reader and the rules "
+      "engine: its header, its symmetry group, that it stores exactly the classes reachable "
+      "from the empty board (an independent search), that every successor is stored, that every "
+      "entry follows from its successors' entries (Bellman condition) and that the header "
+      "counts match. The checksum is checked when the file is opened (a damaged file exits "
+      "10..18). --perft compares published depth counts with perft(); --lines replays game "
+      "records against the tablebase. Exit code 4 when a check fails; the first error is "
+      "named, with its position in notation.",
+      desc, nullptr, args);
+  if (!vm) return 0;
+  Variant v = variant_from(*vm);
+  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
+  const int threads = (*vm)["threads"].as<int>();
+  if (threads < 0 || threads > 1024)
+    throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
+  if (vm->count("perft") && vm->count("lines"))
+    throw UsageError("give at most one of --perft and --lines (see 'fano verify --help')");
+  if (vm->count("markdown") && (vm->count("json") || vm->count("perft") || vm->count("lines")))
+    throw UsageError(
+        "--markdown goes with a tablebase check alone, not with --json, --perft or --lines");
+  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
+  return arena.execute([&]() -> int {
+    if (vm->count("perft")) return run_perft(*vm, v, (*vm)["perft"].as<std::string>());
+    // With --tb and no variant flags, the table's own variant is used.
+    const std::string path = table_path_from(*vm, v);
+    const Tablebase tb =
+        Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
+    if (vm->count("lines")) return run_lines(*vm, tb, (*vm)["lines"].as<std::string>());
+    return run_tablebase(*vm, tb, path);
+  });
+}
+
+}  // namespace fano::cli

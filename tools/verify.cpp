@@ -1,0 +1,667 @@
+#include "verify.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "fano/notation.hpp"
+#include "fano/perft.hpp"
+#include "fano/symmetry.hpp"
+
+namespace fano::verify {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  const size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string_view::npos) return {};
+  const size_t b = s.find_last_not_of(" \t\r\n");
+  return s.substr(a, b - a + 1);
+}
+
+// Splits text into lines (without the line break).
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t nl = text.find('\n', start);
+    const size_t end = nl == std::string_view::npos ? text.size() : nl;
+    lines.push_back(text.substr(start, end - start));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::vector<std::string_view> split_tokens(std::string_view s, std::string_view separators) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && separators.find(s[i]) != std::string_view::npos) ++i;
+    size_t j = i;
+    while (j < s.size() && separators.find(s[j]) == std::string_view::npos) ++j;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// An unsigned decimal number that fits 64 bits, or nullopt.
+std::optional<std::uint64_t> parse_u64(std::string_view s) {
+  if (s.empty() || s.size() > 20) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const std::uint64_t d = std::uint64_t(c - '0');
+    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+[[noreturn]] void input_error(int line, const std::string& what) {
+  throw InputError("line " + std::to_string(line) + ": " + what);
+}
+
+// Index of a canonical code among the stored classes, or nullopt.
+std::optional<size_t> index_of(const Tablebase& tb, std::uint64_t code) {
+  size_t lo = 0, hi = tb.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (tb.position_at(mid).code < code)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < tb.size() && tb.position_at(lo).code == code) return lo;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// One stored class against its successors' stored entries.
+
+enum class ClassStatus : std::uint8_t { kOk, kMissingSuccessor, kWrongValue };
+
+// Re-derives the outcome of `st` from its game-over status and its successors'
+// probe() results and compares it with `stored`. With `problem`, describes a
+// failure in words.
+ClassStatus check_class(const Tablebase& tb, const Rules& rules, State st, Outcome stored,
+                        std::string* problem) {
+  Outcome expected;
+  std::string why;
+  if (formed_lines(st)) {
+    expected = Outcome{Value::kWin, 0};
+    if (problem) why = "a line stands (" + describe_game_over(rules, st) + "), so it is ";
+  } else {
+    bool any = false, missing = false;
+    Outcome best;
+    Move best_move;
+    Outcome best_child;
+    for_each_move(rules, st, [&](const Move& m, State child) {
+      if (missing) return;
+      const auto c = tb.probe(child);
+      if (!c) {
+        missing = true;
+        if (problem)
+          *problem = "successor " + format_position(child) + " (after " + format_move(m) +
+                     ") is not stored";
+        return;
+      }
+      const Outcome r = outcome_for_mover(*c);
+      if (!any || better_for_mover(r, best)) best = r, best_move = m, best_child = *c;
+      any = true;
+    });
+    if (missing) return ClassStatus::kMissingSuccessor;
+    if (!any) {
+      expected = Outcome{Value::kLoss, 0};
+      if (problem) why = "the side to move has no legal move, so it is ";
+    } else {
+      expected = best;
+      if (problem)
+        why = "the best move " + format_move(best_move) + " reaches an entry " +
+              outcome_text(best_child) + " for the opponent, so it is ";
+    }
+  }
+  if (stored == expected) return ClassStatus::kOk;
+  if (problem)
+    *problem = "stored " + outcome_text(stored) + ", but " + why + outcome_text(expected);
+  return ClassStatus::kWrongValue;
+}
+
+// Classes reachable from the empty board, by the rules engine alone: a
+// breadth-first search over sorted layers (each layer's children are sorted,
+// deduplicated and stripped of classes already seen), no move from a position
+// where a line stands. Returns the canonical codes, sorted.
+std::vector<std::uint64_t> search_reachable(const Rules& rules, const Symmetry& sym,
+                                            const Progress& progress) {
+  const std::uint64_t start = sym.canonical(kEmptyBoard).code;
+  std::vector<std::uint64_t> seen{start}, frontier{start};
+  for (int depth = 1; !frontier.empty(); ++depth) {
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> local;
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier.size(), 1024), [&](const auto& r) {
+      auto& out = local.local();
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        const State st{frontier[i]};
+        if (formed_lines(st)) continue;
+        for_each_move(rules, st,
+                      [&](const Move&, State child) { out.push_back(sym.canonical(child).code); });
+      }
+    });
+    std::vector<std::uint64_t> children;
+    size_t total = 0;
+    for (const auto& v : local) total += v.size();
+    children.reserve(total);
+    for (const auto& v : local) children.insert(children.end(), v.begin(), v.end());
+    tbb::parallel_sort(children.begin(), children.end());
+    children.erase(std::unique(children.begin(), children.end()), children.end());
+    frontier.clear();
+    std::set_difference(children.begin(), children.end(), seen.begin(), seen.end(),
+                        std::back_inserter(frontier));
+    std::vector<std::uint64_t> merged(seen.size() + frontier.size());
+    std::merge(seen.begin(), seen.end(), frontier.begin(), frontier.end(), merged.begin());
+    seen.swap(merged);
+    if (progress && !frontier.empty())
+      progress("verify: reachable set: depth " + std::to_string(depth) + ", " +
+               std::to_string(seen.size()) + " classes");
+  }
+  return seen;
+}
+
+void add_error(CategoryResult& r, Category c, std::optional<std::string> position,
+               const std::string& problem) {
+  if (r.errors++ == 0) r.first = Finding{c, std::move(position), problem};
+}
+
+}  // namespace
+
+std::string outcome_text(Outcome o) {
+  if (o.value == Value::kDraw) return "draw";
+  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
+}
+
+std::string_view category_name(Category c) {
+  switch (c) {
+    case Category::kHeader:
+      return "header";
+    case Category::kSymmetry:
+      return "symmetry";
+    case Category::kReachableSet:
+      return "reachable set";
+    case Category::kSuccessors:
+      return "successors";
+    case Category::kValues:
+      return "values";
+    case Category::kCounts:
+      return "counts";
+  }
+  return "?";
+}
+
+TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& options) {
+  const auto t0 = Clock::now();
+  const Progress& progress = options.progress;
+  TablebaseReport rep;
+  rep.variant = tb.variant();
+  rep.classes = tb.size();
+  const Rules rules(rep.variant);
+  const Symmetry& sym = tb.symmetry();
+  const size_t n = tb.size();
+  const TablebaseHeader& h = tb.header();
+  auto cat = [&](Category c) -> CategoryResult& { return rep.categories[int(c)]; };
+
+  // Header: fields that the reader does not already insist on.
+  {
+    CategoryResult& r = cat(Category::kHeader);
+    if (h.canonical != n)
+      add_error(r, Category::kHeader, std::nullopt,
+                "header says " + std::to_string(h.canonical) + " classes, the file holds " +
+                    std::to_string(n));
+    if (h.reserved != 0)
+      add_error(r, Category::kHeader, std::nullopt, "reserved header field is not zero");
+    if (h.symmetry_order != sym.order())
+      add_error(r, Category::kHeader, std::nullopt,
+                "header says a symmetry group of order " + std::to_string(h.symmetry_order) +
+                    ", the variant's is " + std::to_string(sym.order()));
+    for (size_t i = 1; i < n; ++i)
+      if (tb.position_at(i).code <= tb.position_at(i - 1).code)
+        add_error(r, Category::kHeader, format_position(tb.position_at(i)),
+                  "codes are not strictly ascending at class " + std::to_string(i));
+    r.summary = std::to_string(n) + " classes, codes strictly ascending";
+  }
+
+  // Symmetry: every element a permutation mapping lines onto lines and the
+  // variant's edges onto edges, and the set a group.
+  {
+    CategoryResult& r = cat(Category::kSymmetry);
+    const auto& group = sym.group();
+    std::vector<Permutation> sorted(group.begin(), group.end());
+    std::sort(sorted.begin(), sorted.end());
+    Permutation id;
+    for (int s = 0; s < kSpaces; ++s) id[s] = std::uint8_t(s);
+    if (!std::binary_search(sorted.begin(), sorted.end(), id))
+      add_error(r, Category::kSymmetry, std::nullopt, "the group lacks the identity");
+    for (const Permutation& p : group) {
+      std::string name;
+      for (int s = 0; s < kSpaces; ++s) name += char('1' + p[s]);
+      SpaceMask image = 0;
+      for (int s = 0; s < kSpaces; ++s) image |= SpaceMask(p[s] < kSpaces ? 1u << p[s] : 0u);
+      if (image != 0x7f) {
+        add_error(r, Category::kSymmetry, std::nullopt,
+                  "element " + name + " is not a permutation");
+        continue;
+      }
+      for (SpaceMask lm : kLineMasks) {
+        SpaceMask img = 0;
+        for (int s = 0; s < kSpaces; ++s)
+          if (lm >> s & 1) img |= SpaceMask(1u << p[s]);
+        if (std::find(kLineMasks.begin(), kLineMasks.end(), img) == kLineMasks.end()) {
+          add_error(r, Category::kSymmetry, std::nullopt,
+                    "element " + name + " maps a line to a non-line");
+          break;
+        }
+      }
+      bool edges_ok = true;
+      for (int a = 0; a < kSpaces && edges_ok; ++a)
+        for (int b = 0; b < kSpaces && edges_ok; ++b)
+          if ((rules.neighbours[a] >> b & 1) != (rules.neighbours[p[a]] >> p[b] & 1))
+            edges_ok = false;
+      if (!edges_ok)
+        add_error(r, Category::kSymmetry, std::nullopt,
+                  "element " + name + " does not preserve the " +
+                      std::string(adjacency_name(rep.variant.adjacency)) + " adjacency");
+      for (const Permutation& q : group) {
+        Permutation pq;
+        for (int s = 0; s < kSpaces; ++s) pq[s] = q[p[s] % kSpaces];
+        if (!std::binary_search(sorted.begin(), sorted.end(), pq)) {
+          add_error(r, Category::kSymmetry, std::nullopt,
+                    "the set is not closed under composition");
+          break;
+        }
+      }
+    }
+    r.summary = std::to_string(group.size()) + " elements, each preserving lines and edges";
+  }
+
+  // Reachable set: an independent search from the empty board.
+  {
+    CategoryResult& r = cat(Category::kReachableSet);
+    if (progress) progress("verify: searching the reachable set from the empty board");
+    const auto reach = search_reachable(rules, sym, progress);
+    size_t i = 0, j = 0;
+    while (i < n || j < reach.size()) {
+      const std::uint64_t s = i < n ? tb.position_at(i).code : ~0ull;
+      const std::uint64_t q = j < reach.size() ? reach[j] : ~0ull;
+      if (i < n && (j == reach.size() || s < q)) {
+        const State st{s};
+        const State canon = sym.canonical(st);
+        add_error(r, Category::kReachableSet, format_position(st),
+                  canon != st ? "stored class is not in canonical form (the canonical member is " +
+                                    format_position(canon) + ")"
+                              : "stored, but not reachable from the empty board");
+        ++i;
+      } else if (i == n || q < s) {
+        add_error(r, Category::kReachableSet, format_position(State{q}),
+                  "reachable from the empty board, but not stored");
+        ++j;
+      } else {
+        ++i, ++j;
+      }
+    }
+    r.summary = std::to_string(reach.size()) + " classes reachable from the empty board";
+  }
+
+  // Successors and values: every class against its successors' entries.
+  std::vector<ClassStatus> status(n, ClassStatus::kOk);
+  {
+    if (progress) progress("verify: checking every class against its successors");
+    constexpr size_t kSteps = 10;
+    for (size_t step = 0; step < kSteps; ++step) {
+      const size_t a = n * step / kSteps, b = n * (step + 1) / kSteps;
+      tbb::parallel_for(tbb::blocked_range<size_t>(a, b, 2048), [&](const auto& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i)
+          status[i] = check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), nullptr);
+      });
+      if (progress)
+        progress("verify: values: " + std::to_string(b) + " of " + std::to_string(n) +
+                 " classes checked");
+    }
+    CategoryResult& succ = cat(Category::kSuccessors);
+    CategoryResult& vals = cat(Category::kValues);
+    // When one entry is wrong, the classes that lead to it may fail too; only
+    // the wrong entry itself has successors that all pass. So the first value
+    // error reported is the first failing class whose successors all pass.
+    std::optional<size_t> first_value, first_blameworthy;
+    for (size_t i = 0; i < n; ++i) {
+      if (status[i] == ClassStatus::kMissingSuccessor) {
+        std::string problem;
+        if (succ.errors == 0) check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), &problem);
+        add_error(succ, Category::kSuccessors, format_position(tb.position_at(i)), problem);
+      } else if (status[i] == ClassStatus::kWrongValue) {
+        ++vals.errors;
+        if (!first_value) first_value = i;
+        if (!first_blameworthy && formed_lines(tb.position_at(i))) first_blameworthy = i;
+        if (!first_blameworthy) {
+          bool successor_fails = false;
+          for_each_move(rules, tb.position_at(i), [&](const Move&, State child) {
+            const auto k = index_of(tb, sym.canonical(child).code);
+            if (k && *k != i && status[*k] != ClassStatus::kOk) successor_fails = true;
+          });
+          if (!successor_fails) first_blameworthy = i;
+        }
+      }
+    }
+    if (const auto pick = first_blameworthy ? first_blameworthy : first_value) {
+      std::string problem;
+      check_class(tb, rules, tb.position_at(*pick), tb.outcome_at(*pick), &problem);
+      vals.first = Finding{Category::kValues, format_position(tb.position_at(*pick)), problem};
+    }
+    succ.summary = "every successor of an unfinished class is stored";
+    vals.summary = "every class satisfies the Bellman condition";
+  }
+
+  // Counts: each class weighted by the size of its orbit.
+  {
+    tbb::combinable<TablebaseCounts> partial;
+    tbb::combinable<std::pair<std::uint16_t, size_t>> longest([] {
+      return std::pair<std::uint16_t, size_t>{0, std::numeric_limits<size_t>::max()};
+    });
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+      TablebaseCounts& c = partial.local();
+      auto& lw = longest.local();
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        const State st = tb.position_at(i);
+        const std::uint64_t w = std::uint64_t(sym.orbit_size(st));
+        c.reachable += w;
+        (st.placement_phase() ? c.placement : c.movement) += w;
+        const Outcome o = tb.outcome_at(i);
+        (o.value == Value::kWin ? c.win : o.value == Value::kLoss ? c.loss : c.draw) += w;
+        if (o.value == Value::kWin &&
+            (lw.second == std::numeric_limits<size_t>::max() || o.plies > lw.first ||
+             (o.plies == lw.first && i < lw.second)))
+          lw = {o.plies, i};
+      }
+    });
+    rep.recount = partial.combine([](TablebaseCounts a, const TablebaseCounts& b) {
+      a.reachable += b.reachable, a.placement += b.placement, a.movement += b.movement;
+      a.win += b.win, a.loss += b.loss, a.draw += b.draw;
+      return a;
+    });
+    const auto lw = longest.combine([](auto a, auto b) {
+      if (a.second == std::numeric_limits<size_t>::max()) return b;
+      if (b.second == std::numeric_limits<size_t>::max()) return a;
+      if (a.first != b.first) return a.first > b.first ? a : b;
+      return a.second < b.second ? a : b;
+    });
+    if (lw.second != std::numeric_limits<size_t>::max()) {
+      rep.longest_win = Outcome{Value::kWin, lw.first};
+      rep.longest_win_position = format_position(tb.position_at(lw.second));
+    }
+    CategoryResult& r = cat(Category::kCounts);
+    const TablebaseCounts& c = rep.recount;
+    auto compare = [&](const char* name, std::uint64_t header, std::uint64_t counted) {
+      if (header != counted)
+        add_error(r, Category::kCounts, std::nullopt,
+                  std::string("header says ") + name + " " + std::to_string(header) +
+                      ", the stored classes weighted by orbit size give " +
+                      std::to_string(counted));
+    };
+    compare("reachable", h.reachable, c.reachable);
+    compare("placement", h.placement, c.placement);
+    compare("movement", h.movement, c.movement);
+    compare("win", h.win, c.win);
+    compare("loss", h.loss, c.loss);
+    compare("draw", h.draw, c.draw);
+    r.summary = "reachable " + std::to_string(c.reachable) + " = placement " +
+                std::to_string(c.placement) + " + movement " + std::to_string(c.movement) +
+                "; win " + std::to_string(c.win) + ", loss " + std::to_string(c.loss) + ", draw " +
+                std::to_string(c.draw);
+  }
+
+  // The start and the first moves.
+  rep.start = tb.probe(kEmptyBoard);
+  for_each_move(rules, kEmptyBoard, [&](const Move& m, State child) {
+    if (const auto c = tb.probe(child)) rep.first_moves.push_back({m, outcome_for_mover(*c)});
+  });
+
+  for (const CategoryResult& r : rep.categories) {
+    rep.errors += r.errors;
+    if (r.errors && !rep.first_error) rep.first_error = r.first;
+  }
+  rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return rep;
+}
+
+std::string markdown_table_header() {
+  return "| variant | empty board | reachable positions (placement + movement) | symmetry "
+         "classes (group order) | win / loss / draw (side to move) | longest forced win | "
+         "first moves that lose |\n"
+         "|---|---|---|---|---|---|---|\n";
+}
+
+std::string markdown_row(const TablebaseReport& r) {
+  std::ostringstream o;
+  o << "| " << variant_slug(r.variant) << " (cap " << r.variant.stack_cap << ", "
+    << adjacency_name(r.variant.adjacency) << ") | "
+    << (r.start ? outcome_text(*r.start) : std::string("not stored")) << " | "
+    << std::to_string(r.recount.reachable) << " (" << std::to_string(r.recount.placement) << " + "
+    << std::to_string(r.recount.movement) << ") | " << std::to_string(r.classes) << " ("
+    << move_graph_symmetries(r.variant.adjacency).size() << ") | " << std::to_string(r.recount.win)
+    << " / " << std::to_string(r.recount.loss) << " / " << std::to_string(r.recount.draw) << " | ";
+  if (r.longest_win)
+    o << r.longest_win->plies << " plies: `" << r.longest_win_position << "`";
+  else
+    o << "none";
+  o << " | ";
+  bool any = false;
+  for (const FirstMove& f : r.first_moves) {
+    if (f.result.value != Value::kLoss) continue;
+    o << (any ? ", " : "") << format_move(f.move) << " (" << outcome_text(f.result) << ")";
+    any = true;
+  }
+  if (!any) o << "none";
+  o << " |\n";
+  return o.str();
+}
+
+// ---------------------------------------------------------------------------
+// Published depth counts
+
+PerftTable parse_perft_table(std::string_view text) {
+  PerftTable t;
+  int header_line = 0;
+  std::map<int, int> depth_line;
+  const auto lines = split_lines(text);
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const int ln = int(k + 1);
+    std::string_view line = lines[k];
+    line = line.substr(0, line.find('#'));
+    const auto tokens = split_tokens(line, " \t\r,");
+    if (tokens.empty()) continue;
+    const char first = tokens[0][0];
+    if (first >= '0' && first <= '9') {
+      if (!header_line)
+        input_error(ln, "row " + quote(trim(line)) +
+                            " comes before the header line (a line saying 'cumulative' or "
+                            "'exact' and 'expand-ended' or 'stop-at-end')");
+      if (tokens.size() != 2)
+        input_error(ln, tokens.size() < 2
+                            ? "row " + quote(trim(line)) + " has no count: expected 'depth count'"
+                            : "unexpected token " + quote(tokens[2]) + ": expected 'depth count'");
+      const auto d = parse_u64(tokens[0]);
+      if (!d || *d < 1 || *d > 64)
+        input_error(ln, "depth " + quote(tokens[0]) + " is not a number from 1 to 64");
+      const auto c = parse_u64(tokens[1]);
+      if (!c) input_error(ln, "count " + quote(tokens[1]) + " is not a non-negative integer");
+      const auto [it, fresh] = depth_line.emplace(int(*d), ln);
+      if (!fresh)
+        input_error(ln, "depth " + quote(tokens[0]) + " was already given on line " +
+                            std::to_string(it->second));
+      t.rows.push_back({int(*d), *c, ln});
+      continue;
+    }
+    // A header line: keywords among other words.
+    bool cumulative = false, exact = false, expand = false, stop = false;
+    for (std::string_view tok : tokens) {
+      std::string w = lower(tok);
+      while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
+      while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
+      cumulative |= w == "cumulative";
+      exact |= w == "exact";
+      expand |= w == "expand-ended";
+      stop |= w == "stop-at-end";
+    }
+    if (!cumulative && !exact && !expand && !stop)
+      input_error(ln, "token " + quote(tokens[0]) +
+                          " is neither a depth nor part of a header naming 'cumulative' or "
+                          "'exact' and 'expand-ended' or 'stop-at-end' (comment text out with "
+                          "'#')");
+    if (header_line)
+      input_error(ln, "second header line (the first is line " + std::to_string(header_line) + ")");
+    if (cumulative && exact) input_error(ln, "header names both 'cumulative' and 'exact'");
+    if (!cumulative && !exact)
+      input_error(ln, "header names no count kind: add 'cumulative' or 'exact'");
+    if (expand && stop) input_error(ln, "header names both 'expand-ended' and 'stop-at-end'");
+    if (!expand && !stop)
+      input_error(ln, "header names no expansion rule: add 'expand-ended' or 'stop-at-end'");
+    header_line = ln;
+    t.cumulative = cumulative;
+    t.expand_ended = expand;
+  }
+  if (!header_line)
+    throw InputError(
+        "no header line: one line must say 'cumulative' or 'exact' and 'expand-ended' or "
+        "'stop-at-end'");
+  if (t.rows.empty()) throw InputError("no 'depth count' rows");
+  return t;
+}
+
+std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
+                                    const Progress& progress) {
+  int deepest = 0;
+  for (const auto& r : table.rows) deepest = std::max(deepest, r.depth);
+  const auto rows = perft(rules, deepest, table.expand_ended, [&](const PerftRow& r) {
+    if (progress)
+      progress("verify: perft depth " + std::to_string(r.depth) + ": " +
+               std::to_string(r.positions) + " positions");
+  });
+  std::vector<PerftCheck> out;
+  for (const auto& r : table.rows) {
+    const PerftRow& c = rows[size_t(r.depth - 1)];
+    out.push_back({r.depth, r.line, r.count, table.cumulative ? c.cumulative : c.positions});
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Game records
+
+namespace {
+
+std::optional<Claim> parse_claim(std::string_view comment, int ln) {
+  const std::string low = lower(comment);
+  const size_t at = low.find("claim:");
+  if (at == std::string::npos) return std::nullopt;
+  const std::string_view rest = comment.substr(at + 6);
+  const auto tokens = split_tokens(rest, " \t\r,");
+  const std::string usage = "expected '# claim: win|draw|loss [PLIES]'";
+  if (tokens.empty()) input_error(ln, "empty claim: " + usage);
+  Claim c;
+  const std::string v = lower(tokens[0]);
+  if (v == "win")
+    c.value = Value::kWin;
+  else if (v == "loss")
+    c.value = Value::kLoss;
+  else if (v == "draw")
+    c.value = Value::kDraw;
+  else
+    input_error(ln, "claim value " + quote(tokens[0]) + " is not win, draw or loss");
+  if (tokens.size() >= 2) {
+    const auto p = parse_u64(tokens[1]);
+    if (!p || *p > 100000) input_error(ln, "claim plies " + quote(tokens[1]) + " is not a number");
+    if (c.value == Value::kDraw)
+      input_error(ln, "claim plies " + quote(tokens[1]) + ": a draw has no plies");
+    c.plies = int(*p);
+  }
+  if (tokens.size() > 2)
+    input_error(ln, "unexpected token " + quote(tokens[2]) + " in claim: " + usage);
+  return c;
+}
+
+}  // namespace
+
+std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view text) {
+  const Rules rules(tb.variant());
+  std::vector<RecordReport> out;
+  const auto lines = split_lines(text);
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const int ln = int(k + 1);
+    const std::string_view line = lines[k];
+    const size_t hash = line.find('#');
+    const std::string_view moves = trim(line.substr(0, hash));
+    const auto tokens = split_moves(moves);
+    if (tokens.empty()) continue;
+    RecordReport rec;
+    rec.line = ln;
+    rec.record = std::string(moves);
+    if (hash != std::string_view::npos) rec.claim = parse_claim(line.substr(hash + 1), ln);
+    State st = kEmptyBoard;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const int ply = int(i + 1);
+      const std::string& tok = tokens[i];
+      if (game_over(rules, st) != GameOver::kNone) {
+        rec.legal = false;
+        rec.illegal = IllegalMove{ply, tok,
+                                  "the game ended at ply " + std::to_string(*rec.ended_at) + " (" +
+                                      describe_game_over(rules, st) + ")"};
+        break;
+      }
+      Move m;
+      try {
+        m = resolve_move(rules, st, parse_move_text(tok), tok);
+      } catch (const NotationError& e) {
+        rec.legal = false;
+        rec.illegal = IllegalMove{ply, tok, e.what()};
+        break;
+      }
+      const State next = apply_move(st, m);
+      const auto before = tb.probe(st), after = tb.probe(next);
+      if (!before || !after)
+        throw std::runtime_error("the tablebase lacks " + format_position(before ? next : st) +
+                                 ", reached by a legal game (damaged table? run 'fano verify')");
+      const Outcome got = outcome_for_mover(*after);
+      if (!rec.first_mistake && got.value < before->value)
+        rec.first_mistake = Mistake{ply, format_move(m), before->value, got.value};
+      st = next;
+      if (game_over(rules, st) != GameOver::kNone) rec.ended_at = ply;
+    }
+    rec.game_over = describe_game_over(rules, st);
+    rec.final_position = format_position(st);
+    rec.value = tb.probe(st);
+    if (rec.claim)
+      rec.claim_holds = rec.legal && rec.value && rec.value->value == rec.claim->value &&
+                        (!rec.claim->plies || *rec.claim->plies == rec.value->plies);
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+}  // namespace fano::verify
