@@ -48,8 +48,8 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
   std::vector<std::string> argv;
   const bool has_position = desc.find_nothrow("position", false) != nullptr;
   for (const std::string& a : args) {
-    const bool looks_like_position = a.size() > 1 && a[0] == '-' && a[1] != '-' &&
-                                     a.find('/') != std::string::npos;
+    const bool looks_like_position =
+        a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find('/') != std::string::npos;
     if (has_position && looks_like_position) {
       if (!argv.empty() && (argv.back() == "--position" || argv.back() == "-p")) argv.pop_back();
       argv.push_back("--position=" + a);
@@ -64,7 +64,9 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
-      std::cout << "usage: fano " << command << " " << synopsis << "\n\n" << about << "\n\n" << desc;
+      std::cout << "usage: fano " << command << " " << synopsis << "\n\n"
+                << about << "\n\n"
+                << desc;
       return std::nullopt;
     }
     po::notify(vm);
@@ -77,13 +79,16 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
     else if (static_cast<unsigned char>(c) < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
       out += buf;
-    } else out += c;
+    } else
+      out += c;
   }
   return out + "\"";
 }

@@ -18,7 +18,8 @@ namespace po = boost::program_options;
 // A user error: printed as "fano <cmd>: <message>" on one line, exit code `code`.
 class UsageError : public std::runtime_error {
  public:
-  explicit UsageError(const std::string& what, int code = 2) : std::runtime_error(what), code_(code) {}
+  explicit UsageError(const std::string& what, int code = 2)
+      : std::runtime_error(what), code_(code) {}
   int code() const { return code_; }
 
  private:

@@ -35,7 +35,7 @@ SolveTiming time_solve(const Variant& v, int threads, int runs, const std::strin
     const Solution sol = solve(v, opts);
     const auto tw = Clock::now();
     TablebaseCounts counts{sol.stats.reachable, sol.stats.placement, sol.stats.movement,
-                           sol.stats.win, sol.stats.loss, sol.stats.draw};
+                           sol.stats.win,       sol.stats.loss,      sol.stats.draw};
     const auto bytes = encode_tablebase(v, counts, sol.positions, sol.outcomes);
     write_file_atomically(path, bytes);
     const double write = seconds_since(tw), total = seconds_since(t0);
@@ -54,10 +54,11 @@ SolveTiming time_solve(const Variant& v, int threads, int runs, const std::strin
 
 int cmd_bench(const Args& args) {
   po::options_description desc("options");
-  desc.add_options()("runs", po::value<int>()->default_value(5), "repetitions of each solve (best is kept)")(
+  desc.add_options()("runs", po::value<int>()->default_value(5),
+                     "repetitions of each solve (best is kept)")(
       "probes", po::value<int>()->default_value(1000000), "random reachable positions probed")(
-      "dir", po::value<std::string>()->default_value("bench-tables"), "folder for the tables written")(
-      "json", "print JSON");
+      "dir", po::value<std::string>()->default_value("bench-tables"),
+      "folder for the tables written")("json", "print JSON");
   const auto vm = parse("bench", "[--runs N] [--probes N] [--dir DIR] [--json]",
                         "Measures on this machine: each solve stage for the standard game and "
                         "the stack-cap-3 variants with 1 thread and all cores, move generation "
@@ -88,7 +89,8 @@ int cmd_bench(const Args& args) {
   for (int r = 0; r < runs; ++r) {
     const auto t0 = Clock::now();
     std::uint64_t m = 0;
-    for (std::uint64_t c : classes) for_each_move(rules, State{c}, [&](const Move&, State) { ++m; });
+    for (std::uint64_t c : classes)
+      for_each_move(rules, State{c}, [&](const Move&, State) { ++m; });
     movegen_s = std::min(movegen_s, seconds_since(t0));
     moves = m;
   }
@@ -131,7 +133,8 @@ int cmd_bench(const Args& args) {
   const auto t0 = Clock::now();
   for (const State& s : sample) found += tb.probe(s).has_value();
   const double mean_batch = seconds_since(t0) * 1e9 / double(sample.size());
-  if (found != 2 * sample.size()) throw std::runtime_error("bench: a reachable position was not found");
+  if (found != 2 * sample.size())
+    throw std::runtime_error("bench: a reachable position was not found");
   const SolveTiming& std1 = solves[0];
   const double bits = 8.0 * double(std1.bytes) / double(std1.reachable);
 
@@ -141,15 +144,16 @@ int cmd_bench(const Args& args) {
     for (size_t i = 0; i < solves.size(); ++i) {
       const auto& s = solves[i];
       o << (i ? "," : "") << "{\"variant\":" << json_string(variant_slug(s.variant))
-        << ",\"threads\":" << s.threads << ",\"enumerate\":" << s.enumerate << ",\"graph\":" << s.graph
-        << ",\"retrograde\":" << s.retrograde << ",\"write\":" << s.write << ",\"total\":" << s.total
-        << ",\"reachable\":" << s.reachable << ",\"bytes\":" << s.bytes << "}";
+        << ",\"threads\":" << s.threads << ",\"enumerate\":" << s.enumerate
+        << ",\"graph\":" << s.graph << ",\"retrograde\":" << s.retrograde
+        << ",\"write\":" << s.write << ",\"total\":" << s.total << ",\"reachable\":" << s.reachable
+        << ",\"bytes\":" << s.bytes << "}";
     }
     o << "],\"movegen_moves_per_s\":" << double(moves) / movegen_s
-      << ",\"perft9_positions_per_s\":" << double(perft_nodes) / perft_s << ",\"perft9_s\":" << perft_s
-      << ",\"open_ms\":" << open_s * 1e3 << ",\"probe_median_ns\":" << median
-      << ",\"probe_p99_ns\":" << p99 << ",\"probe_mean_batch_ns\":" << mean_batch
-      << ",\"bits_per_position\":" << bits << "}";
+      << ",\"perft9_positions_per_s\":" << double(perft_nodes) / perft_s
+      << ",\"perft9_s\":" << perft_s << ",\"open_ms\":" << open_s * 1e3
+      << ",\"probe_median_ns\":" << median << ",\"probe_p99_ns\":" << p99
+      << ",\"probe_mean_batch_ns\":" << mean_batch << ",\"bits_per_position\":" << bits << "}";
     std::cout << o.str() << "\n";
     return 0;
   }
@@ -158,18 +162,20 @@ int cmd_bench(const Args& args) {
             << "| variant | threads | enumerate | graph | retrograde | write | total |\n"
             << "|---|---|---|---|---|---|---|\n";
   for (const auto& s : solves) {
-    std::snprintf(line, sizeof line, "| %s | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms |\n",
+    std::snprintf(line, sizeof line,
+                  "| %s | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms |\n",
                   variant_slug(s.variant).c_str(), s.threads, s.enumerate * 1e3, s.graph * 1e3,
                   s.retrograde * 1e3, s.write * 1e3, s.total * 1e3);
     std::cout << line;
   }
-  std::snprintf(line, sizeof line,
-                "\nmove generation: %.1f M moves/s (1 thread)\nperft 9: %.1f ms, %.1f M positions/s\n"
-                "open: %.2f ms\nprobe: median %.0f ns, p99 %.0f ns, mean in a loop %.0f ns (%d probes)\n"
-                "table: %llu bytes, %.3f bits per reachable position\n",
-                double(moves) / movegen_s / 1e6, perft_s * 1e3, double(perft_nodes) / perft_s / 1e6,
-                open_s * 1e3, median, p99, mean_batch, probes,
-                static_cast<unsigned long long>(std1.bytes), bits);
+  std::snprintf(
+      line, sizeof line,
+      "\nmove generation: %.1f M moves/s (1 thread)\nperft 9: %.1f ms, %.1f M positions/s\n"
+      "open: %.2f ms\nprobe: median %.0f ns, p99 %.0f ns, mean in a loop %.0f ns (%d probes)\n"
+      "table: %llu bytes, %.3f bits per reachable position\n",
+      double(moves) / movegen_s / 1e6, perft_s * 1e3, double(perft_nodes) / perft_s / 1e6,
+      open_s * 1e3, median, p99, mean_batch, probes, static_cast<unsigned long long>(std1.bytes),
+      bits);
   std::cout << line;
   return 0;
 }

@@ -23,8 +23,8 @@ int cmd_info(const Args& args) {
   const size_t sym = move_graph_symmetries(v.adjacency).size();
   if (vm->count("json")) {
     std::ostringstream o;
-    o << "{\"stack_cap\":" << v.stack_cap << ",\"adjacency\":"
-      << json_string(adjacency_name(v.adjacency)) << ",\"lines\":[";
+    o << "{\"stack_cap\":" << v.stack_cap
+      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency)) << ",\"lines\":[";
     for (int l = 0; l < kLines; ++l) {
       o << (l ? "," : "") << "[";
       for (int i = 0; i < 3; ++i) o << (i ? "," : "") << kLineSpaces[l][i] + 1;

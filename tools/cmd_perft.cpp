@@ -21,22 +21,29 @@ int cmd_perft(const Args& args) {
   if (!vm) return 0;
   const Variant v = variant_from(*vm);
   const int depth = (*vm)["depth"].as<int>();
-  if (depth < 1 || depth > 64) throw UsageError("--depth must be between 1 and 64, got " + std::to_string(depth));
+  if (depth < 1 || depth > 64)
+    throw UsageError("--depth must be between 1 and 64, got " + std::to_string(depth));
   const bool expand = vm->count("expand-ended") > 0;
   const bool json = vm->count("json") > 0;
   const auto t0 = std::chrono::steady_clock::now();
-  if (!json) std::cout << "depth  positions  cumulative   (" << (expand ? "expand-ended" : "stop-at-end") << ")\n";
+  if (!json)
+    std::cout << "depth  positions  cumulative   (" << (expand ? "expand-ended" : "stop-at-end")
+              << ")\n";
   const auto rows = perft(Rules(v), depth, expand, [&](const PerftRow& r) {
-    if (!json) std::cout << r.depth << " " << r.positions << " " << r.cumulative << std::endl;
-    else progress("perft: depth " + std::to_string(r.depth) + " " + std::to_string(r.positions));
+    if (!json)
+      std::cout << r.depth << " " << r.positions << " " << r.cumulative << std::endl;
+    else
+      progress("perft: depth " + std::to_string(r.depth) + " " + std::to_string(r.positions));
   });
   if (json) {
     std::ostringstream o;
-    o << "{\"stack_cap\":" << v.stack_cap << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
+    o << "{\"stack_cap\":" << v.stack_cap
+      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
       << ",\"expand_ended\":" << (expand ? "true" : "false") << ",\"depths\":[";
     for (size_t i = 0; i < rows.size(); ++i)
-      o << (i ? "," : "") << "{\"depth\":" << rows[i].depth << ",\"positions\":" << rows[i].positions
-        << ",\"cumulative\":" << rows[i].cumulative << "}";
+      o << (i ? "," : "") << "{\"depth\":" << rows[i].depth
+        << ",\"positions\":" << rows[i].positions << ",\"cumulative\":" << rows[i].cumulative
+        << "}";
     o << "],\"seconds\":" << seconds_since(t0) << "}";
     std::cout << o.str() << "\n";
   }

@@ -36,11 +36,13 @@ int cmd_query(const Args& args) {
     throw UsageError("give either a POSITION or --moves (see 'fano query --help')");
   // With --tb and no variant flags, the table's own variant is used.
   const std::string path = table_path_from(*vm, v);
-  const Tablebase tb = Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
+  const Tablebase tb =
+      Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
   v = tb.variant();
   const Rules rules(v);
-  const State st = vm->count("position") ? parse_position((*vm)["position"].as<std::string>(), v)
-                                         : play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
+  const State st = vm->count("position")
+                       ? parse_position((*vm)["position"].as<std::string>(), v)
+                       : play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
   const auto outcome = tb.probe(st);
   if (!outcome)
     throw UsageError("position '" + format_position(st) +
@@ -55,10 +57,11 @@ int cmd_query(const Args& args) {
                           board_svg(st, svg_options_for(rules, st, &tb)));
   if (vm->count("json")) {
     std::ostringstream o;
-    o << "{\"position\":" << json_string(format_position(st)) << ",\"to_move\":"
-      << json_string(colour_name(st.to_move())) << ",\"value\":" << json_string(value_name(outcome->value))
-      << ",\"plies\":" << json_outcome_plies(*outcome) << ",\"game_over\":"
-      << (over.empty() ? "null" : json_string(over)) << ",\"moves\":[";
+    o << "{\"position\":" << json_string(format_position(st))
+      << ",\"to_move\":" << json_string(colour_name(st.to_move()))
+      << ",\"value\":" << json_string(value_name(outcome->value))
+      << ",\"plies\":" << json_outcome_plies(*outcome)
+      << ",\"game_over\":" << (over.empty() ? "null" : json_string(over)) << ",\"moves\":[";
     for (size_t i = 0; i < rows.size(); ++i)
       o << (i ? "," : "") << "{\"move\":" << json_string(format_move(rows[i].move))
         << ",\"position\":" << json_string(format_position(rows[i].child))

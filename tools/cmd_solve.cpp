@@ -13,7 +13,8 @@ int cmd_solve(const Args& args) {
   add_variant_options(desc);
   desc.add_options()("out,o", po::value<std::string>(),
                      "tablebase file to write (default: DIR/<variant>.fanotb, see --tables)")(
-      "tables", po::value<std::string>(), "folder of the default tables (default: $FANO_TABLES, else tables/ in the repository)")(
+      "tables", po::value<std::string>(),
+      "folder of the default tables (default: $FANO_TABLES, else tables/ in the repository)")(
       "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
       "json", "print JSON");
   const auto vm = parse("solve", "[variant options] [--out FILE] [--threads N] [--json]",
@@ -24,9 +25,12 @@ int cmd_solve(const Args& args) {
   if (!vm) return 0;
   const Variant v = variant_from(*vm);
   const int threads = (*vm)["threads"].as<int>();
-  if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
-  const std::string out = vm->count("out") ? (*vm)["out"].as<std::string>()
-                                           : default_tablebase_path(v, vm->count("tables") ? (*vm)["tables"].as<std::string>() : "");
+  if (threads < 0 || threads > 1024)
+    throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
+  const std::string out =
+      vm->count("out")
+          ? (*vm)["out"].as<std::string>()
+          : default_tablebase_path(v, vm->count("tables") ? (*vm)["tables"].as<std::string>() : "");
   const auto t0 = std::chrono::steady_clock::now();
   SolveOptions opts;
   opts.threads = threads;
@@ -35,7 +39,7 @@ int cmd_solve(const Args& args) {
 
   const auto tw = std::chrono::steady_clock::now();
   TablebaseCounts counts{sol.stats.reachable, sol.stats.placement, sol.stats.movement,
-                         sol.stats.win, sol.stats.loss, sol.stats.draw};
+                         sol.stats.win,       sol.stats.loss,      sol.stats.draw};
   const auto bytes = encode_tablebase(v, counts, sol.positions, sol.outcomes);
   write_file_atomically(out, bytes);
   const double write_s = seconds_since(tw), total_s = seconds_since(t0);
@@ -45,12 +49,14 @@ int cmd_solve(const Args& args) {
   const auto& s = sol.stats;
   if (vm->count("json")) {
     std::ostringstream o;
-    o << "{\"stack_cap\":" << v.stack_cap << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
+    o << "{\"stack_cap\":" << v.stack_cap
+      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
       << ",\"reachable\":" << s.reachable << ",\"placement\":" << s.placement
       << ",\"movement\":" << s.movement << ",\"canonical\":" << s.canonical << ",\"win\":" << s.win
-      << ",\"loss\":" << s.loss << ",\"draw\":" << s.draw << ",\"start\":{\"value\":"
-      << json_string(value_name(start.value)) << ",\"plies\":" << json_outcome_plies(start)
-      << "},\"tablebase\":" << json_string(out) << ",\"tablebase_bytes\":" << bytes.size()
+      << ",\"loss\":" << s.loss << ",\"draw\":" << s.draw
+      << ",\"start\":{\"value\":" << json_string(value_name(start.value))
+      << ",\"plies\":" << json_outcome_plies(start) << "},\"tablebase\":" << json_string(out)
+      << ",\"tablebase_bytes\":" << bytes.size()
       << ",\"seconds\":{\"enumerate\":" << sol.times.enumerate << ",\"graph\":" << sol.times.graph
       << ",\"retrograde\":" << sol.times.retrograde << ",\"write\":" << write_s
       << ",\"total\":" << total_s << "}}";

@@ -25,7 +25,8 @@ const Command kCommands[] = {
     {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
     {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
-    {"bench", "measure every stage's speed and the table's size on this machine", fano::cli::cmd_bench},
+    {"bench", "measure every stage's speed and the table's size on this machine",
+     fano::cli::cmd_bench},
 };
 
 void usage(std::ostream& out) {

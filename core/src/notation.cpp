@@ -83,8 +83,8 @@ State parse_position(std::string_view text, const Variant& variant) {
     start = slash + 1;
   }
   if (stacks.size() != kSpaces)
-    throw NotationError("expected 7 stacks separated by '/', got " +
-                        std::to_string(stacks.size()) + " in " + quote(board));
+    throw NotationError("expected 7 stacks separated by '/', got " + std::to_string(stacks.size()) +
+                        " in " + quote(board));
 
   State st;
   std::array<int, kPieceKinds> counts{};
@@ -170,16 +170,17 @@ Move resolve_move(const Rules& rules, State st, const MoveText& mt, std::string_
     const StackInfo& in = st.info(mt.to);
     if (in.height >= cap)
       throw NotationError(head + "space " + std::to_string(mt.to + 1) + " already holds " +
-                          std::to_string(in.height) + " pieces (stack cap " +
-                          std::to_string(cap) + ")");
+                          std::to_string(in.height) + " pieces (stack cap " + std::to_string(cap) +
+                          ")");
     if (in.kinds >> int(p) & 1)
       throw NotationError(head + "space " + std::to_string(mt.to + 1) + " already holds a " +
                           piece_name(p) + " (stacking rule)");
   };
   if (mt.placement) {
     if (!st.placement_phase())
-      throw NotationError(head + "all pieces are on the board; in the movement phase a move is "
-                                 "written from-to, like 7-5");
+      throw NotationError(head +
+                          "all pieces are on the board; in the movement phase a move is "
+                          "written from-to, like 7-5");
     const Piece p = make_piece(me, mt.shape);
     if (st.count_on_board(p) >= kCopiesPerKind)
       throw NotationError(head + colour_name(me) + " has no " + shape_name(mt.shape) +
@@ -194,8 +195,8 @@ Move resolve_move(const Rules& rules, State st, const MoveText& mt, std::string_
     throw NotationError(head + "space " + std::to_string(mt.from + 1) + " is empty");
   const Piece p = st.top(mt.from);
   if (colour_of(p) != me)
-    throw NotationError(head + "the top piece on space " + std::to_string(mt.from + 1) +
-                        " is " + colour_name(colour_of(p)) + "'s, not " + colour_name(me) + "'s");
+    throw NotationError(head + "the top piece on space " + std::to_string(mt.from + 1) + " is " +
+                        colour_name(colour_of(p)) + "'s, not " + colour_name(me) + "'s");
   if (!(rules.neighbours[mt.from] >> mt.to & 1))
     throw NotationError(head + "space " + std::to_string(mt.to + 1) + " is not adjacent to " +
                         std::to_string(mt.from + 1) + " (" +
@@ -226,7 +227,8 @@ std::string format_move(const Move& m) {
 State play_moves(const Rules& rules, State st, std::string_view moves, std::vector<Move>* played) {
   const auto tokens = split_moves(moves);
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string prefix = "move " + std::to_string(i + 1) + " (ply " + std::to_string(i + 1) + ")";
+    const std::string prefix =
+        "move " + std::to_string(i + 1) + " (ply " + std::to_string(i + 1) + ")";
     try {
       const GameOver over = game_over(rules, st);
       if (over != GameOver::kNone)

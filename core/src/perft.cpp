@@ -12,17 +12,15 @@ namespace fano {
 std::vector<std::uint64_t> expand_layer(const Rules& rules, const std::vector<std::uint64_t>& layer,
                                         bool expand_ended) {
   tbb::enumerable_thread_specific<std::vector<std::uint64_t>> local;
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, layer.size(), 4096),
-                    [&](const tbb::blocked_range<size_t>& r) {
-                      auto& out = local.local();
-                      for (size_t i = r.begin(); i != r.end(); ++i) {
-                        const State st{layer[i]};
-                        if (!expand_ended && formed_lines(st)) continue;
-                        for_each_move(rules, st, [&](const Move&, State child) {
-                          out.push_back(child.code);
-                        });
-                      }
-                    });
+  tbb::parallel_for(
+      tbb::blocked_range<size_t>(0, layer.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
+        auto& out = local.local();
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+          const State st{layer[i]};
+          if (!expand_ended && formed_lines(st)) continue;
+          for_each_move(rules, st, [&](const Move&, State child) { out.push_back(child.code); });
+        }
+      });
   std::vector<std::uint64_t> next;
   size_t total = 0;
   for (auto& v : local) total += v.size();

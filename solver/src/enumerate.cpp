@@ -92,7 +92,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   g.out_begin.assign(n + 1, 0);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = all_batches[v];
-    for (size_t i = 0; i < b.parents.size(); ++i) g.out_begin[index_of(b.parents[i]) + 1] = b.degrees[i];
+    for (size_t i = 0; i < b.parents.size(); ++i)
+      g.out_begin[index_of(b.parents[i]) + 1] = b.degrees[i];
   });
   for (size_t i = 0; i < n; ++i) g.out_begin[i + 1] += g.out_begin[i];
   g.out_edges.resize(g.out_begin[n]);

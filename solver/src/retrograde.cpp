@@ -83,14 +83,12 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
         for (size_t i = r.begin(); i != r.end(); ++i)
           for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k)
-            in_edges[fill[out_edges[k]].fetch_add(1, std::memory_order_relaxed)] =
-                std::uint32_t(i);
+            in_edges[fill[out_edges[k]].fetch_add(1, std::memory_order_relaxed)] = std::uint32_t(i);
       });
     }
     sol.times.graph = seconds_since(t0);
     if (options.progress)
-      options.progress("graph: predecessor lists in " +
-                       std::to_string(sol.times.graph) + " s");
+      options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
 
     // Retrograde analysis, one ply level at a time.
     //
@@ -129,8 +127,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
         auto& next = local.local();
         for (size_t f = r.begin(); f != r.end(); ++f) {
           const std::uint32_t j = frontier[f];
-          const bool child_lost = (packed[j].load(std::memory_order_relaxed) >> 14) ==
-                                  unsigned(Value::kLoss);
+          const bool child_lost =
+              (packed[j].load(std::memory_order_relaxed) >> 14) == unsigned(Value::kLoss);
           for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
             const std::uint32_t i = in_edges[k];
             if (packed[i].load(std::memory_order_relaxed) != kUnknown) continue;

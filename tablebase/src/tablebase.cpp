@@ -1,7 +1,5 @@
 #include "fano/tablebase.hpp"
 
-#include "fano/rules.hpp"
-
 #include <fcntl.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -14,6 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include "fano/rules.hpp"
 
 namespace fano {
 namespace {
@@ -67,10 +67,12 @@ struct StackDigits {
 std::uint8_t outcome_byte(Outcome o) {
   if (o.value == Value::kDraw) return 0;
   if (o.value == Value::kWin) {
-    if (o.plies > 126) throw std::runtime_error("win too long for the format: " + std::to_string(o.plies));
+    if (o.plies > 126)
+      throw std::runtime_error("win too long for the format: " + std::to_string(o.plies));
     return std::uint8_t(1 + o.plies);
   }
-  if (o.plies > 127) throw std::runtime_error("loss too long for the format: " + std::to_string(o.plies));
+  if (o.plies > 127)
+    throw std::runtime_error("loss too long for the format: " + std::to_string(o.plies));
   return std::uint8_t(128 + o.plies);
 }
 
@@ -99,15 +101,18 @@ std::uint64_t header_checksum(TablebaseHeader h, std::span<const std::uint8_t> p
   throw TablebaseError(kind, name + ": " + why);
 }
 
-std::vector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame, std::uint64_t expect,
-                                           const std::string& name, const char* section) {
+std::vector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame,
+                                           std::uint64_t expect, const std::string& name,
+                                           const char* section) {
   const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size != expect)
-    refuse(TablebaseErrorKind::kCorrupt, name, std::string("the ") + section + " section is damaged");
+    refuse(TablebaseErrorKind::kCorrupt, name,
+           std::string("the ") + section + " section is damaged");
   std::vector<std::uint8_t> out(size);
   const size_t n = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
   if (ZSTD_isError(n) || n != size)
-    refuse(TablebaseErrorKind::kCorrupt, name, std::string("the ") + section + " section does not decompress");
+    refuse(TablebaseErrorKind::kCorrupt, name,
+           std::string("the ") + section + " section does not decompress");
   return out;
 }
 
@@ -121,7 +126,8 @@ std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h) {
 std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
                                            std::span<const std::uint64_t> codes,
                                            std::span<const Outcome> outcomes) {
-  if (codes.size() != outcomes.size()) throw std::invalid_argument("codes and outcomes differ in size");
+  if (codes.size() != outcomes.size())
+    throw std::invalid_argument("codes and outcomes differ in size");
   // Codes: differences between successive class numbers (the first from 0)
   // as LEB128 varints. Outcomes: one byte per class without a standing line.
   const StackDigits digits(variant.stack_cap);
@@ -184,7 +190,8 @@ void write_file_atomically(const std::string& path, std::span<const std::uint8_t
     refuse(TablebaseErrorKind::kNotAFile, path, "is a directory, not a file");
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) refuse(TablebaseErrorKind::kIo, tmp, std::string("cannot create: ") + std::strerror(errno));
+  if (fd < 0)
+    refuse(TablebaseErrorKind::kIo, tmp, std::string("cannot create: ") + std::strerror(errno));
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -214,10 +221,12 @@ Tablebase Tablebase::open(const std::string& path, std::optional<Variant> expect
   const auto status = fs::status(path, ec);
   if (ec || !fs::exists(status))
     refuse(TablebaseErrorKind::kMissing, path, "no such file (run 'fano solve' to create it)");
-  if (!fs::is_regular_file(status)) refuse(TablebaseErrorKind::kNotAFile, path, "is not a regular file");
+  if (!fs::is_regular_file(status))
+    refuse(TablebaseErrorKind::kNotAFile, path, "is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) refuse(TablebaseErrorKind::kIo, path, "cannot be opened for reading");
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
   if (in.bad()) refuse(TablebaseErrorKind::kIo, path, "read failed");
   return from_bytes(bytes, path, expected);
 }
@@ -266,7 +275,8 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
     refuse(TablebaseErrorKind::kCorrupt, name, "has a damaged header (impossible position count)");
   const auto codes_frame = bytes.subspan(sizeof h, h.codes_bytes);
   const auto outcomes_frame = bytes.subspan(sizeof h + h.codes_bytes, h.outcomes_bytes);
-  const unsigned long long delta_size = ZSTD_getFrameContentSize(codes_frame.data(), codes_frame.size());
+  const unsigned long long delta_size =
+      ZSTD_getFrameContentSize(codes_frame.data(), codes_frame.size());
   if (delta_size > 10 * h.canonical + 10)
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
   const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
@@ -291,12 +301,14 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
     with_line += formed_lines(st) != 0;
   }
   if (tb.codes_.size() != h.canonical)
-    refuse(TablebaseErrorKind::kCorrupt, name, "the codes section holds the wrong number of positions");
+    refuse(TablebaseErrorKind::kCorrupt, name,
+           "the codes section holds the wrong number of positions");
   const auto stored = decompress_exact(outcomes_frame, h.canonical - with_line, name, "outcomes");
   // Expand to one byte per class: a standing line is a win in 0 plies.
   tb.outcomes_.resize(h.canonical);
   for (size_t i = 0, k = 0; i < tb.codes_.size(); ++i)
-    tb.outcomes_[i] = formed_lines(State{tb.codes_[i]}) ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
+    tb.outcomes_[i] =
+        formed_lines(State{tb.codes_[i]}) ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
   return tb;
 }
 

@@ -33,8 +33,7 @@ struct Rules {
   Variant variant;
   std::array<SpaceMask, kSpaces> neighbours;
 
-  constexpr explicit Rules(Variant v)
-      : variant(v), neighbours(neighbour_masks(v.adjacency)) {}
+  constexpr explicit Rules(Variant v) : variant(v), neighbours(neighbour_masks(v.adjacency)) {}
   constexpr int stack_cap() const { return variant.stack_cap; }
 };
 

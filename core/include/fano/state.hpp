@@ -45,7 +45,8 @@ constexpr Piece make_piece(Colour c, Shape s) { return Piece(int(c) << 1 | int(s
 inline constexpr int kSideBit = 56;
 inline constexpr int kStackBits = 8;
 static_assert(kSpaces * kStackBits + 1 <= 64, "seven stack bytes and the side bit fit 64 bits");
-static_assert(kMaxStackCap * 2 + 2 <= kStackBits, "three 2-bit slots and a 2-bit height fit a byte");
+static_assert(kMaxStackCap * 2 + 2 <= kStackBits,
+              "three 2-bit slots and a 2-bit height fit a byte");
 
 // Facts about one stack byte, tabulated for all 256 bytes at compile time.
 struct StackInfo {

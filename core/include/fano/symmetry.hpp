@@ -36,8 +36,7 @@ std::vector<Permutation> move_graph_symmetries(Adjacency adjacency);
 // Relabels the board: the stack on space s moves to space perm[s].
 constexpr State permute(State st, const Permutation& perm) {
   std::uint64_t out = st.code & (std::uint64_t(1) << kSideBit);
-  for (int s = 0; s < kSpaces; ++s)
-    out |= std::uint64_t(st.stack(s)) << (kStackBits * perm[s]);
+  for (int s = 0; s < kSpaces; ++s) out |= std::uint64_t(st.stack(s)) << (kStackBits * perm[s]);
   return State{out};
 }
 

@@ -22,18 +22,18 @@ inline constexpr std::uint32_t kTablebaseVersion = 1;
 // Fixed little-endian header at offset 0, followed by the two compressed
 // sections (codes, then outcomes) and nothing else.
 struct TablebaseHeader {
-  char magic[8];                // kTablebaseMagic
-  std::uint32_t version;        // kTablebaseVersion
-  std::uint32_t header_size;    // sizeof(TablebaseHeader)
-  std::uint8_t stack_cap;       // 2 or 3
-  std::uint8_t adjacency;       // 0 board, 1 projective
-  std::uint16_t symmetry_order; // size of the group the classes are taken under
-  std::uint32_t reserved;       // zero
+  char magic[8];                 // kTablebaseMagic
+  std::uint32_t version;         // kTablebaseVersion
+  std::uint32_t header_size;     // sizeof(TablebaseHeader)
+  std::uint8_t stack_cap;        // 2 or 3
+  std::uint8_t adjacency;        // 0 board, 1 projective
+  std::uint16_t symmetry_order;  // size of the group the classes are taken under
+  std::uint32_t reserved;        // zero
   std::uint64_t reachable, placement, movement, canonical;  // position counts
-  std::uint64_t win, loss, draw;  // over all reachable positions
-  std::uint64_t codes_bytes;      // size of the compressed codes section
-  std::uint64_t outcomes_bytes;   // size of the compressed outcomes section
-  std::uint64_t checksum;         // FNV-1a 64 of header (this field zero) + sections
+  std::uint64_t win, loss, draw;                            // over all reachable positions
+  std::uint64_t codes_bytes;                                // size of the compressed codes section
+  std::uint64_t outcomes_bytes;  // size of the compressed outcomes section
+  std::uint64_t checksum;        // FNV-1a 64 of header (this field zero) + sections
 };
 static_assert(sizeof(TablebaseHeader) == 104, "the on-disk header is 104 bytes");
 
@@ -111,7 +111,6 @@ class Tablebase {
 std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
 
 // FNV-1a 64-bit hash, continuing from `h`.
-std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes,
-                      std::uint64_t h = 0xcbf29ce484222325ull);
+std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h = 0xcbf29ce484222325ull);
 
 }  // namespace fano
