@@ -18,15 +18,17 @@ namespace detail {
 //
 // Each layer is expanded in parallel into per-thread batches (parents, their
 // number of moves, and their children's canonical codes in move order); the
-// children are then inserted into a concurrent hash set and the new ones form
-// the next layer. The batches are kept to build the successor lists once every
-// class has its index (its rank among the sorted codes).
+// children are then inserted into a concurrent hash table, which numbers new
+// classes as they come (ids), and the new ones form the next layer. Ids depend
+// on thread timing, so at the end every class is indexed instead by its rank
+// among the sorted codes, and the successor lists are rewritten with ranks:
+// the graph is the same for any thread count.
 namespace {
 
 struct Batch {
-  std::vector<std::uint64_t> parents;
+  std::vector<std::uint32_t> parents;  // ids
   std::vector<std::uint8_t> degrees;
-  std::vector<std::uint64_t> children;
+  std::vector<std::uint64_t> children;  // codes, then ids once inserted
 };
 
 }  // namespace
@@ -34,9 +36,9 @@ struct Batch {
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
   CodeTable table(1 << 16);
-  table.insert(kEmptyBoard.code);
-  std::vector<std::uint64_t> discovered{kEmptyBoard.code};
-  std::vector<std::uint64_t> frontier{kEmptyBoard.code};
+  bool inserted = false;
+  std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
+  std::vector<std::uint32_t> frontier{table.insert(kEmptyBoard.code, inserted)};
   std::vector<Batch> all_batches;
   for (int depth = 1; !frontier.empty(); ++depth) {
     tbb::enumerable_thread_specific<Batch> batches;
@@ -44,64 +46,72 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                       [&](const tbb::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
                         for (size_t i = r.begin(); i != r.end(); ++i) {
-                          const State st{frontier[i]};
+                          const State st{code_of[frontier[i]]};
                           if (formed_lines(st)) continue;  // the game has ended here
                           const size_t before = b.children.size();
                           for_each_move(rules, st, [&](const Move&, State child) {
                             b.children.push_back(sym.canonical(child).code);
                           });
-                          b.parents.push_back(st.code);
+                          b.parents.push_back(frontier[i]);
                           b.degrees.push_back(std::uint8_t(b.children.size() - before));
                         }
                       });
     size_t children = 0;
     for (const Batch& b : batches) children += b.children.size();
-    table.reserve(discovered.size() + children);
-    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> fresh;
-    for (const Batch& b : batches)
+    table.reserve(table.size() + children);
+    code_of.resize(table.size() + children);
+    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> fresh;
+    for (Batch& b : batches)
       tbb::parallel_for(tbb::blocked_range<size_t>(0, b.children.size(), 1 << 14),
                         [&](const tbb::blocked_range<size_t>& r) {
                           auto& out = fresh.local();
-                          for (size_t i = r.begin(); i != r.end(); ++i)
-                            if (table.insert(b.children[i])) out.push_back(b.children[i]);
+                          bool is_new = false;
+                          for (size_t i = r.begin(); i != r.end(); ++i) {
+                            const std::uint64_t code = b.children[i];
+                            const std::uint32_t id = table.insert(code, is_new);
+                            if (is_new) code_of[id] = code, out.push_back(id);
+                            b.children[i] = id;
+                          }
                         });
+    code_of.resize(table.size());
     frontier.clear();
-    // The frontier's order does not matter: classes are indexed by sorted code.
     for (auto& f : fresh) frontier.insert(frontier.end(), f.begin(), f.end());
-    discovered.insert(discovered.end(), frontier.begin(), frontier.end());
     if (with_edges)
       for (Batch& b : batches) all_batches.push_back(std::move(b));
     if (options.progress && !frontier.empty())
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
-                       std::to_string(discovered.size()) + " classes");
+                       std::to_string(table.size()) + " classes");
   }
   MoveGraph g;
-  g.positions = std::move(discovered);
+  g.positions = code_of;
   tbb::parallel_sort(g.positions.begin(), g.positions.end());
   const size_t n = g.positions.size();
   if (!with_edges) return g;
 
+  // rank[id]: the class's index among the sorted codes.
+  std::vector<std::uint32_t> rank(n);
   g.line_formed.resize(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-    for (size_t i = r.begin(); i != r.end(); ++i) {
-      g.line_formed[i] = formed_lines(State{g.positions[i]}) != 0;
-      table.value(table.find(g.positions[i])) = std::uint32_t(i);
+    for (size_t id = r.begin(); id != r.end(); ++id) {
+      const auto it = std::lower_bound(g.positions.begin(), g.positions.end(), code_of[id]);
+      const size_t i = size_t(it - g.positions.begin());
+      rank[id] = std::uint32_t(i);
+      g.line_formed[i] = formed_lines(State{code_of[id]}) != 0;
     }
   });
-  auto index_of = [&](std::uint64_t code) { return table.value(table.find(code)); };
   g.out_begin.assign(n + 1, 0);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = all_batches[v];
     for (size_t i = 0; i < b.parents.size(); ++i)
-      g.out_begin[index_of(b.parents[i]) + 1] = b.degrees[i];
+      g.out_begin[rank[b.parents[i]] + 1] = b.degrees[i];
   });
   for (size_t i = 0; i < n; ++i) g.out_begin[i + 1] += g.out_begin[i];
   g.out_edges.resize(g.out_begin[n]);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = all_batches[v];
     for (size_t i = 0, c = 0; i < b.parents.size(); ++i) {
-      std::uint32_t k = g.out_begin[index_of(b.parents[i])];
-      for (unsigned d = 0; d < b.degrees[i]; ++d) g.out_edges[k++] = index_of(b.children[c++]);
+      std::uint32_t k = g.out_begin[rank[b.parents[i]]];
+      for (unsigned d = 0; d < b.degrees[i]; ++d) g.out_edges[k++] = rank[b.children[c++]];
     }
   });
   return g;
