@@ -82,23 +82,26 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
                        std::to_string(table.size()) + " classes");
   }
+  // Sort (code, id) pairs once: positions by code, and rank[id] for free.
+  const size_t n = code_of.size();
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_code(n);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t id = r.begin(); id != r.end(); ++id) by_code[id] = {code_of[id], std::uint32_t(id)};
+  });
+  tbb::parallel_sort(by_code.begin(), by_code.end());
   MoveGraph g;
-  g.positions = code_of;
-  tbb::parallel_sort(g.positions.begin(), g.positions.end());
-  const size_t n = g.positions.size();
-  if (!with_edges) return g;
-
-  // rank[id]: the class's index among the sorted codes.
-  std::vector<std::uint32_t> rank(n);
-  g.line_formed.resize(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-    for (size_t id = r.begin(); id != r.end(); ++id) {
-      const auto it = std::lower_bound(g.positions.begin(), g.positions.end(), code_of[id]);
-      const size_t i = size_t(it - g.positions.begin());
-      rank[id] = std::uint32_t(i);
-      g.line_formed[i] = formed_lines(State{code_of[id]}) != 0;
+  g.positions.resize(n);
+  std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
+  if (with_edges) g.line_formed.resize(n);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      g.positions[i] = by_code[i].first;
+      if (!with_edges) continue;
+      rank[by_code[i].second] = std::uint32_t(i);
+      g.line_formed[i] = formed_lines(State{by_code[i].first}) != 0;
     }
   });
+  if (!with_edges) return g;
   g.out_begin.assign(n + 1, 0);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = all_batches[v];
