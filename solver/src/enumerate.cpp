@@ -35,7 +35,7 @@ struct Batch {
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  CodeTable table(1 << 16);
+  CodeTable table(1 << 20);  // room for the standard game without rehashing
   bool inserted = false;
   std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   std::vector<std::uint32_t> frontier{table.insert(kEmptyBoard.code, inserted)};

@@ -105,26 +105,37 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     t0 = Clock::now();
     std::vector<std::atomic<std::uint16_t>> packed(n);
     std::vector<std::atomic<std::uint32_t>> remaining(n);
-    std::vector<std::uint32_t> frontier;
-    for (size_t i = 0; i < n; ++i) {
-      const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
-      remaining[i].store(deg, std::memory_order_relaxed);
-      if (line_formed[i]) {
-        packed[i].store(pack(Value::kWin, 0), std::memory_order_relaxed);
-        frontier.push_back(std::uint32_t(i));
-      } else if (deg == 0) {
-        packed[i].store(pack(Value::kLoss, 0), std::memory_order_relaxed);
-        frontier.push_back(std::uint32_t(i));
-      } else {
-        packed[i].store(kUnknown, std::memory_order_relaxed);
+    // Two frontier buffers; each parallel chunk appends what it found with a
+    // single atomic reservation.
+    std::vector<std::uint32_t> frontier(n), next(n);
+    std::atomic<std::size_t> next_size{0};
+    auto append = [&](const std::vector<std::uint32_t>& found) {
+      if (found.empty()) return;
+      const std::size_t at = next_size.fetch_add(found.size(), std::memory_order_relaxed);
+      std::copy(found.begin(), found.end(), next.begin() + std::ptrdiff_t(at));
+    };
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 8192), [&](const auto& r) {
+      std::vector<std::uint32_t> found;
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
+        remaining[i].store(deg, std::memory_order_relaxed);
+        std::uint16_t p = kUnknown;
+        if (line_formed[i])
+          p = pack(Value::kWin, 0);
+        else if (deg == 0)
+          p = pack(Value::kLoss, 0);
+        packed[i].store(p, std::memory_order_relaxed);
+        if (p != kUnknown) found.push_back(std::uint32_t(i));
       }
-    }
-    for (unsigned level = 0; !frontier.empty(); ++level) {
-      tbb::enumerable_thread_specific<std::vector<std::uint32_t>> local;
+      append(found);
+    });
+    std::size_t frontier_size = next_size.exchange(0);
+    frontier.swap(next);
+    for (unsigned level = 0; frontier_size > 0; ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier.size(), 1024), [&](const auto& r) {
-        auto& next = local.local();
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier_size, 512), [&](const auto& r) {
+        std::vector<std::uint32_t> found;
         for (size_t f = r.begin(); f != r.end(); ++f) {
           const std::uint32_t j = frontier[f];
           const bool child_lost =
@@ -135,17 +146,18 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
             if (child_lost) {
               std::uint16_t expect = kUnknown;
               if (packed[i].compare_exchange_strong(expect, win_next, std::memory_order_relaxed))
-                next.push_back(i);
+                found.push_back(i);
             } else if (remaining[i].fetch_sub(1, std::memory_order_relaxed) == 1) {
               packed[i].store(loss_next, std::memory_order_relaxed);
-              next.push_back(i);
+              found.push_back(i);
             }
           }
         }
+        append(found);
       });
       // The next level's order does not matter (see above), so it is not sorted.
-      frontier.clear();
-      for (auto& v : local) frontier.insert(frontier.end(), v.begin(), v.end());
+      frontier_size = next_size.exchange(0);
+      frontier.swap(next);
     }
     sol.outcomes.resize(n);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
