@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "huge_pages.hpp"
+
 namespace fano::detail {
 
 class CodeTable {
@@ -75,8 +77,8 @@ class CodeTable {
     const std::size_t cap = std::bit_ceil(std::max<std::size_t>(min_capacity, 64));
     mask_ = cap - 1;
     shift_ = 64 - std::countr_zero(cap);
-    keys_ = std::make_unique<std::atomic<std::uint64_t>[]>(cap);
-    ids_ = std::make_unique<std::atomic<std::uint32_t>[]>(cap);
+    keys_ = HugeVector<std::atomic<std::uint64_t>>(cap);
+    ids_ = HugeVector<std::atomic<std::uint32_t>>(cap);
     for (std::size_t i = 0; i < cap; ++i) {
       keys_[i].store(kEmpty, std::memory_order_relaxed);
       ids_[i].store(kPending, std::memory_order_relaxed);
@@ -84,8 +86,8 @@ class CodeTable {
     next_id_.store(0, std::memory_order_relaxed);
   }
 
-  std::unique_ptr<std::atomic<std::uint64_t>[]> keys_;
-  std::unique_ptr<std::atomic<std::uint32_t>[]> ids_;
+  HugeVector<std::atomic<std::uint64_t>> keys_;
+  HugeVector<std::atomic<std::uint32_t>> ids_;
   std::atomic<std::uint32_t> next_id_{0};
   std::size_t mask_ = 0;
   int shift_ = 64;

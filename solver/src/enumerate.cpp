@@ -28,7 +28,7 @@ namespace {
 struct Batch {
   std::vector<std::uint32_t> parents;  // ids
   std::vector<std::uint8_t> degrees;
-  std::vector<std::uint64_t> children;  // codes, then ids once inserted
+  HugeVector<std::uint64_t> children;  // codes, then ids once inserted
 };
 
 }  // namespace
@@ -37,7 +37,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                            bool with_edges) {
   CodeTable table(1 << 20);  // room for the standard game without rehashing
   bool inserted = false;
-  std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
+  HugeVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   std::vector<std::uint32_t> frontier{table.insert(kEmptyBoard.code, inserted)};
   std::vector<Batch> all_batches;
   for (int depth = 1; !frontier.empty(); ++depth) {
@@ -84,14 +84,14 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   }
   // Sort (code, id) pairs once: positions by code, and rank[id] for free.
   const size_t n = code_of.size();
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_code(n);
+  HugeVector<std::pair<std::uint64_t, std::uint32_t>> by_code(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t id = r.begin(); id != r.end(); ++id) by_code[id] = {code_of[id], std::uint32_t(id)};
   });
   tbb::parallel_sort(by_code.begin(), by_code.end());
   MoveGraph g;
   g.positions.resize(n);
-  std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
+  HugeVector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
   if (with_edges) g.line_formed.resize(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
