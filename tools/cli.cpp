@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -36,6 +37,36 @@ void add_table_options(po::options_description& desc) {
 std::string table_path_from(const po::variables_map& vm, const Variant& variant) {
   if (vm.count("tb")) return vm["tb"].as<std::string>();
   return default_tablebase_path(variant, vm.count("tables") ? vm["tables"].as<std::string>() : "");
+}
+
+Tablebase open_table(const po::variables_map& vm, Variant& variant) {
+  const bool variant_given = !vm["stack-cap"].defaulted() || !vm["adjacency"].defaulted();
+  const std::string path = table_path_from(vm, variant);
+  Tablebase tb = Tablebase::open(
+      path, variant_given || !vm.count("tb") ? std::optional(variant) : std::nullopt);
+  variant = tb.variant();
+  return tb;
+}
+
+void add_position_options(po::options_description& desc, po::positional_options_description& pos) {
+  desc.add_options()("position,p", po::value<std::string>(),
+                     "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
+      "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"");
+  pos.add("position", 1);
+}
+
+State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command) {
+  if (vm.count("position") == vm.count("moves"))
+    throw UsageError("give either a POSITION or --moves (see 'fano " + command + " --help')");
+  return vm.count("position") ? parse_position(vm["position"].as<std::string>(), rules.variant)
+                              : play_moves(rules, kEmptyBoard, vm["moves"].as<std::string>());
+}
+
+UsageError unreachable_error(State st) {
+  return UsageError("position '" + format_position(st) +
+                        "' is legal but no game reaches it (for example a line stands that "
+                        "would have ended the game earlier)",
+                    kExitUnreachable);
 }
 
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,

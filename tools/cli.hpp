@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/rules.hpp"
+#include "fano/tablebase.hpp"
 #include "fano/value.hpp"
 
 namespace fano::cli {
@@ -36,6 +38,19 @@ Variant variant_from(const po::variables_map& vm);
 // --tb FILE and --tables DIR; resolves the table path for a variant.
 void add_table_options(po::options_description& desc);
 std::string table_path_from(const po::variables_map& vm, const Variant& variant);
+
+// The table for a variant: --tb FILE or the default path. With --tb and no
+// variant flag the file's own variant is accepted; otherwise it must match.
+// The variant is updated to the table's.
+Tablebase open_table(const po::variables_map& vm, Variant& variant);
+
+// --position/-p (also the first positional argument) and --moves/-m.
+void add_position_options(po::options_description& desc, po::positional_options_description& pos);
+// The position given by --position or --moves (exactly one is required).
+State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command);
+
+// The error for a legal position that no game reaches (exit kExitUnreachable).
+UsageError unreachable_error(State st);
 
 // Parses argv for one subcommand. Returns nullopt after printing --help.
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,

@@ -258,7 +258,6 @@ int cmd_play(const Args& args) {
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
-  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
   const std::string as = lower((*vm)["as"].as<std::string>());
   if (as != "white" && as != "black")
     throw UsageError("--as must be 'white' or 'black', got '" + as + "'");
@@ -269,10 +268,7 @@ int cmd_play(const Args& args) {
   if (max_plies < 0) throw UsageError("--max-plies must be 0 or more");
   if (vm->count("position") && vm->count("moves"))
     throw UsageError("give a POSITION or --moves, not both");
-  const std::string path = table_path_from(*vm, v);
-  const Tablebase tb =
-      Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
-  v = tb.variant();
+  const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
   Game game;
   game.history.push_back(kEmptyBoard);
@@ -283,10 +279,7 @@ int cmd_play(const Args& args) {
     play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>(), &played);
     for (const Move& m : played) game.play(m);
   }
-  if (!tb.probe(game.current()))
-    throw UsageError(
-        "position '" + format_position(game.current()) + "' is legal but no game reaches it",
-        kExitUnreachable);
+  if (!tb.probe(game.current())) throw unreachable_error(game.current());
   if (eve) return engine_vs_engine(tb, rules, std::move(game), max_plies);
   return human_vs_engine(tb, rules, std::move(game),
                          as == "white" ? Colour::kWhite : Colour::kBlack);

@@ -15,14 +15,12 @@ int cmd_query(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   add_table_options(desc);
-  desc.add_options()("position,p", po::value<std::string>(),
-                     "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
-      "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"")(
-      "json", "print JSON")("svg", po::value<std::string>()->value_name("FILE"),
-                            "also write an SVG picture of the position with its best moves "
-                            "marked to FILE (as 'fano show --svg FILE --best')");
   po::positional_options_description pos;
-  pos.add("position", 1);
+  add_position_options(desc, pos);
+  desc.add_options()("json", "print JSON")(
+      "svg", po::value<std::string>()->value_name("FILE"),
+      "also write an SVG picture of the position with its best moves "
+      "marked to FILE (as 'fano show --svg FILE --best')");
   const auto vm =
       parse("query", "[--tb FILE] [--json] [--svg FILE] (POSITION | --moves \"C4,t3,...\")",
             "Shows the position, its value for the side to move with plies to the "
@@ -31,24 +29,11 @@ int cmd_query(const Args& args) {
             desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
-  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
-  if (vm->count("position") == vm->count("moves"))
-    throw UsageError("give either a POSITION or --moves (see 'fano query --help')");
-  // With --tb and no variant flags, the table's own variant is used.
-  const std::string path = table_path_from(*vm, v);
-  const Tablebase tb =
-      Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
-  v = tb.variant();
+  const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
-  const State st = vm->count("position")
-                       ? parse_position((*vm)["position"].as<std::string>(), v)
-                       : play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
+  const State st = position_from(*vm, rules, "query");
   const auto outcome = tb.probe(st);
-  if (!outcome)
-    throw UsageError("position '" + format_position(st) +
-                         "' is legal but no game reaches it (for example a line stands that would "
-                         "have ended the game earlier)",
-                     kExitUnreachable);
+  if (!outcome) throw unreachable_error(st);
   const std::string over = describe_game_over(rules, st);
   // Best first; empty when the game is over (the ranking lives in engine.cpp).
   const std::vector<RatedMove> rows = rate_moves(tb, rules, st);

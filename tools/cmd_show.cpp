@@ -14,16 +14,13 @@ int cmd_show(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   add_table_options(desc);
-  desc.add_options()("position,p", po::value<std::string>(),
-                     "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
-      "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"")(
-      "svg", po::value<std::string>()->value_name("FILE"),
-      "write an SVG picture of the printed board to FILE (written atomically)")(
+  po::positional_options_description pos;
+  add_position_options(desc, pos);
+  desc.add_options()("svg", po::value<std::string>()->value_name("FILE"),
+                     "write an SVG picture of the printed board to FILE (written atomically)")(
       "best",
       "mark the best moves (needs the tablebase): movements as arrows from-to, "
       "placements as a dashed outline of the shape around the space");
-  po::positional_options_description pos;
-  pos.add("position", 1);
   const auto vm = parse(
       "show", "(POSITION | --moves \"C4,t3,...\") [--svg FILE] [--best] [--tb FILE]",
       "Shows a position on the printed board: as text on stdout and, with --svg, as an SVG "
@@ -34,25 +31,11 @@ int cmd_show(const Args& args) {
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
-  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
-  if (vm->count("position") == vm->count("moves"))
-    throw UsageError("give either a POSITION or --moves (see 'fano show --help')");
   std::optional<Tablebase> tb;
-  if (vm->count("best")) {
-    const std::string path = table_path_from(*vm, v);
-    tb.emplace(
-        Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt));
-    v = tb->variant();
-  }
+  if (vm->count("best")) tb.emplace(open_table(*vm, v));
   const Rules rules(v);
-  const State st = vm->count("position")
-                       ? parse_position((*vm)["position"].as<std::string>(), v)
-                       : play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
-  if (tb && !tb->probe(st))
-    throw UsageError("position '" + format_position(st) +
-                         "' is legal but no game reaches it (for example a line stands that would "
-                         "have ended the game earlier)",
-                     kExitUnreachable);
+  const State st = position_from(*vm, rules, "show");
+  if (tb && !tb->probe(st)) throw unreachable_error(st);
   const SvgOptions options = svg_options_for(rules, st, tb ? &*tb : nullptr);
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap);
   for (const std::string& note : options.notes) std::cout << note << "\n";
