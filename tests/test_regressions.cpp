@@ -1,0 +1,75 @@
+// Regression tests for faults found by the fuzz targets (fuzz/). Each test
+// names the target, the reproducer and what went wrong.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "fano/notation.hpp"
+#include "fano/tablebase.hpp"
+#include "run_util.hpp"
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+using Bytes = std::vector<std::uint8_t>;
+
+// A small well-formed table (three classes) to patch.
+Bytes tiny_table() {
+  const std::vector<std::uint64_t> codes{0, 0x41, (1ull << kSideBit) | 0x40};
+  const std::vector<Outcome> outcomes{{Value::kDraw, 0}, {Value::kWin, 3}, {Value::kLoss, 2}};
+  return encode_tablebase(kStandard, TablebaseCounts{3, 3, 0, 1, 1, 1}, codes, outcomes);
+}
+
+// Sets the header's class count and recomputes the checksum, as a deliberate
+// (or unlucky) writer would.
+Bytes with_class_count(Bytes b, std::uint64_t count) {
+  std::memcpy(b.data() + offsetof(TablebaseHeader, canonical), &count, 8);
+  constexpr size_t at = offsetof(TablebaseHeader, checksum);
+  std::memset(b.data() + at, 0, 8);
+  const std::uint64_t sum = fnv1a64(b);
+  std::memcpy(b.data() + at, &sum, 8);
+  return b;
+}
+
+// fuzz_tablebase, fuzz/corpus/tablebase/regress_oom_canonical: a 132-byte file
+// with a valid checksum whose header announces 268,435,459 classes. The reader
+// reserved 8 bytes per announced class before decoding any (2 GB here; up to
+// 2^64 * 8 for larger counts: std::length_error or std::bad_alloc, which the
+// tool reported as "out of memory", exit 1, without naming the file). Fixed in
+// tablebase.cpp: a count above 2^24 (more than any variant's positions) is
+// refused as damage before any buffer is sized.
+TEST(FuzzRegression, HugeClassCountIsRefusedBeforeAllocating) {
+  const fs::path artifact = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/regress_oom_canonical";
+  const Bytes found = read_bytes(artifact);
+  ASSERT_EQ(found.size(), 132u) << artifact;
+  try {
+    Tablebase::from_bytes(found, "found.fanotb");
+    ADD_FAILURE() << "accepted";
+  } catch (const TablebaseError& e) {
+    EXPECT_EQ(e.kind(), TablebaseErrorKind::kCorrupt) << e.what();
+  }
+  // The same fault for any absurd count, in process.
+  const Bytes tiny = tiny_table();
+  ASSERT_NO_THROW(Tablebase::from_bytes(tiny, "tiny.fanotb"));
+  for (std::uint64_t count : {(1ull << 24) + 1, 268435459ull, 1ull << 30, 1ull << 40, 1ull << 61,
+                              (1ull << 63) + 5, ~0ull}) {
+    try {
+      Tablebase::from_bytes(with_class_count(tiny, count), "tiny.fanotb");
+      ADD_FAILURE() << count << ": accepted";
+    } catch (const TablebaseError& e) {
+      EXPECT_EQ(e.kind(), TablebaseErrorKind::kCorrupt) << count << ": " << e.what();
+    }
+  }
+  // Through the tool: a one-line refusal naming the file, exit 16.
+  const RunResult r = run_fano({"query", "--tb", artifact.string(), "--position=-/-/-/-/-/-/- w"});
+  EXPECT_FALSE(r.crashed());
+  EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kCorrupt)) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(artifact.string()), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+}  // namespace
+}  // namespace fano
