@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -290,7 +292,9 @@ TEST_P(NotationVariantTest, MovesAndGamesRoundTrip) {
   for (int game = 0; game < 500; ++game) {
     State st = kEmptyBoard;
     std::string record;
-    while (game_over(rules, st) == GameOver::kNone && record.size() < 400) {
+    std::vector<State> seen{st};  // rule 3: a repeated position ends the game (drawn)
+    bool repeated = false;
+    while (!repeated && game_over(rules, st) == GameOver::kNone && record.size() < 400) {
       const std::vector<Move> moves = legal_moves(rules, st);
       // Every legal move survives format -> parse -> resolve.
       for (const Move& m : moves) {
@@ -308,10 +312,14 @@ TEST_P(NotationVariantTest, MovesAndGamesRoundTrip) {
       record += (record.empty() ? "" : (game % 2 ? ", " : " ")) + format_move(m);
       st = apply_move(st, m);
       ASSERT_EQ(parse_position(format_position(st), v), st);
+      repeated = std::find(seen.begin(), seen.end(), st) != seen.end();
+      seen.push_back(st);
     }
-    // Replaying the record reproduces the game.
+    // Replaying the record reproduces the game, and sees the repetition.
     std::vector<Move> played;
-    EXPECT_EQ(play_moves(rules, kEmptyBoard, record, &played), st) << record;
+    int repeats_ply = -2;
+    EXPECT_EQ(play_moves(rules, kEmptyBoard, record, &played, &repeats_ply), st) << record;
+    EXPECT_EQ(repeats_ply >= 0, repeated) << record;
   }
 }
 

@@ -41,7 +41,8 @@ Bytes with_class_count(Bytes b, std::uint64_t count) {
 // tablebase.cpp: a count above 2^24 (more than any variant's positions) is
 // refused as damage before any buffer is sized.
 TEST(FuzzRegression, HugeClassCountIsRefusedBeforeAllocating) {
-  const fs::path artifact = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/regress_oom_canonical";
+  const fs::path artifact =
+      fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/regress_oom_canonical";
   const Bytes found = read_bytes(artifact);
   ASSERT_EQ(found.size(), 132u) << artifact;
   try {
@@ -69,6 +70,47 @@ TEST(FuzzRegression, HugeClassCountIsRefusedBeforeAllocating) {
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find(artifact.string()), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// Found in review of issue 6: a move list that repeats a position went on as if
+// the game continued, although rule 3 ends it drawn at the repetition.
+constexpr const char* kRepeating = "T2,t7,T1,t1,C2,c4,C7,c3,7-3,1-4,3-7,4-1";  // ply 12 = ply 8
+
+TEST(ReviewRegression, PlayMovesStopsAtARepetition) {
+  const Rules rules(kStandard);
+  int repeats = -2;
+  play_moves(rules, kEmptyBoard, kRepeating, nullptr, &repeats);
+  EXPECT_EQ(repeats, 8);
+  play_moves(rules, kEmptyBoard, "T2,t7,T1,t1,C2,c4,C7,c3,7-3,1-4,3-7", nullptr, &repeats);
+  EXPECT_EQ(repeats, -1);
+  try {
+    play_moves(rules, kEmptyBoard, std::string(kRepeating) + ",7-3");
+    ADD_FAILURE() << "a move after a repetition was accepted";
+  } catch (const NotationError& e) {
+    EXPECT_NE(std::string(e.what()).find("move 13"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("repetition"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReviewRegression, QueryReportsADrawByRepetition) {
+  // The full cap-2 projective table; these moves are legal there too.
+  const fs::path table = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/full_cap2_projective";
+  const RunResult r = run_fano({"query", "--tb", table.string(), "--json", "--moves", kRepeating});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"game_over\":\"draw by repetition"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"value\":\"draw\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"moves\":[]"), std::string::npos) << r.out;
+}
+
+// Found in review of issue 6: a table with a valid checksum but without a
+// reachable successor made query exit 1 without naming the file.
+TEST(ReviewRegression, MissingSuccessorIsDamageNamingTheFile) {
+  const fs::path table = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/tiny_cap2_board";
+  const RunResult r = run_fano({"query", "--tb", table.string(), "--position=-/-/-/-/-/-/- w"});
+  EXPECT_FALSE(r.crashed());
+  EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kCorrupt)) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(table.string()), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -461,7 +461,7 @@ TEST(BadUserInput, FlagsAreRejected) {
 // parser drops positional tokens when a command declares none), so
 // 'fano solve extra' solves and writes a table. Reported to the lead; enable
 // this test once the tools refuse them.
-TEST(BadUserInput, DISABLED_StrayArgumentsAreRejected) {
+TEST(BadUserInput, StrayArgumentsAreRejected) {
   TempDir dir;
   const std::string out = (dir / "x.fanotb").string();
   expect_user_error({{"solve", "extra", "--out", out}, 2, "extra"});

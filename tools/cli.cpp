@@ -55,11 +55,17 @@ void add_position_options(po::options_description& desc, po::positional_options_
   pos.add("position", 1);
 }
 
-State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command) {
+void require_one_position(const po::variables_map& vm, const std::string& command) {
   if (vm.count("position") == vm.count("moves"))
     throw UsageError("give either a POSITION or --moves (see 'fano " + command + " --help')");
-  return vm.count("position") ? parse_position(vm["position"].as<std::string>(), rules.variant)
-                              : play_moves(rules, kEmptyBoard, vm["moves"].as<std::string>());
+}
+
+State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command,
+                    int* repeats_ply) {
+  require_one_position(vm, command);
+  return vm.count("position")
+             ? parse_position(vm["position"].as<std::string>(), rules.variant)
+             : play_moves(rules, kEmptyBoard, vm["moves"].as<std::string>(), nullptr, repeats_ply);
 }
 
 UsageError unreachable_error(State st) {
@@ -92,7 +98,9 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
   try {
     po::command_line_parser parser(argv);
     parser.options(desc);
-    if (positional) parser.positional(*positional);
+    // Without a positional description boost would silently drop stray words.
+    static const po::positional_options_description kNone;
+    parser.positional(positional ? *positional : kNone);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
       std::cout << "usage: fano " << command << " " << synopsis << "\n\n"
@@ -101,6 +109,23 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
       return std::nullopt;
     }
     po::notify(vm);
+  } catch (const po::too_many_positional_options_error&) {
+    // Name the first word that is neither an option nor an option's value.
+    const unsigned allowed = positional ? positional->max_total_count() : 0;
+    unsigned seen = 0;
+    for (size_t i = 0; i < argv.size(); ++i) {
+      const std::string& a = argv[i];
+      if (a.size() > 1 && a[0] == '-') {
+        const bool inline_value = a.find('=') != std::string::npos;
+        const std::string name = a.substr(a[1] == '-' ? 2 : 1, a.find('=') - (a[1] == '-' ? 2 : 1));
+        const auto* opt = a[1] == '-' ? desc.find_nothrow(name, false)
+                                      : desc.find_nothrow("-" + name, false);
+        if (opt && opt->semantic()->max_tokens() > 0 && !inline_value) ++i;  // skip its value
+      } else if (++seen > allowed) {
+        throw UsageError("unexpected argument '" + a + "' (see 'fano " + command + " --help')");
+      }
+    }
+    throw UsageError("too many arguments (see 'fano " + command + " --help')");
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (see 'fano " + command + " --help')");
   }

@@ -46,8 +46,12 @@ Tablebase open_table(const po::variables_map& vm, Variant& variant);
 
 // --position/-p (also the first positional argument) and --moves/-m.
 void add_position_options(po::options_description& desc, po::positional_options_description& pos);
-// The position given by --position or --moves (exactly one is required).
-State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command);
+// Throws unless exactly one of --position and --moves is given.
+void require_one_position(const po::variables_map& vm, const std::string& command);
+// The position given by --position or --moves (exactly one is required); with
+// --moves, *repeats_ply tells whether the game ended by repetition (see play_moves).
+State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command,
+                    int* repeats_ply = nullptr);
 
 // The error for a legal position that no game reaches (exit kExitUnreachable).
 UsageError unreachable_error(State st);

@@ -29,14 +29,22 @@ int cmd_query(const Args& args) {
             desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
+  require_one_position(*vm, "query");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
-  const State st = position_from(*vm, rules, "query");
-  const auto outcome = tb.probe(st);
+  int repeats_ply = -1;
+  const State st = position_from(*vm, rules, "query", &repeats_ply);
+  auto outcome = tb.probe(st);
   if (!outcome) throw unreachable_error(st);
-  const std::string over = describe_game_over(rules, st);
+  std::string over = describe_game_over(rules, st);
+  if (over.empty() && repeats_ply >= 0) {
+    // Rule 3: the game given by --moves has just repeated a position.
+    over = "draw by repetition: this position occurred after ply " + std::to_string(repeats_ply);
+    outcome = Outcome{Value::kDraw, 0};
+  }
   // Best first; empty when the game is over (the ranking lives in engine.cpp).
-  const std::vector<RatedMove> rows = rate_moves(tb, rules, st);
+  const std::vector<RatedMove> rows =
+      repeats_ply >= 0 ? std::vector<RatedMove>{} : rate_moves(tb, rules, st);
   if (vm->count("svg"))
     write_text_atomically((*vm)["svg"].as<std::string>(),
                           board_svg(st, svg_options_for(rules, st, &tb)));

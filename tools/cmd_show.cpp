@@ -31,6 +31,7 @@ int cmd_show(const Args& args) {
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
+  require_one_position(*vm, "show");
   std::optional<Tablebase> tb;
   if (vm->count("best")) tb.emplace(open_table(*vm, v));
   const Rules rules(v);

@@ -11,8 +11,9 @@ namespace {
 Outcome probe_child(const Tablebase& tb, State child) {
   const auto c = tb.probe(child);
   if (!c)
-    throw std::runtime_error("tablebase lacks successor " + format_position(child) +
-                             " (damaged table?)");
+    throw TablebaseError(TablebaseErrorKind::kCorrupt,
+                         tb.name() + ": lacks the reachable position " + format_position(child) +
+                             " (damaged table; 'fano verify' checks it)");
   return *c;
 }
 

@@ -624,9 +624,19 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
     rec.record = std::string(moves);
     if (hash != std::string_view::npos) rec.claim = parse_claim(line.substr(hash + 1), ln);
     State st = kEmptyBoard;
+    std::vector<State> history{st};  // rule 3: a repeated position ends the game, drawn
+    int repeated = -1;
     for (size_t i = 0; i < tokens.size(); ++i) {
       const int ply = int(i + 1);
       const std::string& tok = tokens[i];
+      if (repeated >= 0) {
+        rec.legal = false;
+        rec.illegal = IllegalMove{ply, tok,
+                                  "the game ended at ply " + std::to_string(*rec.ended_at) +
+                                      " (draw by repetition of the position after ply " +
+                                      std::to_string(repeated) + ")"};
+        break;
+      }
       if (game_over(rules, st) != GameOver::kNone) {
         rec.legal = false;
         rec.illegal = IllegalMove{ply, tok,
@@ -645,17 +655,28 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
       const State next = apply_move(st, m);
       const auto before = tb.probe(st), after = tb.probe(next);
       if (!before || !after)
-        throw std::runtime_error("the tablebase lacks " + format_position(before ? next : st) +
-                                 ", reached by a legal game (damaged table? run 'fano verify')");
+        throw TablebaseError(TablebaseErrorKind::kCorrupt,
+                             tb.name() + ": lacks " + format_position(before ? next : st) +
+                                 ", reached by a legal game (damaged table; run 'fano verify')");
       const Outcome got = outcome_for_mover(*after);
       if (!rec.first_mistake && got.value < before->value)
         rec.first_mistake = Mistake{ply, format_move(m), before->value, got.value};
       st = next;
       if (game_over(rules, st) != GameOver::kNone) rec.ended_at = ply;
+      const auto earlier = std::find(history.begin(), history.end(), st);
+      if (earlier != history.end() && !rec.ended_at) {
+        repeated = int(earlier - history.begin());
+        rec.ended_at = ply;
+      }
+      history.push_back(st);
     }
     rec.game_over = describe_game_over(rules, st);
     rec.final_position = format_position(st);
     rec.value = tb.probe(st);
+    if (repeated >= 0) {
+      rec.game_over = "draw by repetition of the position after ply " + std::to_string(repeated);
+      rec.value = Outcome{Value::kDraw, 0};
+    }
     if (rec.claim)
       rec.claim_holds = rec.legal && rec.value && rec.value->value == rec.claim->value &&
                         (!rec.claim->plies || *rec.claim->plies == rec.value->plies);

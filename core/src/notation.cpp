@@ -1,5 +1,6 @@
 #include "fano/notation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <sstream>
@@ -224,12 +225,21 @@ std::string format_move(const Move& m) {
   return std::string(1, char('1' + m.from)) + "-" + char('1' + m.to);
 }
 
-State play_moves(const Rules& rules, State st, std::string_view moves, std::vector<Move>* played) {
+State play_moves(const Rules& rules, State st, std::string_view moves, std::vector<Move>* played,
+                 int* repeats_ply) {
   const auto tokens = split_moves(moves);
+  std::vector<State> history{st};  // history[p]: the position after ply p
+  int repeated = -1;               // the earlier ply whose position the last one repeats
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string prefix =
         "move " + std::to_string(i + 1) + " (ply " + std::to_string(i + 1) + ")";
     try {
+      if (repeated >= 0)
+        throw NotationError("move " + quote(tokens[i]) +
+                            ": the game is already over (draw by repetition: the position after "
+                            "ply " +
+                            std::to_string(i) + " occurred after ply " + std::to_string(repeated) +
+                            ", rule 3)");
       const GameOver over = game_over(rules, st);
       if (over != GameOver::kNone)
         throw NotationError("move " + quote(tokens[i]) + ": the game is already over (" +
@@ -237,10 +247,14 @@ State play_moves(const Rules& rules, State st, std::string_view moves, std::vect
       const Move m = resolve_move(rules, st, parse_move_text(tokens[i]), tokens[i]);
       st = apply_move(st, m);
       if (played) played->push_back(m);
+      const auto earlier = std::find(history.begin(), history.end(), st);
+      if (earlier != history.end()) repeated = int(earlier - history.begin());
+      history.push_back(st);
     } catch (const NotationError& e) {
       throw NotationError(prefix + ", " + e.what());
     }
   }
+  if (repeats_ply) *repeats_ply = repeated;
   return st;
 }
 

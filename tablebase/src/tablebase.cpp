@@ -266,6 +266,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
                variant_description(*expected));
   Tablebase tb(v);
   tb.header_ = h;
+  tb.name_ = name;
   if (h.symmetry_order != tb.symmetry_.order())
     refuse(TablebaseErrorKind::kCorrupt, name, "was built with another symmetry group");
   // At most one entry per position, and no variant has 2^24 positions (9,018,802

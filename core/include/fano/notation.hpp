@@ -60,10 +60,12 @@ std::vector<std::string> split_moves(std::string_view text);
 std::string format_move(const Move& move);
 
 // Plays a sequence of moves from `start`. Each move must be legal and may not
-// be played once the game has ended; otherwise throws NotationError naming the
-// move's number (1-based), its token and the reason.
+// be played once the game has ended (a line, no legal move, or a repeated
+// position: rule 3); otherwise throws NotationError naming the move's number
+// (1-based), its token and the reason. When the last position repeats an
+// earlier one, *repeats_ply is set to that earlier ply (0 = start), else -1.
 State play_moves(const Rules& rules, State start, std::string_view moves,
-                 std::vector<Move>* played = nullptr);
+                 std::vector<Move>* played = nullptr, int* repeats_ply = nullptr);
 
 // A small multi-line ASCII picture of the printed board with each stack
 // (bottom to top) and the side to move.

@@ -87,6 +87,8 @@ class Tablebase {
                               std::optional<Variant> expected = std::nullopt);
 
   const TablebaseHeader& header() const { return header_; }
+  // The file name (or the name given to from_bytes), for messages.
+  const std::string& name() const { return name_; }
   Variant variant() const { return variant_; }
   // The outcome of any position (symmetry is applied here), or nullopt when the
   // position is not reachable from the empty board.
@@ -100,6 +102,7 @@ class Tablebase {
  private:
   Tablebase(Variant v) : variant_(v), symmetry_(v.adjacency) {}
   TablebaseHeader header_{};
+  std::string name_;
   Variant variant_;
   Symmetry symmetry_;
   std::vector<std::uint64_t> codes_;
