@@ -9,8 +9,6 @@
 #include <memory>
 #include <vector>
 
-#include "huge_pages.hpp"
-
 namespace fano::detail {
 
 class CodeTable {
@@ -48,6 +46,13 @@ class CodeTable {
     }
   }
 
+  // The id of a code that is in the table. Not concurrent with insert.
+  std::uint32_t find(std::uint64_t code) const {
+    for (std::size_t i = slot_of(code);; i = (i + 1) & mask_)
+      if (keys_[i].load(std::memory_order_relaxed) == code)
+        return ids_[i].load(std::memory_order_relaxed);
+  }
+
   // Rebuilds with room for at least `needed` keys at load factor <= 1/2,
   // keeping keys and ids. Not concurrent with anything.
   void reserve(std::size_t needed) {
@@ -77,8 +82,8 @@ class CodeTable {
     const std::size_t cap = std::bit_ceil(std::max<std::size_t>(min_capacity, 64));
     mask_ = cap - 1;
     shift_ = 64 - std::countr_zero(cap);
-    keys_ = HugeVector<std::atomic<std::uint64_t>>(cap);
-    ids_ = HugeVector<std::atomic<std::uint32_t>>(cap);
+    keys_ = std::vector<std::atomic<std::uint64_t>>(cap);
+    ids_ = std::vector<std::atomic<std::uint32_t>>(cap);
     for (std::size_t i = 0; i < cap; ++i) {
       keys_[i].store(kEmpty, std::memory_order_relaxed);
       ids_[i].store(kPending, std::memory_order_relaxed);
@@ -86,8 +91,8 @@ class CodeTable {
     next_id_.store(0, std::memory_order_relaxed);
   }
 
-  HugeVector<std::atomic<std::uint64_t>> keys_;
-  HugeVector<std::atomic<std::uint32_t>> ids_;
+  std::vector<std::atomic<std::uint64_t>> keys_;
+  std::vector<std::atomic<std::uint32_t>> ids_;
   std::atomic<std::uint32_t> next_id_{0};
   std::size_t mask_ = 0;
   int shift_ = 64;

@@ -28,7 +28,7 @@ namespace {
 struct Batch {
   std::vector<std::uint32_t> parents;  // ids
   std::vector<std::uint8_t> degrees;
-  HugeVector<std::uint64_t> children;  // codes, then ids once inserted
+  std::vector<std::uint64_t> children;  // codes, then ids once inserted
 };
 
 }  // namespace
@@ -37,7 +37,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                            bool with_edges) {
   CodeTable table(1 << 20);  // room for the standard game without rehashing
   bool inserted = false;
-  HugeVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
+  std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   std::vector<std::uint32_t> frontier{table.insert(kEmptyBoard.code, inserted)};
   std::vector<Batch> all_batches;
   for (int depth = 1; !frontier.empty(); ++depth) {
@@ -82,25 +82,21 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
                        std::to_string(table.size()) + " classes");
   }
-  // Sort (code, id) pairs once: positions by code, and rank[id] for free.
+  // Sort the codes; a class's rank is then found through the table.
   const size_t n = code_of.size();
-  HugeVector<std::pair<std::uint64_t, std::uint32_t>> by_code(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t id = r.begin(); id != r.end(); ++id) by_code[id] = {code_of[id], std::uint32_t(id)};
-  });
-  tbb::parallel_sort(by_code.begin(), by_code.end());
   MoveGraph g;
-  g.positions.resize(n);
-  HugeVector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
-  if (with_edges) g.line_formed.resize(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t i = r.begin(); i != r.end(); ++i) {
-      g.positions[i] = by_code[i].first;
-      if (!with_edges) continue;
-      rank[by_code[i].second] = std::uint32_t(i);
-      g.line_formed[i] = formed_lines(State{by_code[i].first}) != 0;
-    }
-  });
+  g.positions.assign(code_of.begin(), code_of.end());
+  tbb::parallel_sort(g.positions.begin(), g.positions.end());
+  std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
+  if (with_edges) {
+    g.line_formed.resize(n);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        rank[table.find(g.positions[i])] = std::uint32_t(i);
+        g.line_formed[i] = formed_lines(State{g.positions[i]}) != 0;
+      }
+    });
+  }
   if (!with_edges) return g;
   g.out_begin.assign(n + 1, 0);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {

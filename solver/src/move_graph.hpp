@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "fano/solver.hpp"
-#include "huge_pages.hpp"
 
 namespace fano::detail {
 
@@ -14,7 +13,7 @@ struct MoveGraph {
   std::vector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
   std::vector<std::uint32_t>
       out_begin;  // successors of i: out_edges[out_begin[i] .. out_begin[i+1])
-  HugeVector<std::uint32_t> out_edges;  // one entry per legal move, as class indices
+  std::vector<std::uint32_t> out_edges;  // one entry per legal move, as class indices
 };
 
 // Breadth-first enumeration of the reachable classes; with_edges also builds

@@ -14,7 +14,6 @@
 #include "move_graph.hpp"
 
 namespace fano {
-using detail::HugeVector;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -69,17 +68,17 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                        std::to_string(sol.times.enumerate) + " s");
 
     t0 = Clock::now();
-    HugeVector<std::atomic<std::uint32_t>> in_count(n + 1);
+    std::vector<std::atomic<std::uint32_t>> in_count(n + 1);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, out_edges.size(), 1 << 14), [&](const auto& r) {
       for (size_t k = r.begin(); k != r.end(); ++k)
         in_count[out_edges[k] + 1].fetch_add(1, std::memory_order_relaxed);
     });
     // Predecessor rows, each sorted so the layout is deterministic.
-    HugeVector<std::uint32_t> in_begin(n + 1, 0);
+    std::vector<std::uint32_t> in_begin(n + 1, 0);
     for (size_t i = 0; i < n; ++i) in_begin[i + 1] = in_begin[i] + in_count[i + 1].load();
-    HugeVector<std::uint32_t> in_edges(in_begin[n]);
+    std::vector<std::uint32_t> in_edges(in_begin[n]);
     {
-      HugeVector<std::atomic<std::uint32_t>> fill(n);
+      std::vector<std::atomic<std::uint32_t>> fill(n);
       for (size_t i = 0; i < n; ++i) fill[i].store(in_begin[i], std::memory_order_relaxed);
       tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
         for (size_t i = r.begin(); i != r.end(); ++i)
@@ -104,11 +103,11 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // conflict, and the order inside a level does not matter: the result is
     // the same for any thread count. Whatever is undecided at the end is a draw.
     t0 = Clock::now();
-    HugeVector<std::atomic<std::uint16_t>> packed(n);
-    HugeVector<std::atomic<std::uint32_t>> remaining(n);
+    std::vector<std::atomic<std::uint16_t>> packed(n);
+    std::vector<std::atomic<std::uint32_t>> remaining(n);
     // Two frontier buffers; each parallel chunk appends what it found with a
     // single atomic reservation.
-    HugeVector<std::uint32_t> frontier(n), next(n);
+    std::vector<std::uint32_t> frontier(n), next(n);
     std::atomic<std::size_t> next_size{0};
     auto append = [&](const std::vector<std::uint32_t>& found) {
       if (found.empty()) return;
