@@ -18,7 +18,7 @@
 namespace fano {
 namespace {
 
-constexpr int kZstdLevel = 9;
+constexpr int kZstdLevel = 6;
 
 // Class numbers: a state code written in mixed radix, side to move as the most
 // significant digit, then stacks 7..1, each digit being the rank of the stack
