@@ -134,7 +134,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     for (unsigned level = 0; frontier_size > 0; ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier_size, 512), [&](const auto& r) {
+      auto relax = [&](const tbb::blocked_range<size_t>& r) {
         std::vector<std::uint32_t> found;
         for (size_t f = r.begin(); f != r.end(); ++f) {
           const std::uint32_t j = frontier[f];
@@ -154,7 +154,14 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
           }
         }
         append(found);
-      });
+      };
+      // Small levels (the long tail of a deep analysis) run inline: spawning
+      // tasks would cost more than the work.
+      const tbb::blocked_range<size_t> all(0, frontier_size, 512);
+      if (frontier_size < 4096)
+        relax(all);
+      else
+        tbb::parallel_for(all, relax);
       // The next level's order does not matter (see above), so it is not sorted.
       frontier_size = next_size.exchange(0);
       frontier.swap(next);
