@@ -1,6 +1,6 @@
 // Helpers for end-to-end tests: run the fano tool (FANO_BIN) and capture its
-// exit status and output, start it in the background, make temporary folders,
-// read and write whole files.
+// exit status and output, start it in the background, run it through the
+// shell, make temporary folders, read and write whole files.
 #pragma once
 
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -75,10 +76,10 @@ class TempDir {
   fs::path path_;
 };
 
-// Starts FANO_BIN with args (stdout and stderr to the given files, or
-// /dev/null when empty; FANO_QUIET=1). Returns the child's pid.
+// Starts FANO_BIN with args (stdout and stderr to the given files, stdin from
+// in_file, each /dev/null when empty; FANO_QUIET=1). Returns the child's pid.
 inline pid_t spawn_fano(const std::vector<std::string>& args, const std::string& out_file = "",
-                        const std::string& err_file = "") {
+                        const std::string& err_file = "", const std::string& in_file = "") {
   std::vector<std::string> storage{FANO_BIN};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -87,7 +88,7 @@ inline pid_t spawn_fano(const std::vector<std::string>& args, const std::string&
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    const int in = ::open("/dev/null", O_RDONLY);
+    const int in = ::open(in_file.empty() ? "/dev/null" : in_file.c_str(), O_RDONLY);
     const int out = ::open(out_file.empty() ? "/dev/null" : out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = ::open(err_file.empty() ? "/dev/null" : err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || out < 0 || err < 0) ::_exit(127);
@@ -117,6 +118,52 @@ inline RunResult run_fano(const std::vector<std::string>& args) {
   RunResult r = wait_fano(spawn_fano(args, out, err));
   r.out = read_text(out);
   r.err = read_text(err);
+  return r;
+}
+
+// Runs FANO_BIN with args and `input` on stdin (a file, not a terminal).
+inline RunResult run_fano_with_input(const std::vector<std::string>& args, const std::string& input) {
+  TempDir dir;
+  const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << input;
+  }
+  RunResult r = wait_fano(spawn_fano(args, out.string(), err.string(), in.string()));
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+// s in single quotes for the shell.
+inline std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs a shell command line through popen, appending its stdout to `out`.
+// Returns its wait status, or nothing when popen fails.
+inline std::optional<int> run_shell(const std::string& cmd, std::string& out) {
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return std::nullopt;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  return ::pclose(pipe);
+}
+
+// Runs `fano <args>` through the shell (args is shell text; FANO_QUIET=1),
+// capturing stdout, and stderr with it when with_stderr (else discarded).
+// exit_code is -1 when the tool did not exit normally or could not be run.
+inline RunResult run_fano_shell(const std::string& args, bool with_stderr = true) {
+  const std::string cmd = "FANO_QUIET=1 " + shell_quote(FANO_BIN) + " " + args +
+                          (with_stderr ? " 2>&1" : " 2>/dev/null");
+  RunResult r;
+  const std::optional<int> status = run_shell(cmd, r.out);
+  if (!status) return RunResult{};
+  r.exit_code = WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+  if (WIFSIGNALED(*status)) r.signal = WTERMSIG(*status);
   return r;
 }
 

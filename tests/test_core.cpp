@@ -22,9 +22,12 @@
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/state.hpp"
+#include "test_util.hpp"
 
 namespace fano {
 namespace {
+
+using namespace fano::testing;
 
 constexpr Variant kCap2Board{2, Adjacency::kBoard};
 constexpr Variant kCap2Projective{2, Adjacency::kProjective};
@@ -56,39 +59,6 @@ std::vector<std::string> move_strings(const Rules& rules, State st) {
 }
 
 std::vector<std::string> split(std::string_view text) { return split_moves(text); }
-
-// Every position visited by a random playout from the empty board (the empty
-// board included), stopping when the game is over or after max_plies. A
-// careful playout avoids moves that form a line whenever it can, so that it
-// reaches deep into the movement phase; a uniform one mostly ends early.
-std::vector<State> playout(const Rules& rules, std::mt19937& rng, int max_plies, bool careful) {
-  std::vector<State> out{kEmptyBoard};
-  State st = kEmptyBoard;
-  for (int ply = 0; ply < max_plies && game_over(rules, st) == GameOver::kNone; ++ply) {
-    std::vector<Move> moves = legal_moves(rules, st);
-    if (careful) {
-      std::vector<Move> safe;
-      for (const Move& m : moves)
-        if (!formed_lines(apply_move(st, m))) safe.push_back(m);
-      if (!safe.empty()) moves = safe;
-    }
-    st = apply_move(st, moves[rng() % moves.size()]);
-    out.push_back(st);
-  }
-  return out;
-}
-
-// Distinct positions from `games` seeded playouts, alternately careful and uniform.
-std::vector<State> sample_positions(const Variant& v, int games, unsigned seed) {
-  const Rules rules(v);
-  std::mt19937 rng(seed);
-  std::unordered_set<std::uint64_t> seen;
-  std::vector<State> out;
-  for (int g = 0; g < games; ++g)
-    for (State st : playout(rules, rng, 60, g % 2 == 0))
-      if (seen.insert(st.code).second) out.push_back(st);
-  return out;
-}
 
 // ---------------------------------------------------------------------------
 // Board
@@ -477,12 +447,6 @@ TEST(GameOver, LineTakesPrecedenceOverNoMove) {
 
 class VariantTest : public ::testing::TestWithParam<Variant> {};
 
-std::string variant_param_name(const ::testing::TestParamInfo<Variant>& info) {
-  std::string s = variant_slug(info.param);
-  std::replace(s.begin(), s.end(), '-', '_');
-  return s;
-}
-
 TEST_P(VariantTest, PositionRoundTripsThroughNotation) {
   const Variant v = GetParam();
   int count = 0;
@@ -587,9 +551,7 @@ TEST_P(VariantTest, EmptyBoardHasNoUnmoves) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest,
-                         ::testing::Values(kCap2Board, kCap2Projective, kCap3Board,
-                                           kCap3Projective),
-                         variant_param_name);
+                         ::testing::ValuesIn(kAllVariants), variant_param_name);
 
 }  // namespace
 }  // namespace fano

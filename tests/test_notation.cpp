@@ -11,9 +11,12 @@
 
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
+#include "test_util.hpp"
 
 namespace fano {
 namespace {
+
+using namespace fano::testing;
 
 constexpr Variant kCap3Board{3, Adjacency::kBoard};
 
@@ -301,13 +304,8 @@ TEST_P(NotationVariantTest, MovesAndGamesRoundTrip) {
         const std::string tok = format_move(m);
         ASSERT_EQ(resolve_move(rules, st, parse_move_text(tok), tok), m) << tok;
       }
-      std::vector<Move> pick = moves;
-      if (game % 2 == 0) {  // careful: avoid forming a line when possible, to go deep
-        pick.clear();
-        for (const Move& m : moves)
-          if (!formed_lines(apply_move(st, m))) pick.push_back(m);
-        if (pick.empty()) pick = moves;
-      }
+      // Careful games avoid forming a line when possible, to go deep.
+      const std::vector<Move> pick = game % 2 == 0 ? careful_moves(st, moves) : moves;
       const Move m = pick[rng() % pick.size()];
       record += (record.empty() ? "" : (game % 2 ? ", " : " ")) + format_move(m);
       st = apply_move(st, m);
@@ -324,16 +322,7 @@ TEST_P(NotationVariantTest, MovesAndGamesRoundTrip) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, NotationVariantTest,
-                         ::testing::Values(Variant{2, Adjacency::kBoard},
-                                           Variant{2, Adjacency::kProjective},
-                                           Variant{3, Adjacency::kBoard},
-                                           Variant{3, Adjacency::kProjective}),
-                         [](const ::testing::TestParamInfo<Variant>& info) {
-                           std::string s = variant_slug(info.param);
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+                         ::testing::ValuesIn(kAllVariants), variant_param_name);
 
 }  // namespace
 }  // namespace fano

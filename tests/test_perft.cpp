@@ -22,9 +22,12 @@
 
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
+#include "run_util.hpp"
 
 namespace fano {
 namespace {
+
+using namespace fano::testing;
 
 constexpr Variant kCap2Projective{2, Adjacency::kProjective};
 constexpr Variant kCap3Board{3, Adjacency::kBoard};
@@ -181,40 +184,22 @@ TEST(ExpandLayer, EndedParentsOnlyWhenAsked) {
 // ---------------------------------------------------------------------------
 // `fano perft`, end to end
 
-struct RunResult {
-  int exit_code;
-  std::string out;
-};
-
-RunResult run_fano(const std::string& args, bool with_stderr) {
-  const std::string cmd = std::string("FANO_QUIET=1 '") + FANO_BIN + "' " + args +
-                          (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const int status = pclose(f);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 TEST(FanoPerft, JsonDepth2BothModes) {
   const std::string depths =
       "\"depths\":[{\"depth\":1,\"positions\":14,\"cumulative\":14},"
       "{\"depth\":2,\"positions\":196,\"cumulative\":210}]";
-  RunResult r = run_fano("perft --depth 2 --json", false);
+  RunResult r = run_fano_shell("perft --depth 2 --json", false);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find(depths), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"expand_ended\":false"), std::string::npos) << r.out;
-  r = run_fano("perft --depth 2 --expand-ended --json", false);
+  r = run_fano_shell("perft --depth 2 --expand-ended --json", false);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find(depths), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"expand_ended\":true"), std::string::npos) << r.out;
 }
 
 TEST(FanoPerft, JsonDepth9) {
-  const RunResult r = run_fano("perft --depth 9 --json", false);
+  const RunResult r = run_fano_shell("perft --depth 9 --json", false);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("{\"depth\":9,\"positions\":517272,\"cumulative\":1523676}"),
             std::string::npos)
@@ -222,13 +207,13 @@ TEST(FanoPerft, JsonDepth9) {
 }
 
 TEST(FanoPerft, BadFlagIsAOneLineError) {
-  const RunResult r = run_fano("perft --depth 2 --stack-cap 4", true);
+  const RunResult r = run_fano_shell("perft --depth 2 --stack-cap 4", true);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   EXPECT_NE(r.out.find("--stack-cap"), std::string::npos) << r.out;
   for (const char* args :
        {"perft --depth 0", "perft --depth 2 --adjacency hex", "perft", "perft --depth 2 --bogus"}) {
-    const RunResult bad = run_fano(args, true);
+    const RunResult bad = run_fano_shell(args, true);
     EXPECT_NE(bad.exit_code, 0) << args;
     EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << args << ": " << bad.out;
   }

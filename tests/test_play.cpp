@@ -22,37 +22,6 @@ namespace {
 
 using namespace fano::testing;
 
-// Runs FANO_BIN with args and `input` on stdin (a file, not a terminal).
-RunResult run_with_input(const std::vector<std::string>& args, const std::string& input) {
-  TempDir dir;
-  const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
-  {
-    std::ofstream f(in, std::ios::binary);
-    f << input;
-  }
-  std::vector<std::string> storage{FANO_BIN};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : storage) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    const int i = ::open(in.c_str(), O_RDONLY);
-    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (i < 0 || o < 0 || e < 0) ::_exit(127);
-    ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
-    ::setenv("FANO_QUIET", "1", 1);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  RunResult r = wait_fano(pid);
-  r.out = read_text(out);
-  r.err = read_text(err);
-  return r;
-}
-
 int count(const std::string& text, const std::string& what) {
   int n = 0;
   for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size()))
@@ -77,7 +46,7 @@ class Play : public ::testing::Test {
 
   static RunResult play(std::vector<std::string> args, const std::string& input) {
     args.insert(args.begin(), {"play", "--tb", table_});
-    return run_with_input(args, input);
+    return run_fano_with_input(args, input);
   }
 
   static TempDir* dir_;

@@ -18,9 +18,13 @@
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/symmetry.hpp"
+#include "run_util.hpp"
+#include "test_util.hpp"
 
 namespace fano {
 namespace {
+
+using namespace fano::testing;
 
 constexpr Permutation kIdentity{0, 1, 2, 3, 4, 5, 6};
 
@@ -66,27 +70,10 @@ std::vector<std::uint64_t> sorted_children(const Rules& rules, State st) {
   return out;
 }
 
-std::vector<State> sample_positions(const Variant& v, int games, unsigned seed) {
-  const Rules rules(v);
-  std::mt19937 rng(seed);
-  std::unordered_set<std::uint64_t> seen;
-  std::vector<State> out;
-  for (int g = 0; g < games; ++g) {
-    State st = kEmptyBoard;
-    for (int ply = 0; ply <= 60; ++ply) {
-      if (seen.insert(st.code).second) out.push_back(st);
-      if (game_over(rules, st) != GameOver::kNone) break;
-      std::vector<Move> moves = legal_moves(rules, st);
-      if (g % 2 == 0) {  // careful: avoid forming a line when possible, to go deep
-        std::vector<Move> safe;
-        for (const Move& m : moves)
-          if (!formed_lines(apply_move(st, m))) safe.push_back(m);
-        if (!safe.empty()) moves = safe;
-      }
-      st = apply_move(st, moves[rng() % moves.size()]);
-    }
-  }
-  return out;
+// Distinct positions from seeded playouts (test_util.hpp) up to ply 60; each
+// game not over by then still draws a 61st move, which is not kept.
+std::vector<State> symmetry_sample(const Variant& v, int games, unsigned seed) {
+  return sample_positions(v, games, seed, 61, 60);
 }
 
 // ---------------------------------------------------------------------------
@@ -268,7 +255,7 @@ TEST_P(SymmetryVariantTest, GroupCommutesWithMovesAndGameOver) {
   const Symmetry sym(v.adjacency);
   // Fewer positions for the 168-element group keep the test fast.
   const int games = v.adjacency == Adjacency::kBoard ? 2000 : 150;
-  for (State st : sample_positions(v, games, 31337)) {
+  for (State st : symmetry_sample(v, games, 31337)) {
     const std::vector<std::uint64_t> children = sorted_children(rules, st);
     const GameOver over = game_over(rules, st);
     for (const Permutation& p : sym.group()) {
@@ -289,7 +276,7 @@ TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
   const Variant v = GetParam();
   const Symmetry sym(v.adjacency);
   const int games = v.adjacency == Adjacency::kBoard ? 2000 : 300;
-  for (State st : sample_positions(v, games, 8080)) {
+  for (State st : symmetry_sample(v, games, 8080)) {
     const State canon = sym.canonical(st);
     // The canonical form is the least code in the orbit (computed here directly).
     std::set<std::uint64_t> orbit;
@@ -305,39 +292,13 @@ TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, SymmetryVariantTest,
-                         ::testing::Values(Variant{2, Adjacency::kBoard},
-                                           Variant{2, Adjacency::kProjective},
-                                           Variant{3, Adjacency::kBoard},
-                                           Variant{3, Adjacency::kProjective}),
-                         [](const ::testing::TestParamInfo<Variant>& info) {
-                           std::string s = variant_slug(info.param);
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+                         ::testing::ValuesIn(kAllVariants), variant_param_name);
 
 // ---------------------------------------------------------------------------
 // `fano info`, end to end
 
-struct RunResult {
-  int exit_code;
-  std::string out;
-};
-
-RunResult run_fano(const std::string& args) {
-  const std::string cmd = std::string("FANO_QUIET=1 '") + FANO_BIN + "' " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const int status = pclose(f);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 TEST(FanoInfo, JsonBoard) {
-  const RunResult r = run_fano("info --json");
+  const RunResult r = run_fano_shell("info --json");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"collineations\":168"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"symmetries\":6"), std::string::npos) << r.out;
@@ -354,7 +315,7 @@ TEST(FanoInfo, JsonBoard) {
 }
 
 TEST(FanoInfo, JsonProjective) {
-  const RunResult r = run_fano("info --adjacency projective --stack-cap 3 --json");
+  const RunResult r = run_fano_shell("info --adjacency projective --stack-cap 3 --json");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"collineations\":168"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"symmetries\":168"), std::string::npos) << r.out;
@@ -364,12 +325,12 @@ TEST(FanoInfo, JsonProjective) {
 
 TEST(FanoInfo, BadFlagValues) {
   for (const char* args : {"info --stack-cap 4", "info --adjacency hex"}) {
-    const RunResult r = run_fano(args);
+    const RunResult r = run_fano_shell(args);
     EXPECT_NE(r.exit_code, 0) << args;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   }
-  EXPECT_NE(run_fano("info --stack-cap 4").out.find("--stack-cap"), std::string::npos);
-  EXPECT_NE(run_fano("info --adjacency hex").out.find("--adjacency"), std::string::npos);
+  EXPECT_NE(run_fano_shell("info --stack-cap 4").out.find("--stack-cap"), std::string::npos);
+  EXPECT_NE(run_fano_shell("info --adjacency hex").out.find("--adjacency"), std::string::npos);
 }
 
 }  // namespace

@@ -16,11 +16,12 @@
 #include "fano/solver.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/tablebase.hpp"
+#include "run_util.hpp"
 
 namespace fano {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace fano::testing;
 using Bytes = std::vector<std::uint8_t>;
 
 constexpr Variant kCap2Projective{2, Adjacency::kProjective};
@@ -51,33 +52,6 @@ const Solved& solved(const Variant& v) {
   return it->second;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "fano-tbtest-XXXXXX").string();
-    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-Bytes read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void write_plain(const fs::path& p, const Bytes& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
 
 template <class T>
 T get(const Bytes& b, size_t at) {
@@ -239,7 +213,7 @@ TEST(TablebaseRefuse, TruncatedAtSeveralOffsets) {
     const std::string what = expect_bytes_refused(cut, TablebaseErrorKind::kTruncated);
     EXPECT_NE(what.find(size == 0 ? "empty" : "truncated"), std::string::npos) << what;
     const fs::path file = dir / ("cut-" + std::to_string(size) + ".fanotb");
-    write_plain(file, cut);
+    write_bytes(file, cut);
     expect_file_refused(file, TablebaseErrorKind::kTruncated);
   }
 }
@@ -300,7 +274,7 @@ TEST(TablebaseRefuse, FlippedBitInHeaderPayloadAndChecksumOnDisk) {
     Bytes b = good;
     b[at] ^= 0x10;
     const fs::path file = dir / (what + ".fanotb");
-    write_plain(file, b);
+    write_bytes(file, b);
     const std::string msg = expect_file_refused(file, TablebaseErrorKind::kChecksum);
     EXPECT_NE(msg.find("checksum"), std::string::npos) << msg;
   }
@@ -315,7 +289,7 @@ TEST(TablebaseRefuse, WrongMagic) {
   // A text file long enough to hold a header.
   const fs::path text = dir / "notes.txt";
   const std::string words(300, 'x');
-  write_plain(text, Bytes(words.begin(), words.end()));
+  write_bytes(text, Bytes(words.begin(), words.end()));
   const std::string msg = expect_file_refused(text, TablebaseErrorKind::kBadMagic);
   EXPECT_NE(msg.find("magic"), std::string::npos) << msg;
 }
@@ -326,7 +300,7 @@ TEST(TablebaseRefuse, FutureVersion) {
   put<std::uint32_t>(b, kVersionAt, kTablebaseVersion + 1);
   reseal(b);
   const fs::path file = dir / "future.fanotb";
-  write_plain(file, b);
+  write_bytes(file, b);
   const std::string msg = expect_file_refused(file, TablebaseErrorKind::kBadVersion);
   EXPECT_NE(msg.find("version " + std::to_string(kTablebaseVersion + 1)), std::string::npos) << msg;
 }
@@ -334,7 +308,7 @@ TEST(TablebaseRefuse, FutureVersion) {
 TEST(TablebaseRefuse, EmptyFile) {
   TempDir dir;
   const fs::path file = dir / "empty.fanotb";
-  write_plain(file, {});
+  write_bytes(file, {});
   const std::string msg = expect_file_refused(file, TablebaseErrorKind::kTruncated);
   EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
 }

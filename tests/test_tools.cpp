@@ -16,68 +16,28 @@
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
+#include "run_util.hpp"
 
 namespace fano {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace fano::testing;
 
 // --- running the tool -------------------------------------------------------
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-struct ToolRun {
-  int exit_code = -1;
-  std::string out, err;
-  int err_lines() const {
-    int n = 0;
-    for (char c : err) n += c == '\n';
-    return n + (!err.empty() && err.back() != '\n');
-  }
-};
-
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "fano-tooltest-XXXXXX").string();
-    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
-
 // Runs FANO_BIN with the arguments (each quoted for the shell), stdout through
 // popen, stderr to a file; FANO_QUIET=1 silences progress lines.
-ToolRun fano(const std::vector<std::string>& args) {
+RunResult fano(const std::vector<std::string>& args) {
   static TempDir scratch;
   static int counter = 0;
   const fs::path err_file = scratch / ("stderr-" + std::to_string(counter++));
   std::string cmd = "FANO_QUIET=1 " + shell_quote(FANO_BIN);
   for (const std::string& a : args) cmd.append(1, ' ').append(shell_quote(a));
   cmd.append(" 2>").append(shell_quote(err_file.string()));
-  ToolRun r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) throw std::runtime_error("popen failed: " + cmd);
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(pipe);
+  RunResult r;
+  const std::optional<int> ran = run_shell(cmd, r.out);
+  if (!ran) throw std::runtime_error("popen failed: " + cmd);
+  const int status = *ran;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.err = read_text(err_file);
   return r;
@@ -153,7 +113,7 @@ class ToolsEndToEnd : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new TempDir;
     table_ = new std::string((*dir_ / "standard.fanotb").string());
-    solve_run_ = new ToolRun(fano({"solve", "--json", "--out", *table_}));
+    solve_run_ = new RunResult(fano({"solve", "--json", "--out", *table_}));
   }
   static void TearDownTestSuite() {
     delete solve_run_;
@@ -161,9 +121,9 @@ class ToolsEndToEnd : public ::testing::Test {
     delete dir_;
   }
   static const std::string& table() { return *table_; }
-  static const ToolRun& solve_run() { return *solve_run_; }
+  static const RunResult& solve_run() { return *solve_run_; }
 
-  static ToolRun query(std::vector<std::string> args) {
+  static RunResult query(std::vector<std::string> args) {
     args.insert(args.begin(), {"query", "--tb", *table_});
     return fano(args);
   }
@@ -171,17 +131,17 @@ class ToolsEndToEnd : public ::testing::Test {
  private:
   static TempDir* dir_;
   static std::string* table_;
-  static ToolRun* solve_run_;
+  static RunResult* solve_run_;
 };
 
 TempDir* ToolsEndToEnd::dir_ = nullptr;
 std::string* ToolsEndToEnd::table_ = nullptr;
-ToolRun* ToolsEndToEnd::solve_run_ = nullptr;
+RunResult* ToolsEndToEnd::solve_run_ = nullptr;
 
 // --- solve -------------------------------------------------------------------
 
 TEST_F(ToolsEndToEnd, SolveJsonHasEveryFieldWithRealValues) {
-  const ToolRun& r = solve_run();
+  const RunResult& r = solve_run();
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string& j = r.out;
   ASSERT_FALSE(j.empty());
@@ -260,7 +220,7 @@ void expect_query_matches_table(const std::string& j, const Tablebase& tb, State
 }
 
 TEST_F(ToolsEndToEnd, QueryStartPositionJson) {
-  const ToolRun r = query({"--json", "-/-/-/-/-/-/- w"});
+  const RunResult r = query({"--json", "-/-/-/-/-/-/- w"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json_str(r.out, "value"), "draw");
   EXPECT_EQ(json_raw(r.out, "plies"), "null");
@@ -291,31 +251,31 @@ TEST_F(ToolsEndToEnd, QueryMovesJson) {
   ASSERT_FALSE(play_moves(rules, kEmptyBoard, long_game).placement_phase());
   for (const std::string& moves : {std::string("C4,t3"), std::string("C4 t3 T7"), long_game}) {
     SCOPED_TRACE(moves);
-    const ToolRun r = query({"--json", "--moves", moves});
+    const RunResult r = query({"--json", "--moves", moves});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_query_matches_table(r.out, tb, play_moves(rules, kEmptyBoard, moves));
   }
-  const ToolRun r = query({"--json", "--moves", "C4,t3"});
+  const RunResult r = query({"--json", "--moves", "C4,t3"});
   EXPECT_EQ(json_str(r.out, "position"), "-/-/t/C/-/-/- w");
 }
 
 TEST_F(ToolsEndToEnd, QueryGameOverSaysWhy) {
   // White C1, Black c2, White C4: three circles on {1,2,4}; Black has won.
-  const ToolRun r = query({"--json", "--moves", "C1,c2,C4"});
+  const RunResult r = query({"--json", "--moves", "C1,c2,C4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json_str(r.out, "value"), "win");
   EXPECT_EQ(json_raw(r.out, "plies"), "0");
   EXPECT_NE(json_str(r.out, "game_over").find("{1,2,4}"), std::string::npos) << r.out;
   EXPECT_EQ(json_raw(r.out, "moves"), "[]");
   // No move may follow.
-  const ToolRun after = query({"--json", "--moves", "C1,c2,C4,c3"});
+  const RunResult after = query({"--json", "--moves", "C1,c2,C4,c3"});
   EXPECT_EQ(after.exit_code, 2);
   EXPECT_EQ(after.err_lines(), 1) << after.err;
   EXPECT_NE(after.err.find("already over"), std::string::npos) << after.err;
 }
 
 TEST_F(ToolsEndToEnd, QueryTextOutput) {
-  const ToolRun r = query({"-/-/-/-/-/-/- w"});
+  const RunResult r = query({"-/-/-/-/-/-/- w"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("value for white (to move): draw"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("moves (14)"), std::string::npos) << r.out;
@@ -337,7 +297,7 @@ TEST_F(ToolsEndToEnd, QueryUnreachablePositionExits3) {
   }
   ASSERT_EQ(parents, 3);
   for (const bool json : {false, true}) {
-    const ToolRun r = json ? query({"--json", text}) : query({text});
+    const RunResult r = json ? query({"--json", text}) : query({text});
     EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(r.err_lines(), 1) << r.err;
@@ -360,7 +320,7 @@ TEST_F(ToolsEndToEnd, QueryBadPositionExits2WithOneLine) {
   };
   for (const auto& [text, problem] : cases) {
     SCOPED_TRACE(text);
-    const ToolRun r = query({"--json", text});
+    const RunResult r = query({"--json", text});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(r.err_lines(), 1) << r.err;
@@ -375,12 +335,12 @@ TEST_F(ToolsEndToEnd, PositionStartingWithDashIsAPositionalArgument) {
                                                                 {text, "--json"},
                                                                 {"--json", "-p", text},
                                                                 {"--json", "--position", text}}) {
-    const ToolRun r = query(args);
+    const RunResult r = query(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(json_str(r.out, "position"), text);
     EXPECT_EQ(json_str(r.out, "to_move"), "black");
   }
-  const ToolRun r = query({"--json", "-/-/-/-/-/-/- w"});
+  const RunResult r = query({"--json", "-/-/-/-/-/-/- w"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_query_matches_table(r.out, Tablebase::open(table()), kEmptyBoard);
 }
@@ -388,7 +348,7 @@ TEST_F(ToolsEndToEnd, PositionStartingWithDashIsAPositionalArgument) {
 TEST_F(ToolsEndToEnd, QueryMissingTableNamesTheFile) {
   TempDir dir;
   const std::string missing = (dir / "none.fanotb").string();
-  const ToolRun r = fano({"query", "--tb", missing, "-/-/-/-/-/-/- w"});
+  const RunResult r = fano({"query", "--tb", missing, "-/-/-/-/-/-/- w"});
   EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kMissing));
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
