@@ -4,8 +4,10 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "code_table.hpp"
+#include "fano/numbering.hpp"
 #include "move_graph.hpp"
 
 namespace fano {
@@ -82,21 +84,32 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
                        std::to_string(table.size()) + " classes");
   }
-  // Sort the codes; a class's rank is then found through the table.
+  // Sort (class number, id) packed in one word: the class number (below 2^39,
+  // see numbering.hpp) orders like the code, and the id in the low bits gives
+  // each class's rank without a lookup.
   const size_t n = code_of.size();
+  constexpr int kIdBits = 24;
+  if (n >= (size_t(1) << kIdBits)) throw std::length_error("too many classes to rank");
+  const Numbering numbering(rules.stack_cap());
+  std::vector<std::uint64_t> keys(n);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t id = r.begin(); id != r.end(); ++id)
+      keys[id] = numbering.number(State{code_of[id]}) << kIdBits | id;
+  });
+  tbb::parallel_sort(keys.begin(), keys.end());
   MoveGraph g;
-  g.positions.assign(code_of.begin(), code_of.end());
-  tbb::parallel_sort(g.positions.begin(), g.positions.end());
+  g.positions.resize(n);
   std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
-  if (with_edges) {
-    g.line_formed.resize(n);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        rank[table.find(g.positions[i])] = std::uint32_t(i);
-        g.line_formed[i] = formed_lines(State{g.positions[i]}) != 0;
-      }
-    });
-  }
+  if (with_edges) g.line_formed.resize(n);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
+      g.positions[i] = code_of[id];
+      if (!with_edges) continue;
+      rank[id] = std::uint32_t(i);
+      g.line_formed[i] = formed_lines(State{code_of[id]}) != 0;
+    }
+  });
   if (!with_edges) return g;
   g.out_begin.assign(n + 1, 0);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {

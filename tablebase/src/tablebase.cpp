@@ -13,54 +13,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "fano/numbering.hpp"
 #include "fano/rules.hpp"
 
 namespace fano {
 namespace {
 
 constexpr int kZstdLevel = 6;
-
-// Class numbers: a state code written in mixed radix, side to move as the most
-// significant digit, then stacks 7..1, each digit being the rank of the stack
-// byte among the bytes of valid stacks of at most stack_cap pieces (17 for cap
-// 2, 41 for cap 3). The rank is monotone in the byte, so class numbers sort
-// exactly as codes do, and they are dense enough for small deltas.
-struct StackDigits {
-  std::array<std::int16_t, 256> digit_of{};
-  std::vector<std::uint8_t> byte_of;
-  explicit StackDigits(int stack_cap) {
-    for (int b = 0; b < 256; ++b) {
-      const StackInfo& in = kStackInfo[b];
-      digit_of[b] = -1;
-      if (in.valid && in.height <= stack_cap) {
-        digit_of[b] = std::int16_t(byte_of.size());
-        byte_of.push_back(std::uint8_t(b));
-      }
-    }
-  }
-  std::uint64_t radix() const { return byte_of.size(); }
-  std::uint64_t number(State st) const {
-    std::uint64_t n = std::uint64_t(st.to_move());
-    for (int s = kSpaces - 1; s >= 0; --s) n = n * radix() + std::uint64_t(digit_of[st.stack(s)]);
-    return n;
-  }
-  // Returns false when n is not the number of any state.
-  bool state(std::uint64_t n, State& out) const {
-    // Division by a compile-time radix compiles to multiplications.
-    return radix() == 17 ? decode<17>(n, out) : decode<41>(n, out);
-  }
-  template <std::uint64_t K>
-  bool decode(std::uint64_t n, State& out) const {
-    std::uint64_t code = 0;
-    for (int s = 0; s < kSpaces; ++s) {
-      code |= std::uint64_t(byte_of[n % K]) << (kStackBits * s);
-      n /= K;
-    }
-    if (n > 1) return false;
-    out = State{code | n << kSideBit};
-    return true;
-  }
-};
 
 // One byte per outcome: 0 draw, 1 + p a win in p plies (p <= 126),
 // 128 + p a loss in p plies (p <= 127).
@@ -130,7 +89,7 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     throw std::invalid_argument("codes and outcomes differ in size");
   // Codes: differences between successive class numbers (the first from 0)
   // as LEB128 varints. Outcomes: one byte per class without a standing line.
-  const StackDigits digits(variant.stack_cap);
+  const Numbering digits(variant.stack_cap);
   std::vector<std::uint8_t> deltas;
   deltas.reserve(codes.size() * 3);
   std::vector<std::uint8_t> raw_outcomes;
@@ -140,8 +99,7 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     const State st{codes[i]};
     if (i > 0 && codes[i] <= codes[i - 1])
       throw std::invalid_argument("codes must be strictly ascending");
-    for (int s = 0; s < kSpaces; ++s)
-      if (digits.digit_of[st.stack(s)] < 0) throw std::invalid_argument("invalid state code");
+    if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
     const std::uint64_t number = digits.number(st);
     std::uint64_t d = number - prev;
     prev = number;
@@ -281,7 +239,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   if (delta_size > 10 * h.canonical + 10)
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
   const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
-  const StackDigits digits(v.stack_cap);
+  const Numbering digits(v.stack_cap);
   tb.codes_.reserve(h.canonical);
   std::uint64_t number = 0;
   std::size_t with_line = 0;
