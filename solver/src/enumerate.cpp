@@ -20,8 +20,10 @@ namespace detail {
 //
 // Each layer is expanded in parallel into per-thread batches (parents, their
 // number of moves, and their children's canonical codes in move order); the
-// children are then inserted into a concurrent hash table, which numbers new
-// classes as they come (ids), and the new ones form the next layer. Ids depend
+// children are then inserted into a concurrent hash set, and the new ones get
+// ids (numbers in discovery order, stored in the table) after the layer, one
+// thread-local list at a time: a shared counter bumped on every insertion
+// would bounce between the cores. The new ones form the next layer. Ids depend
 // on thread timing, so at the end every class is indexed instead by its rank
 // among the sorted codes, and the successor lists are rewritten with ranks:
 // the graph is the same for any thread count.
@@ -40,7 +42,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   CodeTable table(1 << 20);  // room for the standard game without rehashing
   bool inserted = false;
   std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
-  std::vector<std::uint32_t> frontier{table.insert(kEmptyBoard.code, inserted)};
+  table.value(table.insert(kEmptyBoard.code, inserted)) = 0;
+  std::vector<std::uint32_t> frontier{0};
   std::vector<Batch> all_batches;
   for (int depth = 1; !frontier.empty(); ++depth) {
     tbb::enumerable_thread_specific<Batch> batches;
@@ -60,8 +63,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                       });
     size_t children = 0;
     for (const Batch& b : batches) children += b.children.size();
-    table.reserve(table.size() + children);
-    code_of.resize(table.size() + children);
+    table.reserve(code_of.size() + children);
+    // Insert: children hold table slots for now; new slots are listed per thread.
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> fresh;
     for (Batch& b : batches)
       tbb::parallel_for(tbb::blocked_range<size_t>(0, b.children.size(), 1 << 14),
@@ -69,20 +72,37 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                           auto& out = fresh.local();
                           bool is_new = false;
                           for (size_t i = r.begin(); i != r.end(); ++i) {
-                            const std::uint64_t code = b.children[i];
-                            const std::uint32_t id = table.insert(code, is_new);
-                            if (is_new) code_of[id] = code, out.push_back(id);
-                            b.children[i] = id;
+                            const std::uint32_t slot = table.insert(b.children[i], is_new);
+                            if (is_new) out.push_back(slot);
+                            b.children[i] = slot;
                           }
                         });
-    code_of.resize(table.size());
+    // Number the new classes list by list, then turn children's slots into ids.
+    std::vector<std::pair<std::vector<std::uint32_t>*, std::uint32_t>> lists;  // list, first id
+    std::uint32_t next_id = std::uint32_t(code_of.size());
+    for (auto& f : fresh) lists.emplace_back(&f, next_id), next_id += std::uint32_t(f.size());
+    code_of.resize(next_id);
+    tbb::parallel_for(size_t(0), lists.size(), [&](size_t l) {
+      std::uint32_t id = lists[l].second;
+      for (std::uint32_t& slot : *lists[l].first) {
+        table.value(slot) = id;
+        code_of[id] = table.key(slot);
+        slot = id++;
+      }
+    });
+    for (Batch& b : batches)
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, b.children.size(), 1 << 14),
+                        [&](const tbb::blocked_range<size_t>& r) {
+                          for (size_t i = r.begin(); i != r.end(); ++i)
+                            b.children[i] = table.value(std::uint32_t(b.children[i]));
+                        });
     frontier.clear();
     for (auto& f : fresh) frontier.insert(frontier.end(), f.begin(), f.end());
     if (with_edges)
       for (Batch& b : batches) all_batches.push_back(std::move(b));
     if (options.progress && !frontier.empty())
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
-                       std::to_string(table.size()) + " classes");
+                       std::to_string(code_of.size()) + " classes");
   }
   // Sort (class number, id) packed in one word: the class number (below 2^39,
   // see numbering.hpp) orders like the code, and the id in the low bits gives
