@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <memory>
 
 #include "fano/solver.hpp"
 #include "move_graph.hpp"
@@ -103,28 +104,32 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // conflict, and the order inside a level does not matter: the result is
     // the same for any thread count. Whatever is undecided at the end is a draw.
     t0 = Clock::now();
-    std::vector<std::atomic<std::uint16_t>> packed(n);
-    std::vector<std::atomic<std::uint32_t>> remaining(n);
+    // Left uninitialised here (no serial memset): the parallel loop below
+    // writes every entry first, and all later accesses go through atomic_ref.
+    std::unique_ptr<std::uint16_t[]> packed_store(new std::uint16_t[n]);
+    std::unique_ptr<std::uint32_t[]> remaining_store(new std::uint32_t[n]);
+    auto packed = [&](size_t i) { return std::atomic_ref<std::uint16_t>(packed_store[i]); };
+    auto remaining = [&](size_t i) { return std::atomic_ref<std::uint32_t>(remaining_store[i]); };
     // Two frontier buffers; each parallel chunk appends what it found with a
     // single atomic reservation.
-    std::vector<std::uint32_t> frontier(n), next(n);
+    std::unique_ptr<std::uint32_t[]> frontier(new std::uint32_t[n]), next(new std::uint32_t[n]);
     std::atomic<std::size_t> next_size{0};
     auto append = [&](const std::vector<std::uint32_t>& found) {
       if (found.empty()) return;
       const std::size_t at = next_size.fetch_add(found.size(), std::memory_order_relaxed);
-      std::copy(found.begin(), found.end(), next.begin() + std::ptrdiff_t(at));
+      std::copy(found.begin(), found.end(), next.get() + at);
     };
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 8192), [&](const auto& r) {
       std::vector<std::uint32_t> found;
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
-        remaining[i].store(deg, std::memory_order_relaxed);
+        remaining(i).store(deg, std::memory_order_relaxed);
         std::uint16_t p = kUnknown;
         if (line_formed[i])
           p = pack(Value::kWin, 0);
         else if (deg == 0)
           p = pack(Value::kLoss, 0);
-        packed[i].store(p, std::memory_order_relaxed);
+        packed(i).store(p, std::memory_order_relaxed);
         if (p != kUnknown) found.push_back(std::uint32_t(i));
       }
       append(found);
@@ -139,16 +144,16 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
         for (size_t f = r.begin(); f != r.end(); ++f) {
           const std::uint32_t j = frontier[f];
           const bool child_lost =
-              (packed[j].load(std::memory_order_relaxed) >> 14) == unsigned(Value::kLoss);
+              (packed(j).load(std::memory_order_relaxed) >> 14) == unsigned(Value::kLoss);
           for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
             const std::uint32_t i = in_edges[k];
-            if (packed[i].load(std::memory_order_relaxed) != kUnknown) continue;
+            if (packed(i).load(std::memory_order_relaxed) != kUnknown) continue;
             if (child_lost) {
               std::uint16_t expect = kUnknown;
-              if (packed[i].compare_exchange_strong(expect, win_next, std::memory_order_relaxed))
+              if (packed(i).compare_exchange_strong(expect, win_next, std::memory_order_relaxed))
                 found.push_back(i);
-            } else if (remaining[i].fetch_sub(1, std::memory_order_relaxed) == 1) {
-              packed[i].store(loss_next, std::memory_order_relaxed);
+            } else if (remaining(i).fetch_sub(1, std::memory_order_relaxed) == 1) {
+              packed(i).store(loss_next, std::memory_order_relaxed);
               found.push_back(i);
             }
           }
@@ -158,7 +163,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // Small levels (the long tail of a deep analysis) run inline: spawning
       // tasks would cost more than the work.
       const tbb::blocked_range<size_t> all(0, frontier_size, 512);
-      if (frontier_size < 4096)
+      if (frontier_size < 128)
         relax(all);
       else
         tbb::parallel_for(all, relax);
@@ -169,7 +174,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     sol.outcomes.resize(n);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
-        const std::uint16_t p = packed[i].load(std::memory_order_relaxed);
+        const std::uint16_t p = packed(i).load(std::memory_order_relaxed);
         sol.outcomes[i] = p == kUnknown ? Outcome{Value::kDraw, 0}
                                         : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
       }
