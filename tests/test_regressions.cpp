@@ -115,3 +115,27 @@ TEST(ReviewRegression, MissingSuccessorIsDamageNamingTheFile) {
 
 }  // namespace
 }  // namespace fano
+
+namespace fano {
+namespace {
+
+// Found in review of issue 6: a killed solve left "X.tmp.<pid>" behind for
+// good. The writer now removes such files whose process is gone, and leaves a
+// live process's file alone.
+TEST(ReviewRegression, StaleTemporaryFilesAreRemoved) {
+  TempDir dir;
+  const fs::path target = dir / "t.fanotb";
+  const fs::path dead = dir / "t.fanotb.tmp.999999999";   // beyond pid_max: never a live process
+  const fs::path live = dir / "t.fanotb.tmp.1";           // init is always alive
+  const fs::path other = dir / "u.fanotb.tmp.999999999";  // another table's: not ours to touch
+  for (const fs::path& p : {dead, live, other}) write_bytes(p, {1, 2, 3});
+  const std::vector<std::uint8_t> bytes{4, 5, 6};
+  write_file_atomically(target.string(), bytes);
+  EXPECT_EQ(read_bytes(target), bytes);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
+}
+
+}  // namespace
+}  // namespace fano

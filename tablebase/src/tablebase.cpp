@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -73,6 +74,25 @@ std::vector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame,
     refuse(TablebaseErrorKind::kCorrupt, name,
            std::string("the ") + section + " section does not decompress");
   return out;
+}
+
+// Removes "<target>.tmp.<pid>" files left by writers that were killed: those
+// whose process no longer exists. A live writer's file is left alone.
+void remove_stale_temporaries(const std::filesystem::path& target) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const std::string prefix = target.filename().string() + ".tmp.";
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos ||
+        pid_text.size() > 9)
+      continue;
+    const pid_t pid = pid_t(std::stol(pid_text));
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(entry.path(), ec);
+  }
 }
 
 }  // namespace
@@ -146,6 +166,7 @@ void write_file_atomically(const std::string& path, std::span<const std::uint8_t
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   if (fs::is_directory(target, ec))
     refuse(TablebaseErrorKind::kNotAFile, path, "is a directory, not a file");
+  remove_stale_temporaries(target);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0)
