@@ -20,11 +20,6 @@
 
 namespace {
 
-constexpr fano::Variant kVariants[] = {{2, fano::Adjacency::kBoard},
-                                       {2, fano::Adjacency::kProjective},
-                                       {3, fano::Adjacency::kBoard},
-                                       {3, fano::Adjacency::kProjective}};
-
 void check(bool ok) {
   if (!ok) std::abort();
 }
@@ -39,7 +34,7 @@ bool is_legal(const fano::Rules& rules, fano::State st, const fano::Move& m) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
-  const fano::Variant v = kVariants[data[0] & 3];
+  const fano::Variant v = fano::kAllVariants[data[0] & 3];
   const bool from_position = data[0] & 4;
   std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   const fano::Rules rules(v);

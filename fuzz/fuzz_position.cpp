@@ -13,11 +13,6 @@
 
 namespace {
 
-constexpr fano::Variant kVariants[] = {{2, fano::Adjacency::kBoard},
-                                       {2, fano::Adjacency::kProjective},
-                                       {3, fano::Adjacency::kBoard},
-                                       {3, fano::Adjacency::kProjective}};
-
 void check(bool ok) {
   if (!ok) std::abort();
 }
@@ -26,7 +21,7 @@ void check(bool ok) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  for (const fano::Variant& v : kVariants) {
+  for (const fano::Variant& v : fano::kAllVariants) {
     fano::State st;
     try {
       st = fano::parse_position(text, v);

@@ -29,10 +29,7 @@ namespace {
 
 using namespace fano::testing;
 
-constexpr Variant kCap2Board{2, Adjacency::kBoard};
-constexpr Variant kCap2Projective{2, Adjacency::kProjective};
-constexpr Variant kCap3Board{3, Adjacency::kBoard};
-constexpr Variant kCap3Projective{3, Adjacency::kProjective};
+constexpr Variant kCap2Board = kStandard;
 
 // The 15 edges of the printed board, copied by hand from RULES.md ("Adjacency"):
 // circle 1-2 2-4 1-4; sides 5-2 2-3 3-4 4-6 6-1 1-5; medians 2-7 7-6 4-7 7-5 1-7 7-3.
@@ -550,8 +547,8 @@ TEST_P(VariantTest, EmptyBoardHasNoUnmoves) {
   EXPECT_EQ(parents, std::vector<State>{kEmptyBoard});
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest,
-                         ::testing::ValuesIn(kAllVariants), variant_param_name);
+INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest, ::testing::ValuesIn(kAllVariants),
+                         variant_param_name);
 
 }  // namespace
 }  // namespace fano

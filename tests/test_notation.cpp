@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <random>
 #include <string>
 #include <vector>
@@ -321,8 +320,8 @@ TEST_P(NotationVariantTest, MovesAndGamesRoundTrip) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, NotationVariantTest,
-                         ::testing::ValuesIn(kAllVariants), variant_param_name);
+INSTANTIATE_TEST_SUITE_P(AllVariants, NotationVariantTest, ::testing::ValuesIn(kAllVariants),
+                         variant_param_name);
 
 }  // namespace
 }  // namespace fano

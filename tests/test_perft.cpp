@@ -29,10 +29,6 @@ namespace {
 
 using namespace fano::testing;
 
-constexpr Variant kCap2Projective{2, Adjacency::kProjective};
-constexpr Variant kCap3Board{3, Adjacency::kBoard};
-constexpr Variant kCap3Projective{3, Adjacency::kProjective};
-
 std::vector<std::uint64_t> positions_of(const std::vector<PerftRow>& rows) {
   std::vector<std::uint64_t> out;
   for (const PerftRow& r : rows) out.push_back(r.positions);

@@ -620,10 +620,7 @@ TEST(ConcurrentProbes, ManyThreadsMatchOneThread) {
   SolveOptions opts;
   opts.threads = 1;
   const Solution sol = solve(v, opts);
-  const TablebaseCounts counts{sol.stats.reachable, sol.stats.placement, sol.stats.movement,
-                               sol.stats.win,       sol.stats.loss,      sol.stats.draw};
-  const Tablebase tb = Tablebase::from_bytes(
-      encode_tablebase(v, counts, sol.positions, sol.outcomes), "standard", v);
+  const Tablebase tb = Tablebase::from_bytes(encode_solution(sol), "standard", v);
 
   // Probes: every stored class, images of a sample of them under the board's
   // symmetries, and their successors (mostly not canonical, some unreachable).

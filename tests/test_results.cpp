@@ -92,9 +92,7 @@ struct Fresh {
 const Fresh& fresh() {
   static const Fresh f = [] {
     Fresh f{solve(kStandard), 0, {}};
-    const SolveStats& s = f.sol.stats;
-    const TablebaseCounts counts{s.reachable, s.placement, s.movement, s.win, s.loss, s.draw};
-    f.tablebase_bytes = encode_tablebase(kStandard, counts, f.sol.positions, f.sol.outcomes).size();
+    f.tablebase_bytes = encode_solution(f.sol).size();
     const Rules rules(kStandard);
     for_each_move(rules, kEmptyBoard, [&](const Move& m, State child) {
       f.first_moves[format_move(m)] = outcome_words(outcome_for_mover(*f.sol.lookup(child)));

@@ -291,8 +291,8 @@ TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, SymmetryVariantTest,
-                         ::testing::ValuesIn(kAllVariants), variant_param_name);
+INSTANTIATE_TEST_SUITE_P(AllVariants, SymmetryVariantTest, ::testing::ValuesIn(kAllVariants),
+                         variant_param_name);
 
 // ---------------------------------------------------------------------------
 // `fano info`, end to end

@@ -17,11 +17,6 @@
 
 namespace fano::testing {
 
-// Every variant, in the order the parameterised suites instantiate them.
-inline constexpr std::array<Variant, 4> kAllVariants{
-    Variant{2, Adjacency::kBoard}, Variant{2, Adjacency::kProjective},
-    Variant{3, Adjacency::kBoard}, Variant{3, Adjacency::kProjective}};
-
 // A test name for a variant parameter: its slug with '-' made '_'.
 inline std::string variant_param_name(const ::testing::TestParamInfo<Variant>& info) {
   std::string s = variant_slug(info.param);

@@ -25,11 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 using verify::Category;
 
-TablebaseCounts counts_of(const Solution& s) {
-  return {s.stats.reachable, s.stats.placement, s.stats.movement,
-          s.stats.win,       s.stats.loss,      s.stats.draw};
-}
-
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -77,7 +72,7 @@ class Standard : public ::testing::Test {
   static void SetUpTestSuite() {
     solution_ = std::make_unique<Solution>(solve(kStandard));
     bytes_ = std::make_unique<std::vector<std::uint8_t>>(encode_tablebase(
-        kStandard, counts_of(*solution_), solution_->positions, solution_->outcomes));
+        kStandard, tablebase_counts(*solution_), solution_->positions, solution_->outcomes));
   }
   static void TearDownTestSuite() {
     solution_.reset();
@@ -90,7 +85,7 @@ class Standard : public ::testing::Test {
     std::vector<Outcome> outcomes = solution_->outcomes;
     outcomes[i] = wrong;
     const auto bytes =
-        encode_tablebase(kStandard, counts_of(*solution_), solution_->positions, outcomes);
+        encode_tablebase(kStandard, tablebase_counts(*solution_), solution_->positions, outcomes);
     write_file_atomically(file.string(), bytes);
     return Tablebase::open(file.string());
   }
@@ -200,7 +195,7 @@ TEST_F(Standard, MissingClassBreaksReachableSetAndSuccessors) {
   const std::string pos = format_position(State{codes[i]});
   codes.erase(codes.begin() + std::ptrdiff_t(i));
   outcomes.erase(outcomes.begin() + std::ptrdiff_t(i));
-  const auto bytes = encode_tablebase(kStandard, counts_of(*solution_), codes, outcomes);
+  const auto bytes = encode_tablebase(kStandard, tablebase_counts(*solution_), codes, outcomes);
   const auto r = verify::verify_tablebase(Tablebase::from_bytes(bytes, "missing"));
   EXPECT_FALSE(r.ok(Category::kReachableSet));
   EXPECT_EQ(r.result(Category::kReachableSet).errors, 1u);
@@ -212,7 +207,7 @@ TEST_F(Standard, MissingClassBreaksReachableSetAndSuccessors) {
 }
 
 TEST_F(Standard, WrongHeaderCountIsCaught) {
-  TablebaseCounts c = counts_of(*solution_);
+  TablebaseCounts c = tablebase_counts(*solution_);
   c.draw += 1;
   const auto bytes = encode_tablebase(kStandard, c, solution_->positions, solution_->outcomes);
   const auto r = verify::verify_tablebase(Tablebase::from_bytes(bytes, "counts"));
@@ -428,7 +423,7 @@ TEST(VerifyResults, CommittedTableMatchesFreshComputation) {
       const Variant v{cap, adj};
       SCOPED_TRACE(variant_slug(v));
       const Solution s = solve(v);
-      const auto bytes = encode_tablebase(v, counts_of(s), s.positions, s.outcomes);
+      const auto bytes = encode_tablebase(v, tablebase_counts(s), s.positions, s.outcomes);
       const auto r = verify::verify_tablebase(Tablebase::from_bytes(bytes, variant_slug(v)));
       EXPECT_EQ(r.errors, 0u);
       const std::string row = verify::markdown_row(r);

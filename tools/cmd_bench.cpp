@@ -34,9 +34,7 @@ SolveTiming time_solve(const Variant& v, int threads, int runs, const std::strin
     opts.threads = threads;
     const Solution sol = solve(v, opts);
     const auto tw = Clock::now();
-    TablebaseCounts counts{sol.stats.reachable, sol.stats.placement, sol.stats.movement,
-                           sol.stats.win,       sol.stats.loss,      sol.stats.draw};
-    const auto bytes = encode_tablebase(v, counts, sol.positions, sol.outcomes);
+    const auto bytes = encode_solution(sol);
     write_file_atomically(path, bytes);
     const double write = seconds_since(tw), total = seconds_since(t0);
     best.enumerate = std::min(best.enumerate, sol.times.enumerate);
@@ -73,8 +71,7 @@ int cmd_bench(const Args& args) {
   const int cores = tbb::info::default_concurrency();
 
   std::vector<SolveTiming> solves;
-  const Variant largest{3, Adjacency::kProjective}, cap3_board{3, Adjacency::kBoard};
-  for (const Variant& v : {kStandard, largest, cap3_board})
+  for (const Variant& v : {kStandard, kCap3Projective, kCap3Board})
     for (int t : {1, cores}) {
       progress("bench: solving " + variant_slug(v) + " with " + std::to_string(t) + " thread(s)");
       solves.push_back(time_solve(v, t, runs, default_tablebase_path(v, dir)));

@@ -38,9 +38,7 @@ int cmd_solve(const Args& args) {
   const Solution sol = solve(v, opts);
 
   const auto tw = std::chrono::steady_clock::now();
-  TablebaseCounts counts{sol.stats.reachable, sol.stats.placement, sol.stats.movement,
-                         sol.stats.win,       sol.stats.loss,      sol.stats.draw};
-  const auto bytes = encode_tablebase(v, counts, sol.positions, sol.outcomes);
+  const auto bytes = encode_solution(sol);
   write_file_atomically(out, bytes);
   const double write_s = seconds_since(tw), total_s = seconds_since(t0);
   progress("write: " + std::to_string(bytes.size()) + " bytes to " + out);

@@ -38,6 +38,15 @@ std::optional<std::size_t> Solution::index_of(std::uint64_t code) const {
   return std::size_t(it - positions.begin());
 }
 
+TablebaseCounts tablebase_counts(const Solution& s) {
+  return {s.stats.reachable, s.stats.placement, s.stats.movement,
+          s.stats.win,       s.stats.loss,      s.stats.draw};
+}
+
+std::vector<std::uint8_t> encode_solution(const Solution& s) {
+  return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes);
+}
+
 std::optional<Outcome> Solution::lookup(State st) const {
   static const Symmetry board(Adjacency::kBoard), projective(Adjacency::kProjective);
   const Symmetry& sym = variant.adjacency == Adjacency::kBoard ? board : projective;

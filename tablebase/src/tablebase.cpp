@@ -263,6 +263,8 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   const Numbering digits(v.stack_cap);
   tb.codes_.reserve(h.canonical);
   std::uint64_t number = 0;
+  std::vector<bool> line_stands;  // per class: its outcome is implied (win in 0)
+  line_stands.reserve(h.canonical);
   std::size_t with_line = 0;
   for (size_t i = 0; i < deltas.size();) {
     std::uint64_t d = 0;
@@ -278,7 +280,8 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
         tb.codes_.size() >= h.canonical)
       refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
     tb.codes_.push_back(st.code);
-    with_line += formed_lines(st) != 0;
+    line_stands.push_back(formed_lines(st) != 0);
+    with_line += line_stands.back();
   }
   if (tb.codes_.size() != h.canonical)
     refuse(TablebaseErrorKind::kCorrupt, name,
@@ -287,8 +290,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   // Expand to one byte per class: a standing line is a win in 0 plies.
   tb.outcomes_.resize(h.canonical);
   for (size_t i = 0, k = 0; i < tb.codes_.size(); ++i)
-    tb.outcomes_[i] =
-        formed_lines(State{tb.codes_[i]}) ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
+    tb.outcomes_[i] = line_stands[i] ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
   return tb;
 }
 

@@ -75,6 +75,12 @@ struct Variant {
 };
 
 inline constexpr Variant kStandard{2, Adjacency::kBoard};
+inline constexpr Variant kCap2Projective{2, Adjacency::kProjective};
+inline constexpr Variant kCap3Board{3, Adjacency::kBoard};
+inline constexpr Variant kCap3Projective{3, Adjacency::kProjective};
+// Every variant: the standard game first, then by stack cap and adjacency.
+inline constexpr std::array<Variant, 4> kAllVariants{kStandard, kCap2Projective, kCap3Board,
+                                                     kCap3Projective};
 
 // "board" / "projective"; parse returns false on an unknown name.
 std::string_view adjacency_name(Adjacency adjacency);

@@ -9,6 +9,7 @@
 
 #include "fano/rules.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/tablebase.hpp"
 #include "fano/value.hpp"
 
 namespace fano {
@@ -53,5 +54,9 @@ std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetr
 // Solves the variant: enumeration, successor graph, parallel retrograde
 // analysis. The result is the same for any thread count.
 Solution solve(const Variant& variant, const SolveOptions& options = {});
+
+// The header counts of a solution, and its tablebase bytes (tablebase/FORMAT.md).
+TablebaseCounts tablebase_counts(const Solution& solution);
+std::vector<std::uint8_t> encode_solution(const Solution& solution);
 
 }  // namespace fano
