@@ -39,13 +39,10 @@ void read(std::span<const std::uint8_t> bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   read(std::span(data, size));
   if (size < sizeof(fano::TablebaseHeader)) return 0;
-  // The same bytes with a correct checksum (FNV-1a 64 of the header with the
-  // checksum field zero, then the sections).
+  // The same bytes with a correct checksum.
   std::vector<std::uint8_t> fixed(data, data + size);
-  constexpr std::size_t at = offsetof(fano::TablebaseHeader, checksum);
-  std::memset(fixed.data() + at, 0, sizeof(std::uint64_t));
-  const std::uint64_t sum = fano::fnv1a64(fixed);
-  std::memcpy(fixed.data() + at, &sum, sizeof sum);
+  const std::uint64_t sum = fano::tablebase_checksum(fixed);
+  std::memcpy(fixed.data() + offsetof(fano::TablebaseHeader, checksum), &sum, sizeof sum);
   read(fixed);
   return 0;
 }

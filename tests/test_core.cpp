@@ -22,7 +22,7 @@
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/state.hpp"
-#include "test_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {

@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
 #include "fano/rules.hpp"
-#include "test_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {

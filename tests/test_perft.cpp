@@ -22,7 +22,7 @@
 
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
-#include "run_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {

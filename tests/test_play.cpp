@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
+#include "fano/analysis.hpp"
+#include "fano/render.hpp"
+#include "fano/svg.hpp"
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
-#include "run_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {
@@ -82,12 +84,12 @@ TEST_F(Play, EngineChoiceRuleOnAHandCheckedPosition) {
   EXPECT_EQ(rated[1].result, (Outcome{Value::kDraw, 0}));
   EXPECT_NE(rated[2].result.value, Value::kDraw);
   EXPECT_EQ(legal_moves(rules, rated[0].child).size(), 7u);
-  EXPECT_EQ(rated[0].keeping_replies, 3);
+  EXPECT_EQ(keeping_replies(tb, rules, rated[0].child), 3);
   EXPECT_EQ(legal_moves(rules, rated[1].child).size(), 3u);
-  EXPECT_EQ(rated[1].keeping_replies, 1);
+  EXPECT_EQ(keeping_replies(tb, rules, rated[1].child), 1);
   EXPECT_EQ(format_position(rated[1].child), kAfterChoice);
-  EXPECT_EQ(choose_index(rated), 1u);
-  EXPECT_EQ(format_move(choose_move(tb, rules, st)), "3-4");
+  EXPECT_EQ(choose_index(tb, rules, rated), 1u);
+  EXPECT_EQ(format_move(choose_move(tb, GameRecord(rules, st))), "3-4");
   // The reply 6-7 loses at once, so it cannot keep the draw.
   const State lost = apply_move(rated[1].child, Move{5, 6, Piece::kWhiteTriangle});
   EXPECT_EQ(game_over(rules, lost), GameOver::kLine);
@@ -101,19 +103,22 @@ TEST_F(Play, EngineChoiceRuleOnAHandCheckedPosition) {
 TEST_F(Play, ChoiceIsAmongTheBestAndDeterministic) {
   const Tablebase tb = Tablebase::open(table_, kStandard);
   const Rules rules(kStandard);
-  State st = kEmptyBoard;
-  for (int ply = 0; ply < 30 && game_over(rules, st) == GameOver::kNone; ++ply) {
-    const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
-    const std::size_t i = choose_index(rated);
+  GameRecord game(rules);
+  for (int ply = 0; ply < 30 && !game.over(); ++ply) {
+    const std::vector<RatedMove> rated = rate_moves(tb, game);
+    const std::size_t i = choose_index(tb, rules, rated);
     EXPECT_EQ(rated[i].result, rated[0].result);
+    const auto keeping = [&](std::size_t k) {
+      return rated[k].repeats ? 0 : keeping_replies(tb, rules, rated[k].child);
+    };
     for (std::size_t j = 0; j < rated.size() && rated[j].result == rated[0].result; ++j) {
-      EXPECT_LE(rated[i].keeping_replies, rated[j].keeping_replies);
+      EXPECT_LE(keeping(i), keeping(j));
       if (j < i) {
-        EXPECT_LT(rated[i].keeping_replies, rated[j].keeping_replies);
+        EXPECT_LT(keeping(i), keeping(j));
       }
     }
-    EXPECT_EQ(choose_move(tb, rules, st), rated[i].move);
-    st = rated[i].child;
+    EXPECT_EQ(choose_move(tb, game), rated[i].move);
+    game.play(rated[i].move);
   }
 }
 
@@ -176,7 +181,8 @@ TEST_F(Play, HintListsEveryMoveAsQueryDoes) {
   const std::vector<std::string> qargs{"query", "--tb", table_, "-/-/-/-/-/-/- w"};
   const RunResult query = run_fano(qargs);
   ASSERT_EQ(query.exit_code, 0) << query.err;
-  const std::string list = query.out.substr(query.out.find("moves (14), best first:"));
+  const std::size_t from = query.out.find("moves (14), best first:");
+  const std::string list = query.out.substr(from, query.out.find("engine: ") - from);
   EXPECT_NE(r.out.find(list), std::string::npos) << r.out << "\n---\n" << list;
   EXPECT_NE(r.out.find("value for white (to move): draw"), std::string::npos);
   EXPECT_NE(r.out.find("  T7  loss in 13 plies\n"), std::string::npos);

@@ -17,7 +17,7 @@
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
-#include "run_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {
@@ -85,14 +85,6 @@ class TablebaseDamage : public ::testing::Test {
     }
   }
 
-  // Recomputes the header checksum (for damage behind the checksum).
-  static void fix_checksum(Bytes& b) {
-    constexpr size_t at = offsetof(TablebaseHeader, checksum);
-    std::memset(b.data() + at, 0, 8);
-    const std::uint64_t sum = fnv1a64(b);
-    std::memcpy(b.data() + at, &sum, 8);
-  }
-
   TempDir dir_;
   Bytes good_;
 };
@@ -133,21 +125,21 @@ TEST_F(TablebaseDamage, TruncatedAtEveryOffsetIsRefused) {
     ASSERT_LT(n, good_.size());
     expect_refused(put("cut" + std::to_string(n) + ".fanotb",
                        Bytes(good_.begin(), good_.begin() + std::ptrdiff_t(n))),
-                   int(TablebaseErrorKind::kTruncated));
+                   exit_code_of(TablebaseErrorKind::kTruncated));
   }
 }
 
 // The exit code a flipped bit at byte i (bit b) must give: the header fields
 // are checked in file order, everything else is caught by the checksum.
-int flip_code(const Bytes& good, size_t i, int b) {
-  if (i < 8) return int(TablebaseErrorKind::kBadMagic);
-  if (i < 12) return int(TablebaseErrorKind::kBadVersion);
-  if (i < 16) return int(TablebaseErrorKind::kCorrupt);  // header size
+TablebaseErrorKind flip_kind(const Bytes& good, size_t i, int b) {
+  if (i < 8) return TablebaseErrorKind::kBadMagic;
+  if (i < 12) return TablebaseErrorKind::kBadVersion;
+  if (i < 16) return TablebaseErrorKind::kCorrupt;  // header size
   if (i >= offsetof(TablebaseHeader, codes_bytes) && i < offsetof(TablebaseHeader, checksum))
     // A section size grown past the file is truncation; shrunk, trailing bytes.
-    return (good[i] >> b & 1) ? int(TablebaseErrorKind::kCorrupt)
-                              : int(TablebaseErrorKind::kTruncated);
-  return int(TablebaseErrorKind::kChecksum);
+    return (good[i] >> b & 1) ? TablebaseErrorKind::kCorrupt
+                              : TablebaseErrorKind::kTruncated;
+  return TablebaseErrorKind::kChecksum;
 }
 
 TEST_F(TablebaseDamage, FlippedBitAnywhereIsRefused) {
@@ -156,7 +148,7 @@ TEST_F(TablebaseDamage, FlippedBitAnywhereIsRefused) {
     const int b = int(i % 8);
     Bytes bad = good_;
     bad[i] ^= std::uint8_t(1u << b);
-    expect_kind(bad, TablebaseErrorKind(flip_code(good_, i, b)),
+    expect_kind(bad, flip_kind(good_, i, b),
                 "bit " + std::to_string(b) + " of byte " + std::to_string(i));
   }
   // Through the tool: header fields, both sections and the checksum.
@@ -190,28 +182,28 @@ TEST_F(TablebaseDamage, FlippedBitAnywhereIsRefused) {
     Bytes bad = good_;
     bad[i] ^= std::uint8_t(1u << b);
     expect_refused(put("flip" + std::to_string(i) + "_" + std::to_string(b) + ".fanotb", bad),
-                   flip_code(good_, i, b));
+                   exit_code_of(flip_kind(good_, i, b)));
   }
 }
 
 TEST_F(TablebaseDamage, WrongMagicIsRefused) {
   Bytes bad = good_;
   std::memcpy(bad.data(), "PK\x03\x04zip!", 8);
-  expect_refused(put("magic.fanotb", bad), int(TablebaseErrorKind::kBadMagic));
+  expect_refused(put("magic.fanotb", bad), exit_code_of(TablebaseErrorKind::kBadMagic));
   // A text file.
   const std::string text = "-/-/-/-/-/-/- w draw\n";
   expect_refused(put("text.fanotb", Bytes(text.begin(), text.end())),
-                 int(TablebaseErrorKind::kTruncated));
-  expect_refused(put("text_long.fanotb", Bytes(200, 'x')), int(TablebaseErrorKind::kBadMagic));
+                 exit_code_of(TablebaseErrorKind::kTruncated));
+  expect_refused(put("text_long.fanotb", Bytes(200, 'x')), exit_code_of(TablebaseErrorKind::kBadMagic));
 }
 
 TEST_F(TablebaseDamage, FutureVersionIsRefused) {
   for (std::uint32_t version : {2u, 7u, 0xffffffffu, 0u}) {
     Bytes bad = good_;
     std::memcpy(bad.data() + offsetof(TablebaseHeader, version), &version, 4);
-    fix_checksum(bad);  // a well-made file of another version
+    reseal(bad);  // a well-made file of another version
     const std::string path = put("v" + std::to_string(version) + ".fanotb", bad);
-    expect_refused(path, int(TablebaseErrorKind::kBadVersion));
+    expect_refused(path, exit_code_of(TablebaseErrorKind::kBadVersion));
     const RunResult r = run_fano({"query", "--tb", path, std::string("--position=") + kEmpty});
     EXPECT_NE(r.err.find("version " + std::to_string(version)), std::string::npos) << r.err;
   }
@@ -219,10 +211,10 @@ TEST_F(TablebaseDamage, FutureVersionIsRefused) {
 
 TEST_F(TablebaseDamage, OtherVariantThanAskedIsRefused) {
   const std::string path = (dir_ / "good.fanotb").string();  // stack cap 2, projective
-  expect_refused(path, int(TablebaseErrorKind::kWrongVariant), {"--stack-cap", "3"});
-  expect_refused(path, int(TablebaseErrorKind::kWrongVariant),
+  expect_refused(path, exit_code_of(TablebaseErrorKind::kWrongVariant), {"--stack-cap", "3"});
+  expect_refused(path, exit_code_of(TablebaseErrorKind::kWrongVariant),
                  {"--stack-cap", "3", "--adjacency", "projective"});
-  expect_refused(path, int(TablebaseErrorKind::kWrongVariant), {"--adjacency", "board"});
+  expect_refused(path, exit_code_of(TablebaseErrorKind::kWrongVariant), {"--adjacency", "board"});
   try {
     Tablebase::from_bytes(good_, "t", Variant{3, Adjacency::kProjective});
     ADD_FAILURE() << "accepted for another variant";
@@ -232,17 +224,17 @@ TEST_F(TablebaseDamage, OtherVariantThanAskedIsRefused) {
 }
 
 TEST_F(TablebaseDamage, EmptyFileDirectoryAndMissingFileAreRefused) {
-  expect_refused(put("empty.fanotb", {}), int(TablebaseErrorKind::kTruncated));
+  expect_refused(put("empty.fanotb", {}), exit_code_of(TablebaseErrorKind::kTruncated));
   fs::create_directory(dir_ / "dir.fanotb");
-  expect_refused((dir_ / "dir.fanotb").string(), int(TablebaseErrorKind::kNotAFile));
-  expect_refused((dir_ / "missing.fanotb").string(), int(TablebaseErrorKind::kMissing));
+  expect_refused((dir_ / "dir.fanotb").string(), exit_code_of(TablebaseErrorKind::kNotAFile));
+  expect_refused((dir_ / "missing.fanotb").string(), exit_code_of(TablebaseErrorKind::kMissing));
   expect_refused((dir_ / "no_such_folder" / "x.fanotb").string(),
-                 int(TablebaseErrorKind::kMissing));
+                 exit_code_of(TablebaseErrorKind::kMissing));
   // The default table folder, empty: the default path is missing.
   fs::create_directory(dir_ / "tables");
   const RunResult r = run_fano(
       {"query", "--tables", (dir_ / "tables").string(), std::string("--position=") + kEmpty});
-  EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kMissing)) << r.err;
+  EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kMissing)) << r.err;
   EXPECT_EQ(r.err_lines(), 1) << r.err;
 }
 
@@ -251,47 +243,47 @@ TEST_F(TablebaseDamage, DamageBehindAValidChecksumIsRefused) {
   // A byte appended: trailing bytes after the sections.
   Bytes longer = good_;
   longer.push_back(0);
-  expect_refused(put("trailing.fanotb", longer), int(TablebaseErrorKind::kCorrupt));
-  fix_checksum(longer);
-  expect_refused(put("trailing_sum.fanotb", longer), int(TablebaseErrorKind::kCorrupt));
+  expect_refused(put("trailing.fanotb", longer), exit_code_of(TablebaseErrorKind::kCorrupt));
+  reseal(longer);
+  expect_refused(put("trailing_sum.fanotb", longer), exit_code_of(TablebaseErrorKind::kCorrupt));
   // Garbage in each section, with the checksum made to match.
   const size_t codes = sizeof h, outcomes = sizeof h + h.codes_bytes;
   for (size_t at : {codes, codes + 3, outcomes - 2, outcomes, outcomes + 3, good_.size() - 1}) {
     Bytes bad = good_;
     bad[at] ^= 0x5a;
-    fix_checksum(bad);
+    reseal(bad);
     const int code = run_fano({"query", "--tb", put("sum" + std::to_string(at) + ".fanotb", bad),
                                std::string("--position=") + kEmpty})
                          .exit_code;
     // zstd frames carry no checksum of their own here; a change inside a
     // literal run can still decode. Either the file is refused as damaged, or
     // it decodes and the tool answers (never a crash or an unnamed failure).
-    EXPECT_TRUE(code == int(TablebaseErrorKind::kCorrupt) || code == 0 || code == 1 || code == 3)
+    EXPECT_TRUE(code == exit_code_of(TablebaseErrorKind::kCorrupt) || code == 0 || code == 1 || code == 3)
         << "byte " << at << ": exit " << code;
-    if (code == int(TablebaseErrorKind::kCorrupt))
+    if (code == exit_code_of(TablebaseErrorKind::kCorrupt))
       expect_refused((dir_ / ("sum" + std::to_string(at) + ".fanotb")).string(), code);
   }
   // An unknown variant, a wrong symmetry order, a wrong class count.
   auto patched = [&](size_t offset, const void* value, size_t size) {
     Bytes b = good_;
     std::memcpy(b.data() + offset, value, size);
-    fix_checksum(b);
+    reseal(b);
     return b;
   };
   const std::uint8_t cap5 = 5, adj9 = 9;
   const std::uint16_t order7 = 7;
   const std::uint64_t count = h.canonical + 1, zero = 0;
   expect_refused(put("cap5.fanotb", patched(offsetof(TablebaseHeader, stack_cap), &cap5, 1)),
-                 int(TablebaseErrorKind::kCorrupt));
+                 exit_code_of(TablebaseErrorKind::kCorrupt));
   expect_refused(put("adj9.fanotb", patched(offsetof(TablebaseHeader, adjacency), &adj9, 1)),
-                 int(TablebaseErrorKind::kCorrupt));
+                 exit_code_of(TablebaseErrorKind::kCorrupt));
   expect_refused(
       put("order7.fanotb", patched(offsetof(TablebaseHeader, symmetry_order), &order7, 2)),
-      int(TablebaseErrorKind::kCorrupt));
+      exit_code_of(TablebaseErrorKind::kCorrupt));
   expect_refused(put("count.fanotb", patched(offsetof(TablebaseHeader, canonical), &count, 8)),
-                 int(TablebaseErrorKind::kCorrupt));
+                 exit_code_of(TablebaseErrorKind::kCorrupt));
   expect_refused(put("count0.fanotb", patched(offsetof(TablebaseHeader, canonical), &zero, 8)),
-                 int(TablebaseErrorKind::kCorrupt));
+                 exit_code_of(TablebaseErrorKind::kCorrupt));
 }
 
 TEST_F(TablebaseDamage, EachProblemHasItsOwnExitCode) {
@@ -579,7 +571,7 @@ TEST(InterruptedSolve, WritingOverADirectoryOrIntoAFileIsRefused) {
   const RunResult r = run_fano({"solve", "--stack-cap", "2", "--adjacency", "projective", "--out",
                                 (dir / "d.fanotb").string()});
   EXPECT_FALSE(r.crashed());
-  EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kNotAFile)) << r.err;
+  EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kNotAFile)) << r.err;
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_TRUE(fs::is_directory(dir / "d.fanotb"));
   // A parent that is a file.

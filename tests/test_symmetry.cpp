@@ -18,8 +18,7 @@
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/symmetry.hpp"
-#include "run_util.hpp"
-#include "test_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {

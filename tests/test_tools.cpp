@@ -16,7 +16,7 @@
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
-#include "run_util.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {
@@ -349,7 +349,7 @@ TEST_F(ToolsEndToEnd, QueryMissingTableNamesTheFile) {
   TempDir dir;
   const std::string missing = (dir / "none.fanotb").string();
   const RunResult r = fano({"query", "--tb", missing, "-/-/-/-/-/-/- w"});
-  EXPECT_EQ(r.exit_code, int(TablebaseErrorKind::kMissing));
+  EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kMissing));
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
 }

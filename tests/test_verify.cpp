@@ -17,7 +17,7 @@
 #include "fano/perft.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
-#include "verify.hpp"
+#include "fano/verify.hpp"
 
 namespace fano {
 namespace {
@@ -147,7 +147,7 @@ TEST_F(Standard, WrongEntryIsNamed) {
   }
   for (const Case& c : cases) {
     const std::string pos = format_position(State{solution_->positions[c.index]});
-    SCOPED_TRACE(pos + " stored as " + verify::outcome_text(c.wrong));
+    SCOPED_TRACE(pos + " stored as " + outcome_text(c.wrong));
     const Tablebase tb = corrupted(c.index, c.wrong, dir.path / "wrong.fanotb");
     const auto r = verify::verify_tablebase(tb);
     EXPECT_GE(r.errors, 1u);
@@ -160,7 +160,7 @@ TEST_F(Standard, WrongEntryIsNamed) {
     EXPECT_EQ(r.first_error->category, Category::kValues);
     ASSERT_TRUE(r.first_error->position.has_value());
     EXPECT_EQ(*r.first_error->position, pos);
-    EXPECT_NE(r.first_error->problem.find("stored " + verify::outcome_text(c.wrong)),
+    EXPECT_NE(r.first_error->problem.find("stored " + outcome_text(c.wrong)),
               std::string::npos)
         << r.first_error->problem;
   }

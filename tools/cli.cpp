@@ -31,7 +31,8 @@ void add_table_options(po::options_description& desc) {
   desc.add_options()("tb", po::value<std::string>(),
                      "tablebase file (default: DIR/<variant>.fanotb, see --tables)")(
       "tables", po::value<std::string>(),
-      "folder of the default tables (default: $FANO_TABLES, else tables/ in the repository)");
+      "folder of the default tables (default: $FANO_TABLES, else tables/ of the source tree when "
+      "run from a build tree, else the installed share/fano/tables; 'fano info' prints it)");
 }
 
 std::string table_path_from(const po::variables_map& vm, const Variant& variant) {
@@ -60,19 +61,26 @@ void require_one_position(const po::variables_map& vm, const std::string& comman
     throw UsageError("give either a POSITION or --moves (see 'fano " + command + " --help')");
 }
 
-State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command,
-                    int* repeats_ply) {
+GameRecord game_from(const po::variables_map& vm, const Rules& rules, const std::string& command) {
   require_one_position(vm, command);
-  return vm.count("position")
-             ? parse_position(vm["position"].as<std::string>(), rules.variant)
-             : play_moves(rules, kEmptyBoard, vm["moves"].as<std::string>(), nullptr, repeats_ply);
+  if (vm.count("position"))
+    return GameRecord(rules, parse_position(vm["position"].as<std::string>(), rules.variant));
+  return GameRecord::from_moves(rules, kEmptyBoard, vm["moves"].as<std::string>());
 }
 
-UsageError unreachable_error(State st) {
-  return UsageError("position '" + format_position(st) +
-                        "' is legal but no game reaches it (for example a line stands that "
-                        "would have ended the game earlier)",
-                    kExitUnreachable);
+int exit_code_for(TablebaseErrorKind kind) {
+  switch (kind) {
+    case TablebaseErrorKind::kMissing: return 10;
+    case TablebaseErrorKind::kNotAFile: return 11;
+    case TablebaseErrorKind::kTruncated: return 12;
+    case TablebaseErrorKind::kBadMagic: return 13;
+    case TablebaseErrorKind::kBadVersion: return 14;
+    case TablebaseErrorKind::kChecksum: return 15;
+    case TablebaseErrorKind::kCorrupt: return 16;
+    case TablebaseErrorKind::kWrongVariant: return 17;
+    case TablebaseErrorKind::kIo: return 18;
+  }
+  return kExitInternal;
 }
 
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,
@@ -132,26 +140,7 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
   return vm;
 }
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\', out += c;
-    else if (c == '\n')
-      out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else
-      out += c;
-  }
-  return out + "\"";
-}
-
-std::string json_outcome_plies(const Outcome& o) {
-  return o.value == Value::kDraw ? "null" : std::to_string(o.plies);
-}
+void print_json(const Json& j) { std::cout << j.dump() << "\n"; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

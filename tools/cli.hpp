@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/game.hpp"
+#include "fano/json.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"
@@ -17,10 +19,18 @@ namespace fano::cli {
 
 namespace po = boost::program_options;
 
+// Exit codes: the one mapping from the libraries' error kinds (README, "Exit codes").
+inline constexpr int kExitInternal = 1;     // an unexpected error (a bug)
+inline constexpr int kExitUsage = 2;        // bad arguments or notation
+inline constexpr int kExitUnreachable = 3;  // a legal position that no game reaches
+inline constexpr int kExitCheckFailed = 4;  // verify found an error
+// 10..18: a tablebase refused or not written, by kind.
+int exit_code_for(TablebaseErrorKind kind);
+
 // A user error: printed as "fano <cmd>: <message>" on one line, exit code `code`.
 class UsageError : public std::runtime_error {
  public:
-  explicit UsageError(const std::string& what, int code = 2)
+  explicit UsageError(const std::string& what, int code = kExitUsage)
       : std::runtime_error(what), code_(code) {}
   int code() const { return code_; }
 
@@ -28,8 +38,6 @@ class UsageError : public std::runtime_error {
   int code_;
 };
 
-inline constexpr int kExitUnreachable = 3;  // a legal position that no game reaches
-inline constexpr int kExitCheckFailed = 4;  // verify found an error
 
 // --stack-cap and --adjacency.
 void add_variant_options(po::options_description& desc);
@@ -48,13 +56,9 @@ Tablebase open_table(const po::variables_map& vm, Variant& variant);
 void add_position_options(po::options_description& desc, po::positional_options_description& pos);
 // Throws unless exactly one of --position and --moves is given.
 void require_one_position(const po::variables_map& vm, const std::string& command);
-// The position given by --position or --moves (exactly one is required); with
-// --moves, *repeats_ply tells whether the game ended by repetition (see play_moves).
-State position_from(const po::variables_map& vm, const Rules& rules, const std::string& command,
-                    int* repeats_ply = nullptr);
-
-// The error for a legal position that no game reaches (exit kExitUnreachable).
-UsageError unreachable_error(State st);
+// The game given by --position (no history) or --moves (from the empty board,
+// rule 3 applied); exactly one is required. Throws NotationError.
+GameRecord game_from(const po::variables_map& vm, const Rules& rules, const std::string& command);
 
 // Parses argv for one subcommand. Returns nullopt after printing --help.
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,
@@ -62,8 +66,8 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
                                        const po::positional_options_description* positional,
                                        const std::vector<std::string>& args);
 
-std::string json_string(std::string_view s);
-std::string json_outcome_plies(const Outcome& o);  // number or null
+// One JSON document on one line of stdout.
+void print_json(const Json& j);
 
 // Seconds since a time point.
 double seconds_since(std::chrono::steady_clock::time_point t0);

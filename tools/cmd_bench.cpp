@@ -136,22 +136,27 @@ int cmd_bench(const Args& args) {
   const double bits = 8.0 * double(std1.bytes) / double(std1.reachable);
 
   if (vm->count("json")) {
-    std::ostringstream o;
-    o << "{\"cores\":" << cores << ",\"solves\":[";
-    for (size_t i = 0; i < solves.size(); ++i) {
-      const auto& s = solves[i];
-      o << (i ? "," : "") << "{\"variant\":" << json_string(variant_slug(s.variant))
-        << ",\"threads\":" << s.threads << ",\"enumerate\":" << s.enumerate
-        << ",\"graph\":" << s.graph << ",\"retrograde\":" << s.retrograde
-        << ",\"write\":" << s.write << ",\"total\":" << s.total << ",\"reachable\":" << s.reachable
-        << ",\"bytes\":" << s.bytes << "}";
-    }
-    o << "],\"movegen_moves_per_s\":" << double(moves) / movegen_s
-      << ",\"perft9_positions_per_s\":" << double(perft_nodes) / perft_s
-      << ",\"perft9_s\":" << perft_s << ",\"open_ms\":" << open_s * 1e3
-      << ",\"probe_median_ns\":" << median << ",\"probe_p99_ns\":" << p99
-      << ",\"probe_mean_batch_ns\":" << mean_batch << ",\"bits_per_position\":" << bits << "}";
-    std::cout << o.str() << "\n";
+    Json rows = Json::array();
+    for (const auto& s : solves)
+      rows.push_back({{"variant", variant_slug(s.variant)},
+                      {"threads", s.threads},
+                      {"enumerate", s.enumerate},
+                      {"graph", s.graph},
+                      {"retrograde", s.retrograde},
+                      {"write", s.write},
+                      {"total", s.total},
+                      {"reachable", s.reachable},
+                      {"bytes", s.bytes}});
+    print_json(Json{{"cores", cores},
+                    {"solves", std::move(rows)},
+                    {"movegen_moves_per_s", double(moves) / movegen_s},
+                    {"perft9_positions_per_s", double(perft_nodes) / perft_s},
+                    {"perft9_s", perft_s},
+                    {"open_ms", open_s * 1e3},
+                    {"probe_median_ns", median},
+                    {"probe_p99_ns", p99},
+                    {"probe_mean_batch_ns", mean_batch},
+                    {"bits_per_position", bits}});
     return 0;
   }
   char line[256];

@@ -1,10 +1,10 @@
 #include <iostream>
-#include <sstream>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/notation.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/tablebase.hpp"
 
 namespace fano::cli {
 
@@ -13,28 +13,27 @@ int cmd_info(const Args& args) {
   add_variant_options(desc);
   desc.add_options()("json", "print JSON");
   const auto vm = parse("info", "[--stack-cap 2|3] [--adjacency board|projective] [--json]",
-                        "The variant's lines, edges, collineation group order and the order of "
-                        "the subgroup that preserves its move graph.",
+                        "The variant's lines, edges, collineation group order, the order of "
+                        "the subgroup that preserves its move graph, and the tables folder used.",
                         desc, nullptr, args);
   if (!vm) return 0;
   const Variant v = variant_from(*vm);
   const auto edges = edge_list(v.adjacency);
   const size_t group = collineations().size();
   const size_t sym = move_graph_symmetries(v.adjacency).size();
+  const TableDir tables = default_table_dir();
   if (vm->count("json")) {
-    std::ostringstream o;
-    o << "{\"stack_cap\":" << v.stack_cap
-      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency)) << ",\"lines\":[";
-    for (int l = 0; l < kLines; ++l) {
-      o << (l ? "," : "") << "[";
-      for (int i = 0; i < 3; ++i) o << (i ? "," : "") << kLineSpaces[l][i] + 1;
-      o << "]";
-    }
-    o << "],\"edges\":[";
-    for (size_t i = 0; i < edges.size(); ++i)
-      o << (i ? "," : "") << "[" << edges[i].first << "," << edges[i].second << "]";
-    o << "],\"collineations\":" << group << ",\"symmetries\":" << sym << "}";
-    std::cout << o.str() << "\n";
+    Json o = variant_json(v);
+    Json lines = Json::array(), edge_rows = Json::array();
+    for (int l = 0; l < kLines; ++l) lines.push_back(line_json(l));
+    for (auto [a, b] : edges) edge_rows.push_back({a, b});
+    o["lines"] = std::move(lines);
+    o["edges"] = std::move(edge_rows);
+    o["collineations"] = group;
+    o["symmetries"] = sym;
+    o["tables"] = {{"folder", tables.path}, {"source", tables.source}};
+    o["tablebase"] = default_tablebase_path(v);
+    print_json(o);
     return 0;
   }
   std::cout << "variant: " << variant_description(v) << " (" << variant_slug(v) << ")\n";
@@ -43,7 +42,9 @@ int cmd_info(const Args& args) {
   std::cout << "\nedges (" << edges.size() << "):";
   for (auto [a, b] : edges) std::cout << " " << a << "-" << b;
   std::cout << "\ncollineations of the Fano plane: " << group
-            << "\nsymmetries of the move graph: " << sym << "\n";
+            << "\nsymmetries of the move graph: " << sym << "\n"
+            << "tables folder: " << tables.path << " (" << tables.source << ")\n"
+            << "tablebase: " << default_tablebase_path(v) << "\n";
   return 0;
 }
 

@@ -1,5 +1,4 @@
 #include <iostream>
-#include <sstream>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -36,16 +35,11 @@ int cmd_perft(const Args& args) {
       progress("perft: depth " + std::to_string(r.depth) + " " + std::to_string(r.positions));
   });
   if (json) {
-    std::ostringstream o;
-    o << "{\"stack_cap\":" << v.stack_cap
-      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
-      << ",\"expand_ended\":" << (expand ? "true" : "false") << ",\"depths\":[";
-    for (size_t i = 0; i < rows.size(); ++i)
-      o << (i ? "," : "") << "{\"depth\":" << rows[i].depth
-        << ",\"positions\":" << rows[i].positions << ",\"cumulative\":" << rows[i].cumulative
-        << "}";
-    o << "],\"seconds\":" << seconds_since(t0) << "}";
-    std::cout << o.str() << "\n";
+    Json o = variant_json(v);
+    o["expand_ended"] = expand;
+    o["depths"] = perft_json(rows);
+    o["seconds"] = seconds_since(t0);
+    print_json(o);
   }
   return 0;
 }

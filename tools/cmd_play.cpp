@@ -11,83 +11,49 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "engine.hpp"
+#include "fano/analysis.hpp"
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
 namespace {
 
-constexpr const char* kChoiceRule =
-    "The engine plays a move with the best result for it (fastest win, else a draw, else the "
-    "slowest loss). Among moves of equal result (same win/draw/loss and plies) it picks the one "
-    "that leaves the opponent the fewest replies keeping the opponent's result (replies whose "
-    "result for the opponent equals the opponent's best result in that position), so that even "
-    "a draw sets the most traps; remaining ties go to the first move in move order (placements "
-    "by shape, circle first, then space; movements by from-space then to-space). The choice is "
-    "deterministic.";
-
 std::string side_name(Colour c) { return c == Colour::kWhite ? "White" : "Black"; }
-
-// A game in progress: every position from the start (the last is the current
-// one) and the moves between them.
-struct Game {
-  std::vector<State> history;
-  std::vector<Move> moves;
-
-  State current() const { return history.back(); }
-  void play(const Move& m) {
-    moves.push_back(m);
-    history.push_back(apply_move(current(), m));
-  }
-  void take_back() {
-    moves.pop_back();
-    history.pop_back();
-  }
-  // The ply (0 = start) at which the current position occurred before, if it did.
-  std::optional<std::size_t> earlier_occurrence() const {
-    for (std::size_t i = 0; i + 1 < history.size(); ++i)
-      if (history[i] == current()) return i;
-    return std::nullopt;
-  }
-  std::string move_list() const {
-    std::string out;
-    for (const Move& m : moves) {
-      if (!out.empty()) out += ',';
-      out += format_move(m);
-    }
-    return out;
-  }
-};
 
 // The message for a finished game, or "" while it goes on. `label` names a side
 // ("White (you)").
 template <class Label>
-std::string end_message(const Rules& rules, const Game& game, Label label) {
+std::string end_message(const GameRecord& game, Label label) {
+  const auto end = game.end();
+  if (!end) return "";
   const State st = game.current();
-  const GameOver over = game_over(rules, st);
-  if (over != GameOver::kNone) {
-    const Colour loser = over == GameOver::kLine ? opponent(st.to_move()) : st.to_move();
-    return "game over: " + describe_game_over(rules, st) + "\nresult: " + label(loser) + " lost, " +
-           label(opponent(loser)) + " won\n";
-  }
-  if (const auto ply = game.earlier_occurrence())
+  if (end->reason == EndReason::kRepetition)
     return "draw by repetition: " + format_position(st) + " (" + side_name(st.to_move()) +
-           " to move) occurred before, after ply " + std::to_string(*ply) +
+           " to move) occurred before, after ply " + std::to_string(end->repeated_ply) +
            " (rule 3)\nresult: draw\n";
-  return "";
+  const Colour loser = *end->loser;
+  return "game over: " + describe_end(*end, st) + "\nresult: " + label(loser) + " lost, " +
+         label(opponent(loser)) + " won\n";
 }
 
-void print_moves(std::ostream& out, const Tablebase& tb, const Rules& rules, State st) {
-  const auto outcome = tb.probe(st);
-  if (outcome)
-    out << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(*outcome)
-        << (outcome->value == Value::kDraw ? "" : " plies") << "\n";
-  const std::vector<RatedMove> rows = rate_moves(tb, rules, st);
-  out << "moves (" << rows.size() << "), best first:\n";
-  for (const RatedMove& r : rows)
-    out << "  " << format_move(r.move) << "  " << outcome_text(r.result)
-        << (r.result.value == Value::kDraw ? "" : " plies") << "\n";
+// The hint: the value and every move rated under the game's history.
+void print_moves(std::ostream& out, const Tablebase& tb, const GameRecord& game) {
+  const PositionReport r = analyse(tb, game, {.principal_variation = false, .engine_choice = false});
+  out << "value for " << colour_name(r.position.to_move()) << " (to move): " << outcome_text(r.value)
+      << (r.value.value == Value::kDraw ? "" : " plies") << "\n";
+  if (!r.history_note.empty()) out << "history: " << r.history_note << "\n";
+  out << "moves (" << r.moves.size() << "), best first:\n";
+  for (const RatedMove& m : r.moves)
+    out << "  " << format_move(m.move) << "  " << outcome_text(m.result)
+        << (m.result.value == Value::kDraw ? "" : " plies")
+        << (m.repeats ? " (repeats an earlier position)" : "") << "\n";
+}
+
+// The engine's move in the game and its result for the engine.
+RatedMove engine_move(const Tablebase& tb, const GameRecord& game) {
+  const std::vector<RatedMove> rated = rate_moves(tb, game);
+  return rated[choose_index(tb, game.rules(), rated)];
 }
 
 std::string trim(const std::string& s) {
@@ -113,22 +79,22 @@ constexpr const char* kHelp =
     "  help        this text\n"
     "  quit        leave the game\n";
 
-int engine_vs_engine(const Tablebase& tb, const Rules& rules, Game game, int max_plies) {
+int engine_vs_engine(const Tablebase& tb, GameRecord game, int max_plies) {
+  const Rules& rules = game.rules();
   std::cout << "engine against engine (" << variant_description(rules.variant) << ")\n\n"
             << render_board(game.current(), rules.stack_cap()) << "\n";
   auto label = [](Colour c) { return side_name(c); };
   int ply = 0;
-  std::string end = end_message(rules, game, label);
+  std::string end = end_message(game, label);
   while (end.empty() && ply < max_plies) {
     const State st = game.current();
-    const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
-    const RatedMove& r = rated[choose_index(rated)];
+    const RatedMove r = engine_move(tb, game);
     game.play(r.move);
     ++ply;
-    std::cout << "ply " << game.moves.size() << ": " << side_name(st.to_move()) << " plays "
+    std::cout << "ply " << game.plies() << ": " << side_name(st.to_move()) << " plays "
               << format_move(r.move) << " (" << colour_name(st.to_move()) << ": "
               << outcome_text(r.result) << ")\n";
-    end = end_message(rules, game, label);
+    end = end_message(game, label);
   }
   std::cout << "\n" << render_board(game.current(), rules.stack_cap()) << "\n";
   if (end.empty())
@@ -140,7 +106,8 @@ int engine_vs_engine(const Tablebase& tb, const Rules& rules, Game game, int max
   return 0;
 }
 
-int human_vs_engine(const Tablebase& tb, const Rules& rules, Game game, Colour human) {
+int human_vs_engine(const Tablebase& tb, GameRecord game, Colour human) {
+  const Rules& rules = game.rules();
   const bool echo = !::isatty(STDIN_FILENO);  // scripted: echo input so the transcript reads well
   const Colour engine = opponent(human);
   auto label = [&](Colour c) { return side_name(c) + (c == human ? " (you)" : " (engine)"); };
@@ -152,16 +119,15 @@ int human_vs_engine(const Tablebase& tb, const Rules& rules, Game game, Colour h
   std::string line;
   while (true) {
     const State st = game.current();
-    const std::string end = end_message(rules, game, label);
+    const std::string end = end_message(game, label);
     if (!end.empty() && !announced) {
       std::cout << end << "type 'undo' to take back moves, or 'quit'\n";
       announced = true;
     }
     if (end.empty() && st.to_move() == engine) {
-      const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
-      const RatedMove& r = rated[choose_index(rated)];
+      const RatedMove r = engine_move(tb, game);
       game.play(r.move);
-      std::cout << "ply " << game.moves.size() << ": " << label(engine) << " plays "
+      std::cout << "ply " << game.plies() << ": " << label(engine) << " plays "
                 << format_move(r.move) << " (" << colour_name(engine) << ": "
                 << outcome_text(r.result) << ")\n\n"
                 << render_board(game.current(), cap) << "\n";
@@ -179,30 +145,30 @@ int human_vs_engine(const Tablebase& tb, const Rules& rules, Game game, Colour h
     if (cmd.empty()) continue;
     if (cmd == "quit" || cmd == "exit" || cmd == "q") return 0;
     if (cmd == "help" || cmd == "?") {
-      std::cout << kHelp << "\n" << kChoiceRule << "\n";
+      std::cout << kHelp << "\n" << kEngineChoiceRule << "\n";
     } else if (cmd == "board") {
       std::cout << render_board(st, cap);
     } else if (cmd == "moves") {
-      std::cout << "moves: " << (game.moves.empty() ? "(none)" : game.move_list()) << "\n";
+      std::cout << "moves: " << (game.plies() == 0 ? "(none)" : game.move_list()) << "\n";
     } else if (cmd == "hint") {
       if (!end.empty())
         std::cout << "the game is over: 'undo' to take back moves, or 'quit'\n";
       else
-        print_moves(std::cout, tb, rules, st);
+        print_moves(std::cout, tb, game);
     } else if (cmd == "undo") {
       // Take back moves until one of the human's has gone: it is then her turn.
       bool any = false;
-      for (std::size_t i = 0; i < game.moves.size(); ++i) any |= game.history[i].to_move() == human;
+      for (std::size_t i = 0; i < game.plies(); ++i) any |= game.positions()[i].to_move() == human;
       if (!any) {
         std::cout << "nothing to undo\n";
         continue;
       }
       std::string taken;
       while (true) {
-        const bool humans = game.history[game.moves.size() - 1].to_move() == human;
-        taken = taken.empty() ? format_move(game.moves.back())
-                              : format_move(game.moves.back()) + ", " + taken;
-        game.take_back();
+        const bool humans = game.positions()[game.plies() - 1].to_move() == human;
+        taken = taken.empty() ? format_move(game.moves().back())
+                              : format_move(game.moves().back()) + ", " + taken;
+        game.undo();
         if (humans) break;
       }
       announced = false;
@@ -213,9 +179,8 @@ int human_vs_engine(const Tablebase& tb, const Rules& rules, Game game, Colour h
       try {
         if (split_moves(input).size() != 1)
           throw NotationError("one move per line, got '" + input + "'");
-        const Move m = resolve_move(rules, st, parse_move_text(input), input);
-        game.play(m);
-        std::cout << "ply " << game.moves.size() << ": " << label(human) << " plays "
+        const Move m = game.play(std::string_view(input));
+        std::cout << "ply " << game.plies() << ": " << label(human) << " plays "
                   << format_move(m) << "\n\n"
                   << render_board(game.current(), cap) << "\n";
       } catch (const NotationError& e) {
@@ -254,7 +219,7 @@ int cmd_play(const Args& args) {
                   "loses), when the side to move has no legal move (she loses), or when a "
                   "position repeats (same stacks, same side to move: a draw). Moves may come "
                   "from a pipe or file (one per line; the session ends at end of input).\n\n") +
-          kChoiceRule,
+          kEngineChoiceRule,
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
@@ -270,18 +235,14 @@ int cmd_play(const Args& args) {
     throw UsageError("give a POSITION or --moves, not both");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
-  Game game;
-  game.history.push_back(kEmptyBoard);
-  if (vm->count("position")) {
-    game.history.back() = parse_position((*vm)["position"].as<std::string>(), v);
-  } else if (vm->count("moves")) {
-    std::vector<Move> played;
-    play_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>(), &played);
-    for (const Move& m : played) game.play(m);
-  }
-  if (!tb.probe(game.current())) throw unreachable_error(game.current());
-  if (eve) return engine_vs_engine(tb, rules, std::move(game), max_plies);
-  return human_vs_engine(tb, rules, std::move(game),
+  GameRecord game(rules);
+  if (vm->count("position"))
+    game = GameRecord(rules, parse_position((*vm)["position"].as<std::string>(), v));
+  else if (vm->count("moves"))
+    game = GameRecord::from_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
+  if (!tb.probe(game.current())) throw UnreachablePosition(game.current());
+  if (eve) return engine_vs_engine(tb, std::move(game), max_plies);
+  return human_vs_engine(tb, std::move(game),
                          as == "white" ? Colour::kWhite : Colour::kBlack);
 }
 

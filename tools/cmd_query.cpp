@@ -1,13 +1,14 @@
-#include <algorithm>
+// fano query: a position's report (analysis library) printed as text or JSON.
 #include <iostream>
-#include <sstream>
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "engine.hpp"
+#include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
+#include "fano/svg.hpp"
 #include "fano/tablebase.hpp"
-#include "svg.hpp"
 
 namespace fano::cli {
 
@@ -21,60 +22,51 @@ int cmd_query(const Args& args) {
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
       "marked to FILE (as 'fano show --svg FILE --best')");
-  const auto vm =
-      parse("query", "[--tb FILE] [--json] [--svg FILE] (POSITION | --moves \"C4,t3,...\")",
-            "Shows the position, its value for the side to move with plies to the "
-            "end, and every legal move with the result it gives its player, best "
-            "first (fastest wins, then draws, then slowest losses).",
-            desc, &pos, args);
+  const auto vm = parse(
+      "query", "[--tb FILE] [--json] [--svg FILE] (POSITION | --moves \"C4,t3,...\")",
+      "Shows the position, its value for the side to move with plies to the end, every legal "
+      "move with the result it gives its player, best first (fastest wins, then draws, then "
+      "slowest losses), the engine's choice and the principal variation (best play to the end "
+      "of the game, or to the repetition that ends a draw). With --moves the game's history "
+      "applies: a move into an earlier position is a draw (rule 3).\n\n"
+      "examples:\n  fano query \"-/-/-/-/-/-/- w\"\n  fano query --moves C4,t3 --json\n"
+      "  fano query --stack-cap 3 \"C/-/-/-/-/-/- b\"",
+      desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
   require_one_position(*vm, "query");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
-  int repeats_ply = -1;
-  const State st = position_from(*vm, rules, "query", &repeats_ply);
-  auto outcome = tb.probe(st);
-  if (!outcome) throw unreachable_error(st);
-  std::string over = describe_game_over(rules, st);
-  if (over.empty() && repeats_ply >= 0) {
-    // Rule 3: the game given by --moves has just repeated a position.
-    over = "draw by repetition: this position occurred after ply " + std::to_string(repeats_ply);
-    outcome = Outcome{Value::kDraw, 0};
-  }
-  // Best first; empty when the game is over (the ranking lives in engine.cpp).
-  const std::vector<RatedMove> rows =
-      repeats_ply >= 0 ? std::vector<RatedMove>{} : rate_moves(tb, rules, st);
+  const GameRecord game = game_from(*vm, rules, "query");
+  const PositionReport r = analyse(tb, game);
   if (vm->count("svg"))
     write_text_atomically((*vm)["svg"].as<std::string>(),
-                          board_svg(st, svg_options_for(rules, st, &tb)));
+                          board_svg(r.position, svg_options_for(r)));
   if (vm->count("json")) {
-    std::ostringstream o;
-    o << "{\"position\":" << json_string(format_position(st))
-      << ",\"to_move\":" << json_string(colour_name(st.to_move()))
-      << ",\"value\":" << json_string(value_name(outcome->value))
-      << ",\"plies\":" << json_outcome_plies(*outcome)
-      << ",\"game_over\":" << (over.empty() ? "null" : json_string(over)) << ",\"moves\":[";
-    for (size_t i = 0; i < rows.size(); ++i)
-      o << (i ? "," : "") << "{\"move\":" << json_string(format_move(rows[i].move))
-        << ",\"position\":" << json_string(format_position(rows[i].child))
-        << ",\"result\":" << json_string(value_name(rows[i].result.value))
-        << ",\"plies\":" << json_outcome_plies(rows[i].result) << "}";
-    o << "]}";
-    std::cout << o.str() << "\n";
+    print_json(report_json(r));
     return 0;
   }
+  const State st = r.position;
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap) << "\n";
-  std::cout << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(*outcome)
-            << (outcome->value == Value::kDraw ? "" : " plies") << "\n";
-  if (!over.empty()) {
-    std::cout << "game over: " << over << "\n";
+  std::cout << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(r.value)
+            << (r.value.value == Value::kDraw ? "" : " plies") << "\n";
+  if (!r.history_note.empty()) std::cout << "history: " << r.history_note << "\n";
+  if (r.game_over) {
+    std::cout << "game over: " << describe_end(*r.game_over, st) << "\n";
     return 0;
   }
-  std::cout << "moves (" << rows.size() << "), best first:\n";
-  for (const RatedMove& r : rows)
-    std::cout << "  " << format_move(r.move) << "  " << outcome_text(r.result)
-              << (r.result.value == Value::kDraw ? "" : " plies") << "\n";
+  std::cout << "moves (" << r.moves.size() << "), best first:\n";
+  for (const RatedMove& m : r.moves)
+    std::cout << "  " << format_move(m.move) << "  " << outcome_text(m.result)
+              << (m.result.value == Value::kDraw ? "" : " plies")
+              << (m.repeats ? " (repeats an earlier position)" : "") << "\n";
+  if (r.engine_choice) std::cout << "engine: " << format_move(r.moves[*r.engine_choice].move) << "\n";
+  std::cout << "principal variation:";
+  for (const Move& m : r.pv) std::cout << " " << format_move(m);
+  if (r.pv_end)
+    std::cout << " (" << describe_end(*r.pv_end, r.pv_positions.empty() ? st : r.pv_positions.back())
+              << ")";
+  std::cout << "\n";
   return 0;
 }
 

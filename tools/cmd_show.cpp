@@ -3,10 +3,11 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "engine.hpp"
+#include "fano/analysis.hpp"
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
+#include "fano/svg.hpp"
 #include "fano/tablebase.hpp"
-#include "svg.hpp"
 
 namespace fano::cli {
 
@@ -35,9 +36,10 @@ int cmd_show(const Args& args) {
   std::optional<Tablebase> tb;
   if (vm->count("best")) tb.emplace(open_table(*vm, v));
   const Rules rules(v);
-  const State st = position_from(*vm, rules, "show");
-  if (tb && !tb->probe(st)) throw unreachable_error(st);
-  const SvgOptions options = svg_options_for(rules, st, tb ? &*tb : nullptr);
+  const GameRecord game = game_from(*vm, rules, "show");
+  const State st = game.current();
+  const SvgOptions options = tb ? svg_options_for(analyse(
+                                         *tb, game, {.principal_variation = false, .engine_choice = false})) : svg_options_for(game);
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap);
   for (const std::string& note : options.notes) std::cout << note << "\n";
   if (vm->count("svg")) {

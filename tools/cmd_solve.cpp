@@ -1,9 +1,9 @@
 #include <iostream>
-#include <sstream>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/solver.hpp"
+#include "fano/solver_json.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -14,7 +14,7 @@ int cmd_solve(const Args& args) {
   desc.add_options()("out,o", po::value<std::string>(),
                      "tablebase file to write (default: DIR/<variant>.fanotb, see --tables)")(
       "tables", po::value<std::string>(),
-      "folder of the default tables (default: $FANO_TABLES, else tables/ in the repository)")(
+      "folder of the default tables (default: see 'fano info')")(
       "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
       "json", "print JSON");
   const auto vm = parse("solve", "[variant options] [--out FILE] [--threads N] [--json]",
@@ -46,19 +46,15 @@ int cmd_solve(const Args& args) {
   const Outcome start = *sol.lookup(kEmptyBoard);
   const auto& s = sol.stats;
   if (vm->count("json")) {
-    std::ostringstream o;
-    o << "{\"stack_cap\":" << v.stack_cap
-      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
-      << ",\"reachable\":" << s.reachable << ",\"placement\":" << s.placement
-      << ",\"movement\":" << s.movement << ",\"canonical\":" << s.canonical << ",\"win\":" << s.win
-      << ",\"loss\":" << s.loss << ",\"draw\":" << s.draw
-      << ",\"start\":{\"value\":" << json_string(value_name(start.value))
-      << ",\"plies\":" << json_outcome_plies(start) << "},\"tablebase\":" << json_string(out)
-      << ",\"tablebase_bytes\":" << bytes.size()
-      << ",\"seconds\":{\"enumerate\":" << sol.times.enumerate << ",\"graph\":" << sol.times.graph
-      << ",\"retrograde\":" << sol.times.retrograde << ",\"write\":" << write_s
-      << ",\"total\":" << total_s << "}}";
-    std::cout << o.str() << "\n";
+    Json o = solution_json(sol);
+    o["tablebase"] = out;
+    o["tablebase_bytes"] = bytes.size();
+    o["seconds"] = {{"enumerate", sol.times.enumerate},
+                    {"graph", sol.times.graph},
+                    {"retrograde", sol.times.retrograde},
+                    {"write", write_s},
+                    {"total", total_s}};
+    print_json(o);
     return 0;
   }
   std::cout << "variant: " << variant_description(v) << "\n"

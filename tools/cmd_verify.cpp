@@ -9,7 +9,8 @@
 #include "commands.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
-#include "verify.hpp"
+#include "fano/verify.hpp"
+#include "fano/verify_json.hpp"
 
 namespace fano::cli {
 namespace {
@@ -21,13 +22,6 @@ std::string read_text_file(const std::string& path) {
   s << in.rdbuf();
   if (in.bad()) throw UsageError("cannot read '" + path + "'");
   return s.str();
-}
-
-std::string json_finding(const std::optional<verify::Finding>& f) {
-  if (!f) return "null";
-  return "{\"category\":" + json_string(verify::category_name(f->category)) +
-         ",\"position\":" + (f->position ? json_string(*f->position) : std::string("null")) +
-         ",\"problem\":" + json_string(f->problem) + "}";
 }
 
 std::string finding_text(const verify::Finding& f) {
@@ -47,39 +41,7 @@ int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::s
   if (vm.count("markdown")) {
     std::cout << verify::markdown_table_header() << verify::markdown_row(r);
   } else if (json) {
-    std::ostringstream o;
-    o << "{\"tablebase\":" << json_string(path) << ",\"stack_cap\":" << r.variant.stack_cap
-      << ",\"adjacency\":" << json_string(adjacency_name(r.variant.adjacency))
-      << ",\"positions\":" << r.classes << ",\"reachable\":" << r.recount.reachable
-      << ",\"errors\":" << r.errors << ",\"checksum_ok\":true";
-    for (int c = 0; c < verify::kCategories; ++c) {
-      std::string key(verify::category_name(Category(c)));
-      for (char& ch : key)
-        if (ch == ' ') ch = '_';
-      o << ",\"" << key << "_ok\":" << (r.categories[c].errors ? "false" : "true");
-    }
-    o << ",\"first_error\":" << json_finding(r.first_error) << ",\"start\":";
-    if (r.start)
-      o << "{\"value\":" << json_string(value_name(r.start->value))
-        << ",\"plies\":" << json_outcome_plies(*r.start) << "}";
-    else
-      o << "null";
-    o << ",\"losing_first_moves\":[";
-    bool any = false;
-    for (const auto& f : r.first_moves) {
-      if (f.result.value != Value::kLoss) continue;
-      o << (any ? "," : "") << "{\"move\":" << json_string(format_move(f.move))
-        << ",\"plies\":" << f.result.plies << "}";
-      any = true;
-    }
-    o << "],\"longest_win\":";
-    if (r.longest_win)
-      o << "{\"plies\":" << r.longest_win->plies
-        << ",\"position\":" << json_string(r.longest_win_position) << "}";
-    else
-      o << "null";
-    o << ",\"seconds\":" << r.seconds << "}";
-    std::cout << o.str() << "\n";
+    print_json(verify::tablebase_report_json(r, path));
   } else {
     std::cout << "tablebase: " << path << " (" << variant_description(r.variant) << ", "
               << r.classes << " classes)\n";
@@ -96,13 +58,13 @@ int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::s
                   << "; first: " << (cr.first ? finding_text(*cr.first) : std::string("?")) << "\n";
     }
     std::cout << "empty board: "
-              << (r.start ? verify::outcome_text(*r.start) : std::string("not stored"))
+              << (r.start ? outcome_text(*r.start) : std::string("not stored"))
               << "; first moves that lose:";
     bool any = false;
     for (const auto& f : r.first_moves)
       if (f.result.value == Value::kLoss) {
         std::cout << (any ? ", " : " ") << format_move(f.move) << " ("
-                  << verify::outcome_text(f.result) << ")";
+                  << outcome_text(f.result) << ")";
         any = true;
       }
     std::cout << (any ? "" : " none") << "\n";
@@ -140,20 +102,7 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
   const std::string kind = table.cumulative ? "cumulative" : "exact";
   const std::string rule = table.expand_ended ? "expand-ended" : "stop-at-end";
   if (json) {
-    std::ostringstream o;
-    o << "{\"file\":" << json_string(path) << ",\"stack_cap\":" << v.stack_cap
-      << ",\"adjacency\":" << json_string(adjacency_name(v.adjacency))
-      << ",\"counts\":" << json_string(kind)
-      << ",\"expand_ended\":" << (table.expand_ended ? "true" : "false") << ",\"depths\":[";
-    for (size_t i = 0; i < checks.size(); ++i) {
-      const auto& c = checks[i];
-      o << (i ? "," : "") << "{\"depth\":" << c.depth << ",\"line\":" << c.line
-        << ",\"published\":" << c.published << ",\"computed\":" << c.computed
-        << ",\"match\":" << (c.match() ? "true" : "false") << "}";
-    }
-    o << "],\"all_match\":" << (first_bad ? "false" : "true")
-      << ",\"seconds\":" << seconds_since(t0) << "}";
-    std::cout << o.str() << "\n";
+    print_json(verify::perft_report_json(table, checks, v, path, seconds_since(t0)));
   } else {
     std::cout << "perft table: " << path << " (" << kind << " counts, " << rule << "), "
               << variant_description(v) << "\n";
@@ -180,12 +129,6 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
   return 0;
 }
 
-std::string claim_text(const verify::Claim& c) {
-  std::string out(value_name(c.value));
-  if (c.plies) out.append(1, ' ').append(std::to_string(*c.plies));
-  return out;
-}
-
 int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::string& path) {
   const bool json = vm.count("json") > 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -208,44 +151,13 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
     if (r.claim_holds && !*r.claim_holds) {
       ++failed;
       if (first_problem.empty())
-        first_problem = "line " + std::to_string(r.line) + ": claim '" + claim_text(*r.claim) +
+        first_problem = "line " + std::to_string(r.line) + ": claim '" + verify::claim_text(*r.claim) +
                         "' fails: the final position is " +
-                        (r.value ? verify::outcome_text(*r.value) : std::string("unknown"));
+                        (r.value ? outcome_text(*r.value) : std::string("unknown"));
     }
   }
   if (json) {
-    std::ostringstream o;
-    o << "{\"file\":" << json_string(path) << ",\"stack_cap\":" << tb.variant().stack_cap
-      << ",\"adjacency\":" << json_string(adjacency_name(tb.variant().adjacency)) << ",\"lines\":[";
-    for (size_t i = 0; i < recs.size(); ++i) {
-      const auto& r = recs[i];
-      o << (i ? "," : "") << "{\"line\":" << r.line << ",\"record\":" << json_string(r.record)
-        << ",\"legal\":" << (r.legal ? "true" : "false") << ",\"illegal\":";
-      if (r.illegal)
-        o << "{\"ply\":" << r.illegal->ply << ",\"move\":" << json_string(r.illegal->move)
-          << ",\"reason\":" << json_string(r.illegal->reason) << "}";
-      else
-        o << "null";
-      o << ",\"ended_at\":" << (r.ended_at ? std::to_string(*r.ended_at) : "null")
-        << ",\"game_over\":" << (r.game_over.empty() ? "null" : json_string(r.game_over))
-        << ",\"final_position\":" << json_string(r.final_position)
-        << ",\"value\":" << (r.value ? json_string(value_name(r.value->value)) : "null")
-        << ",\"plies\":" << (r.value ? json_outcome_plies(*r.value) : "null")
-        << ",\"first_mistake\":";
-      if (r.first_mistake)
-        o << "{\"ply\":" << r.first_mistake->ply
-          << ",\"move\":" << json_string(r.first_mistake->move)
-          << ",\"from\":" << json_string(value_name(r.first_mistake->from))
-          << ",\"to\":" << json_string(value_name(r.first_mistake->to)) << "}";
-      else
-        o << "null";
-      o << ",\"claimed\":" << (r.claim ? json_string(claim_text(*r.claim)) : "null")
-        << ",\"claim\":" << (r.claim_holds ? (*r.claim_holds ? "\"holds\"" : "\"fails\"") : "null")
-        << "}";
-    }
-    o << "],\"records\":" << recs.size() << ",\"illegal\":" << illegal
-      << ",\"claims_failed\":" << failed << ",\"seconds\":" << seconds_since(t0) << "}";
-    std::cout << o.str() << "\n";
+    print_json(verify::records_report_json(recs, tb.variant(), path, seconds_since(t0)));
   } else {
     std::cout << "game records: " << path << " (" << variant_description(tb.variant()) << ")\n";
     for (const auto& r : recs) {
@@ -258,7 +170,7 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
       if (r.ended_at)
         std::cout << "  game over after ply " << *r.ended_at << ": " << r.game_over << "\n";
       std::cout << "  final position " << r.final_position << ": "
-                << (r.value ? verify::outcome_text(*r.value) : std::string("unknown"))
+                << (r.value ? outcome_text(*r.value) : std::string("unknown"))
                 << " for the side to move\n";
       if (r.first_mistake)
         std::cout << "  first mistake: ply " << r.first_mistake->ply << " " << r.first_mistake->move
@@ -267,7 +179,7 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
       else
         std::cout << "  no mistake\n";
       if (r.claim)
-        std::cout << "  claim " << claim_text(*r.claim) << ": "
+        std::cout << "  claim " << verify::claim_text(*r.claim) << ": "
                   << (*r.claim_holds ? "holds" : "fails") << "\n";
     }
     std::cout << "result: " << recs.size() << " records, " << illegal << " illegal, " << failed

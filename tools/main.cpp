@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "fano/analysis.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
 
@@ -62,16 +63,19 @@ int main(int argc, char** argv) {
       return e.code();
     } catch (const fano::TablebaseError& e) {
       std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return e.exit_code();
+      return fano::cli::exit_code_for(e.kind());
+    } catch (const fano::UnreachablePosition& e) {
+      std::cerr << "fano " << name << ": " << e.what() << "\n";
+      return fano::cli::kExitUnreachable;
     } catch (const fano::NotationError& e) {
       std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return 2;
+      return fano::cli::kExitUsage;
     } catch (const std::bad_alloc&) {
       std::cerr << "fano " << name << ": out of memory\n";
-      return 1;
+      return fano::cli::kExitInternal;
     } catch (const std::exception& e) {
       std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return 1;
+      return fano::cli::kExitInternal;
     }
   }
   std::cerr << "fano: unknown command '" << name << "' (see 'fano --help')\n";

@@ -1,5 +1,7 @@
 #include "fano/notation.hpp"
 
+#include "fano/game.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -227,60 +229,10 @@ std::string format_move(const Move& m) {
 
 State play_moves(const Rules& rules, State st, std::string_view moves, std::vector<Move>* played,
                  int* repeats_ply) {
-  const auto tokens = split_moves(moves);
-  std::vector<State> history{st};  // history[p]: the position after ply p
-  int repeated = -1;               // the earlier ply whose position the last one repeats
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string prefix =
-        "move " + std::to_string(i + 1) + " (ply " + std::to_string(i + 1) + ")";
-    try {
-      if (repeated >= 0)
-        throw NotationError("move " + quote(tokens[i]) +
-                            ": the game is already over (draw by repetition: the position after "
-                            "ply " +
-                            std::to_string(i) + " occurred after ply " + std::to_string(repeated) +
-                            ", rule 3)");
-      const GameOver over = game_over(rules, st);
-      if (over != GameOver::kNone)
-        throw NotationError("move " + quote(tokens[i]) + ": the game is already over (" +
-                            (over == GameOver::kLine ? "a line stands" : "no legal move") + ")");
-      const Move m = resolve_move(rules, st, parse_move_text(tokens[i]), tokens[i]);
-      st = apply_move(st, m);
-      if (played) played->push_back(m);
-      const auto earlier = std::find(history.begin(), history.end(), st);
-      if (earlier != history.end()) repeated = int(earlier - history.begin());
-      history.push_back(st);
-    } catch (const NotationError& e) {
-      throw NotationError(prefix + ", " + e.what());
-    }
-  }
-  if (repeats_ply) *repeats_ply = repeated;
-  return st;
-}
-
-std::string render_board(State st, int stack_cap) {
-  auto cell = [&](int s) {
-    std::string body;
-    for (int i = 0; i < st.height(s); ++i) body += piece_char(st.piece_from_bottom(s, i));
-    if (body.empty()) body.push_back('-');
-    body.resize(size_t(stack_cap), ' ');
-    std::string out(1, '[');
-    out.append(1, char('1' + s)).append(1, ':').append(body).append(1, ']');
-    return out;
-  };
-  // Corner 6 at the top, 5 and 3 at the bottom; 1, 4 and 2 the sides' midpoints;
-  // 7 the centre. The circle passes through 1, 2 and 4.
-  const std::string pad(size_t(stack_cap), ' ');
-  std::ostringstream o;
-  o << "              " << cell(5) << "\n";
-  o << "             /  |  \\\n";
-  o << "      " << cell(0) << "  |  " << cell(3) << "\n";
-  o << "       /    \\   |   /    \\\n";
-  o << "      /      " << cell(6) << "      \\\n";
-  o << "     /       /  |  \\       \\\n";
-  o << "  " << cell(4) << "-----" << cell(1) << "-----" << cell(2) << "\n";
-  o << "  " << (st.to_move() == Colour::kWhite ? "White" : "Black") << " to move\n";
-  return o.str();
+  const GameRecord game = GameRecord::from_moves(rules, st, moves);
+  if (played) *played = game.moves();
+  if (repeats_ply) *repeats_ply = game.repeated_ply();
+  return game.current();
 }
 
 }  // namespace fano
@@ -297,24 +249,8 @@ std::string line_name(int line) {
 }
 
 std::string describe_game_over(const Rules& rules, State st) {
-  const std::uint8_t lines = formed_lines(st);
-  const std::string last_mover = opponent(st.to_move()) == Colour::kWhite ? "White" : "Black";
-  if (lines) {
-    const int l = std::countr_zero(unsigned(lines));
-    const auto& sp = kLineSpaces[l];
-    const Piece a = st.top(sp[0]), b = st.top(sp[1]), c = st.top(sp[2]);
-    std::string what;
-    if (colour_of(a) == colour_of(b) && colour_of(b) == colour_of(c))
-      what = "three " + colour_name(colour_of(a)) + " pieces";
-    else
-      what = std::string("three ") + (shape_of(a) == Shape::kCircle ? "circles" : "triangles");
-    return "line " + line_name(l) + " has " + what + " on top: " + last_mover +
-           ", who moved last, lost";
-  }
-  if (!has_legal_move(rules, st))
-    return std::string(st.to_move() == Colour::kWhite ? "White" : "Black") +
-           " has no legal move and lost";
-  return "";
+  const auto end = game_end(rules, st);
+  return end ? describe_end(*end, st) : "";
 }
 
 }  // namespace fano

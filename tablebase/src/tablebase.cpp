@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <bit>
 #include <cerrno>
 #include <csignal>
@@ -194,6 +195,11 @@ void write_file_atomically(const std::string& path, std::span<const std::uint8_t
   }
 }
 
+void write_text_atomically(const std::string& path, std::string_view text) {
+  write_file_atomically(path, std::span<const std::uint8_t>(
+                                  reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
 Tablebase Tablebase::open(const std::string& path, std::optional<Variant> expected) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -301,15 +307,13 @@ std::optional<Outcome> Tablebase::probe(State st) const {
   return outcome_from_byte(outcomes_[size_t(it - codes_.begin())]);
 }
 
-Outcome Tablebase::outcome_at(std::size_t i) const { return outcome_from_byte(outcomes_[i]); }
-
-std::string default_tablebase_path(const Variant& variant, const std::string& dir) {
-  std::string d = dir;
-  if (d.empty()) {
-    const char* env = std::getenv("FANO_TABLES");
-    d = env && *env ? env : FANO_DEFAULT_TABLE_DIR;
-  }
-  return (std::filesystem::path(d) / (variant_slug(variant) + ".fanotb")).string();
+std::uint64_t tablebase_checksum(std::span<const std::uint8_t> file) {
+  assert(file.size() >= sizeof(TablebaseHeader));
+  TablebaseHeader h;
+  std::memcpy(&h, file.data(), sizeof h);
+  return header_checksum(h, file.subspan(sizeof h));
 }
+
+Outcome Tablebase::outcome_at(std::size_t i) const { return outcome_from_byte(outcomes_[i]); }
 
 }  // namespace fano

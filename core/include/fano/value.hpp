@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace fano {
@@ -39,6 +40,18 @@ constexpr bool better_for_mover(Outcome a, Outcome b) {
     return -1000000L + o.plies;
   };
   return rank(a) > rank(b);
+}
+
+// "draw", "win in 5", "loss in 1" (no unit), as tables and move lists print results.
+inline std::string outcome_text(Outcome o) {
+  if (o.value == Value::kDraw) return "draw";
+  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
+}
+
+// "draw", "win in 5 plies", "loss in 1 ply": the value in a sentence.
+inline std::string outcome_phrase(Outcome o) {
+  if (o.value == Value::kDraw) return "draw";
+  return outcome_text(o) + (o.plies == 1 ? " ply" : " plies");
 }
 
 }  // namespace fano

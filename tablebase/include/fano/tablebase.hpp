@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fano/board.hpp"
@@ -37,17 +38,18 @@ struct TablebaseHeader {
 };
 static_assert(sizeof(TablebaseHeader) == 104, "the on-disk header is 104 bytes");
 
-// Why a file was refused; each kind has its own process exit code.
-enum class TablebaseErrorKind : int {
-  kMissing = 10,
-  kNotAFile = 11,
-  kTruncated = 12,
-  kBadMagic = 13,
-  kBadVersion = 14,
-  kChecksum = 15,
-  kCorrupt = 16,
-  kWrongVariant = 17,
-  kIo = 18,
+// Why a file was refused or could not be written (the CLI maps each kind to
+// its own exit code).
+enum class TablebaseErrorKind {
+  kMissing,       // no such file
+  kNotAFile,      // a directory or special file
+  kTruncated,     // shorter than its header announces
+  kBadMagic,      // not a tablebase
+  kBadVersion,    // a format version this reader does not read
+  kChecksum,      // damaged
+  kCorrupt,       // checksum right but contents inconsistent
+  kWrongVariant,  // a table of another variant
+  kIo,            // a read or write failed
 };
 
 class TablebaseError : public std::runtime_error {
@@ -55,7 +57,6 @@ class TablebaseError : public std::runtime_error {
   TablebaseError(TablebaseErrorKind kind, const std::string& what)
       : std::runtime_error(what), kind_(kind) {}
   TablebaseErrorKind kind() const { return kind_; }
-  int exit_code() const { return int(kind_); }
 
  private:
   TablebaseErrorKind kind_;
@@ -75,6 +76,8 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
 // Writes bytes to path atomically: a temporary file in the same folder, flushed,
 // then renamed over path. Creates missing parent folders. Throws TablebaseError.
 void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes);
+// The same for text (an SVG picture, an export).
+void write_text_atomically(const std::string& path, std::string_view text);
 
 // A read-only, checked tablebase held in memory. probe() is thread-safe.
 class Tablebase {
@@ -109,9 +112,24 @@ class Tablebase {
   std::vector<std::uint8_t> outcomes_;
 };
 
+// Where tables are looked for when no folder is given, and why.
+struct TableDir {
+  std::string path;
+  std::string source;  // "FANO_TABLES", "source tree" or "installed"
+};
+// $FANO_TABLES if set; else, when the running program lives in this project's
+// build tree, the source tree's tables/; else <prefix>/share/fano/tables next
+// to the installed program (<prefix>/bin/..).
+TableDir default_table_dir();
+
 // Default location of a variant's table: DIR/<slug>.fanotb, DIR defaulting to
-// $FANO_TABLES, else the repository's tables/ folder (fixed at build time).
+// default_table_dir().
 std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
+
+// The checksum a whole file (header and sections) must carry in its header:
+// FNV-1a 64 over the header with the checksum field zero, then the sections.
+// Requires file.size() >= sizeof(TablebaseHeader).
+std::uint64_t tablebase_checksum(std::span<const std::uint8_t> file);
 
 // FNV-1a 64-bit hash, continuing from `h`.
 std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h = 0xcbf29ce484222325ull);

@@ -1,4 +1,4 @@
-#include "verify.hpp"
+#include "fano/verify.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "fano/game.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/symmetry.hpp"
@@ -192,11 +193,6 @@ void add_error(CategoryResult& r, Category c, std::optional<std::string> positio
 }
 
 }  // namespace
-
-std::string outcome_text(Outcome o) {
-  if (o.value == Value::kDraw) return "draw";
-  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
-}
 
 std::string_view category_name(Category c) {
   switch (c) {
@@ -623,65 +619,59 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
     rec.line = ln;
     rec.record = std::string(moves);
     if (hash != std::string_view::npos) rec.claim = parse_claim(line.substr(hash + 1), ln);
-    State st = kEmptyBoard;
-    std::vector<State> history{st};  // rule 3: a repeated position ends the game, drawn
-    int repeated = -1;
+    GameRecord game(rules);  // rule 3 lives in GameRecord
     for (size_t i = 0; i < tokens.size(); ++i) {
       const int ply = int(i + 1);
       const std::string& tok = tokens[i];
-      if (repeated >= 0) {
-        rec.legal = false;
-        rec.illegal = IllegalMove{ply, tok,
-                                  "the game ended at ply " + std::to_string(*rec.ended_at) +
-                                      " (draw by repetition of the position after ply " +
-                                      std::to_string(repeated) + ")"};
-        break;
-      }
-      if (game_over(rules, st) != GameOver::kNone) {
+      if (const auto end = game.end()) {
         rec.legal = false;
         rec.illegal = IllegalMove{ply, tok,
                                   "the game ended at ply " + std::to_string(*rec.ended_at) + " (" +
-                                      describe_game_over(rules, st) + ")"};
+                                      describe_end(*end, game.current()) + ")"};
         break;
       }
+      const State before_st = game.current();
       Move m;
       try {
-        m = resolve_move(rules, st, parse_move_text(tok), tok);
+        m = resolve_move(rules, before_st, parse_move_text(tok), tok);
       } catch (const NotationError& e) {
         rec.legal = false;
         rec.illegal = IllegalMove{ply, tok, e.what()};
         break;
       }
-      const State next = apply_move(st, m);
-      const auto before = tb.probe(st), after = tb.probe(next);
+      game.play(m);
+      const auto before = tb.probe(before_st), after = tb.probe(game.current());
       if (!before || !after)
         throw TablebaseError(TablebaseErrorKind::kCorrupt,
-                             tb.name() + ": lacks " + format_position(before ? next : st) +
+                             tb.name() + ": lacks " +
+                                 format_position(before ? game.current() : before_st) +
                                  ", reached by a legal game (damaged table; run 'fano verify')");
       const Outcome got = outcome_for_mover(*after);
       if (!rec.first_mistake && got.value < before->value)
         rec.first_mistake = Mistake{ply, format_move(m), before->value, got.value};
-      st = next;
-      if (game_over(rules, st) != GameOver::kNone) rec.ended_at = ply;
-      const auto earlier = std::find(history.begin(), history.end(), st);
-      if (earlier != history.end() && !rec.ended_at) {
-        repeated = int(earlier - history.begin());
-        rec.ended_at = ply;
-      }
-      history.push_back(st);
+      if (game.over()) rec.ended_at = ply;
     }
-    rec.game_over = describe_game_over(rules, st);
+    const State st = game.current();
+    rec.end = game.end();
+    rec.game_over = rec.end ? describe_end(*rec.end, st) : "";
     rec.final_position = format_position(st);
     rec.value = tb.probe(st);
-    if (repeated >= 0) {
-      rec.game_over = "draw by repetition of the position after ply " + std::to_string(repeated);
-      rec.value = Outcome{Value::kDraw, 0};
-    }
+    if (rec.end && rec.end->reason == EndReason::kRepetition) rec.value = Outcome{Value::kDraw, 0};
     if (rec.claim)
       rec.claim_holds = rec.legal && rec.value && rec.value->value == rec.claim->value &&
                         (!rec.claim->plies || *rec.claim->plies == rec.value->plies);
     out.push_back(std::move(rec));
   }
+  return out;
+}
+
+}  // namespace fano::verify
+
+namespace fano::verify {
+
+std::string claim_text(const Claim& c) {
+  std::string out(value_name(c.value));
+  if (c.plies) out.append(1, ' ').append(std::to_string(*c.plies));
   return out;
 }
 

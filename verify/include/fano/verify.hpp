@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fano/game.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"
@@ -33,9 +34,6 @@ class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// "win in 5", "loss in 0", "draw".
-std::string outcome_text(Outcome o);
 
 // ---------------------------------------------------------------------------
 // Tablebase verification
@@ -139,6 +137,9 @@ struct Claim {
   std::optional<int> plies;
 };
 
+// "win 5", "draw": a claim as written.
+std::string claim_text(const Claim& c);
+
 struct IllegalMove {
   int ply;  // 1-based
   std::string move;
@@ -157,6 +158,7 @@ struct RecordReport {
   bool legal = true;
   std::optional<IllegalMove> illegal;
   std::optional<int> ended_at;   // the ply after which the game was over
+  std::optional<GameEnd> end;    // how the game ended (rules 1-3), if it did
   std::string game_over;         // why, in words, or ""
   std::string final_position;    // after the last legal move
   std::optional<Outcome> value;  // of the final position, for the side to move

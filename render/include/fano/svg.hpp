@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "fano/rules.hpp"
-#include "fano/tablebase.hpp"
+#include "fano/analysis.hpp"
+#include "fano/game.hpp"
 
 namespace fano {
 
@@ -25,14 +25,11 @@ struct SvgOptions {
 // have class "best", never "piece".
 std::string board_svg(State st, const SvgOptions& options = {});
 
-// The picture's options for a position: why the game is over, if it is; and,
-// given a table, the value for the side to move and the best moves marked
-// (every move whose result equals the best one). The position must be in the
-// table (check reachability first).
-SvgOptions svg_options_for(const Rules& rules, State st, const Tablebase* tb);
-
-// Writes text to path atomically (a temporary file renamed over path).
-// Throws TablebaseError (kIo) naming the file when it cannot be written.
-void write_text_atomically(const std::string& path, const std::string& text);
+// The picture's options from a position's report: the value for the side to
+// move, the best moves marked (every move whose result equals the best one)
+// and why the game is over, if it is.
+SvgOptions svg_options_for(const PositionReport& report);
+// Without a table: only why the game is over, if it is.
+SvgOptions svg_options_for(const GameRecord& game);
 
 }  // namespace fano

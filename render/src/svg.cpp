@@ -1,4 +1,4 @@
-#include "svg.hpp"
+#include "fano/svg.hpp"
 
 #include <array>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine.hpp"
+#include "fano/analysis.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
 
@@ -203,33 +203,29 @@ std::string board_svg(State st, const SvgOptions& options) {
   return o;
 }
 
-SvgOptions svg_options_for(const Rules& rules, State st, const Tablebase* tb) {
+SvgOptions svg_options_for(const PositionReport& r) {
   SvgOptions options;
-  if (tb) {
-    const auto outcome = tb->probe(st);
-    if (outcome)
-      options.notes.push_back("value for " + colour_name(st.to_move()) + ": " +
-                              outcome_text(*outcome) +
-                              (outcome->value == Value::kDraw ? "" : " plies"));
-    const std::vector<RatedMove> rated = rate_moves(*tb, rules, st);
-    std::string names;
-    for (const RatedMove& r : rated) {
-      if (!(r.result == rated.front().result)) break;
-      options.best.push_back(r.move);
-      if (!names.empty()) names += ", ";
-      names += format_move(r.move);
-    }
-    if (!rated.empty())
-      options.notes.push_back("best (" + outcome_text(rated.front().result) + "): " + names);
+  const State st = r.position;
+  options.notes.push_back("value for " + colour_name(st.to_move()) + ": " + outcome_phrase(r.value));
+  std::string names;
+  for (const RatedMove& m : r.moves) {
+    if (!(m.result == r.moves.front().result)) break;
+    options.best.push_back(m.move);
+    if (!names.empty()) names += ", ";
+    names += format_move(m.move);
   }
-  const std::string over = describe_game_over(rules, st);
-  if (!over.empty()) options.notes.push_back("game over: " + over);
+  if (!r.moves.empty())
+    options.notes.push_back("best (" + outcome_text(r.moves.front().result) + "): " + names);
+  if (r.game_over) options.notes.push_back("game over: " + describe_end(*r.game_over, st));
   return options;
 }
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-  write_file_atomically(path, std::span<const std::uint8_t>(
-                                  reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+SvgOptions svg_options_for(const GameRecord& game) {
+  SvgOptions options;
+  if (const auto end = game.end())
+    options.notes.push_back("game over: " + describe_end(*end, game.current()));
+  return options;
 }
+
 
 }  // namespace fano

@@ -1,27 +1,92 @@
-// Helpers for end-to-end tests: run the fano tool (FANO_BIN) and capture its
-// exit status and output, start it in the background, run it through the
-// shell, make temporary folders, read and write whole files.
+// Helpers shared by every test: the variants for parameterised suites, seeded
+// random playouts, running the fano tool (FANO_BIN) and capturing its exit
+// status and output, temporary folders, whole files, JSON output parsed with
+// nlohmann-json, the CLI's documented exit codes and re-sealing a damaged table.
 #pragma once
 
-#include <fcntl.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <optional>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <signal.h>
+#include <span>
 #include <stdexcept>
+#include <stdlib.h>
 #include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <unordered_set>
 #include <vector>
 
+#include "fano/notation.hpp"
+#include "fano/rules.hpp"
+#include "fano/tablebase.hpp"
+
 namespace fano::testing {
+
+
+// A test name for a variant parameter: its slug with '-' made '_'.
+inline std::string variant_param_name(const ::testing::TestParamInfo<Variant>& info) {
+  std::string s = variant_slug(info.param);
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
+// The moves of `moves` that do not form a line, or all of them when every move
+// does: a careful playout picks among these to go deep into the movement phase.
+inline std::vector<Move> careful_moves(State st, const std::vector<Move>& moves) {
+  std::vector<Move> safe;
+  for (const Move& m : moves)
+    if (!formed_lines(apply_move(st, m))) safe.push_back(m);
+  return safe.empty() ? moves : safe;
+}
+
+// Every position visited by a random playout from the empty board (the empty
+// board included), stopping when the game is over or after max_plies. A
+// careful playout avoids moves that form a line whenever it can, so that it
+// reaches deep into the movement phase; a uniform one mostly ends early.
+inline std::vector<State> playout(const Rules& rules, std::mt19937& rng, int max_plies,
+                                  bool careful) {
+  std::vector<State> out{kEmptyBoard};
+  State st = kEmptyBoard;
+  for (int ply = 0; ply < max_plies && game_over(rules, st) == GameOver::kNone; ++ply) {
+    std::vector<Move> moves = legal_moves(rules, st);
+    if (careful) moves = careful_moves(st, moves);
+    st = apply_move(st, moves[rng() % moves.size()]);
+    out.push_back(st);
+  }
+  return out;
+}
+
+// Distinct positions from `games` seeded playouts of up to max_plies moves,
+// alternately careful and uniform, keeping only the positions at most
+// kept_plies moves into each game (the later ones still draw from rng).
+inline std::vector<State> sample_positions(const Variant& v, int games, unsigned seed,
+                                           int max_plies = 60, int kept_plies = 60) {
+  const Rules rules(v);
+  std::mt19937 rng(seed);
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<State> out;
+  for (int g = 0; g < games; ++g) {
+    const std::vector<State> game = playout(rules, rng, max_plies, g % 2 == 0);
+    for (int ply = 0; ply < int(game.size()) && ply <= kept_plies; ++ply)
+      if (seen.insert(game[ply].code).second) out.push_back(game[ply]);
+  }
+  return out;
+}
+
+
 
 namespace fs = std::filesystem;
 
@@ -172,6 +237,42 @@ inline std::string command_line(const std::vector<std::string>& args) {
   std::string s = "fano";
   for (const std::string& a : args) s += " '" + a + "'";
   return s;
+}
+
+
+// The exit code the CLI documents for a tablebase error kind (README, "Exit
+// codes"), written out here independently of the tool's mapping.
+inline int exit_code_of(TablebaseErrorKind kind) {
+  switch (kind) {
+    case TablebaseErrorKind::kMissing: return 10;
+    case TablebaseErrorKind::kNotAFile: return 11;
+    case TablebaseErrorKind::kTruncated: return 12;
+    case TablebaseErrorKind::kBadMagic: return 13;
+    case TablebaseErrorKind::kBadVersion: return 14;
+    case TablebaseErrorKind::kChecksum: return 15;
+    case TablebaseErrorKind::kCorrupt: return 16;
+    case TablebaseErrorKind::kWrongVariant: return 17;
+    case TablebaseErrorKind::kIo: return 18;
+  }
+  return -1;
+}
+
+// Recomputes a damaged table's checksum (the library's own function), so that
+// only the deliberate damage remains.
+inline void reseal(std::vector<std::uint8_t>& b) {
+  if (b.size() < sizeof(TablebaseHeader)) return;
+  const std::uint64_t sum = tablebase_checksum(b);
+  std::memcpy(b.data() + offsetof(TablebaseHeader, checksum), &sum, sizeof sum);
+}
+
+// The tool's JSON output (one document), parsed; fails the test on bad JSON.
+inline nlohmann::json parse_json(const std::string& text) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    ADD_FAILURE() << "not JSON (" << e.what() << "): " << text;
+    return nullptr;
+  }
 }
 
 }  // namespace fano::testing

@@ -1,0 +1,104 @@
+// Perfect play from a tablebase: a position's report (value, game over, every
+// move rated best first, the principal variation and the engine's choice).
+// One call, analyse(), gives what `fano query` prints; `fano play`, `fano show
+// --best`, the HTTP server and the Python module all use it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fano/game.hpp"
+#include "fano/rules.hpp"
+#include "fano/tablebase.hpp"
+#include "fano/value.hpp"
+
+namespace fano {
+
+// A legal position that no game reaches (the table does not hold it).
+class UnreachablePosition : public std::runtime_error {
+ public:
+  explicit UnreachablePosition(State st);
+  State position() const { return position_; }
+
+ private:
+  State position_;
+};
+
+// One legal move with the result it gives its player under perfect play.
+struct RatedMove {
+  Move move;
+  State child;     // the position after the move
+  Outcome result;  // for the player making the move
+  // The move recreates an earlier position of the game: it ends the game drawn (rule 3).
+  bool repeats = false;
+};
+
+// Every legal move of the side to move, best first (faster wins, then draws,
+// then slower losses); moves of equal result keep the rules' move order
+// (placements by piece then space, movements by from then to). Empty when the
+// game is over in `st`. Throws TablebaseError (kCorrupt) when the table lacks a
+// successor (a damaged table).
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State st);
+
+// The same under the game's history: a move into an earlier position is a
+// draw (rule 3), and the other results are exact given that history.
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game);
+
+// The opponent's replies from `child` whose result for the opponent equals the
+// opponent's best result there: the fewer, the more traps a move into `child` sets.
+int keeping_replies(const Tablebase& tb, const Rules& rules, State child);
+
+// The engine's choice, as an index into `rated` (rate_moves' output, non-empty):
+// among the moves with the best result (same value and plies), the one leaving
+// the opponent the fewest replies that keep the opponent's result; remaining
+// ties go to the first in move order. Deterministic. The tie-break counts are
+// computed here, for the best moves only.
+std::size_t choose_index(const Tablebase& tb, const Rules& rules,
+                         const std::vector<RatedMove>& rated);
+
+// rate_moves then choose_index; requires the game not to be over.
+Move choose_move(const Tablebase& tb, const GameRecord& game);
+
+// The rule of choose_index in words, for help texts.
+extern const char* const kEngineChoiceRule;
+
+// What the report should contain beyond the value and the rated moves.
+struct AnalysisOptions {
+  bool principal_variation = true;  // best play to the end of the game
+  bool engine_choice = true;        // the engine's move (computes tie-break counts)
+  std::size_t max_pv_plies = 1000;  // a bound on the variation (a draw ends by repetition first)
+};
+
+struct PositionReport {
+  Variant variant;
+  State position;
+  Outcome value;                     // for the side to move, given the game's history
+  Outcome table_value;               // the table's value (no history)
+  std::optional<GameEnd> game_over;  // the game is over in this position
+  std::vector<RatedMove> moves;      // best first; empty when the game is over
+  std::optional<std::size_t> engine_choice;  // index into moves
+  // The principal variation: the engine's play for both sides from here to the
+  // end of the game (a line, no move, or the repetition that ends a draw).
+  std::vector<Move> pv;
+  std::vector<State> pv_positions;  // after each move of pv
+  std::optional<GameEnd> pv_end;    // how the variation ends (unset only if cut at max_pv_plies)
+  // Why the history changes the table's value (empty when it does not).
+  std::string history_note;
+};
+
+// The report on the current position of a game (its history applies, rule 3).
+// Throws UnreachablePosition when the table lacks the position, TablebaseError
+// (kCorrupt) when it lacks a successor.
+PositionReport analyse(const Tablebase& tb, const GameRecord& game,
+                       const AnalysisOptions& options = {});
+// The report on a position reached with no history.
+PositionReport analyse(const Tablebase& tb, State st, const AnalysisOptions& options = {});
+
+// The principal variation alone, as a game record continuing `game`.
+GameRecord principal_variation(const Tablebase& tb, const GameRecord& game,
+                               std::size_t max_plies = 1000);
+
+}  // namespace fano

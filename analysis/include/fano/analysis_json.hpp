@@ -1,0 +1,20 @@
+// JSON of the analysis reports: what `fano query --json`, the HTTP API and the
+// Python module return (one serialisation, used by all of them).
+#pragma once
+
+#include "fano/analysis.hpp"
+#include "fano/json.hpp"
+
+namespace fano {
+
+// {"position", "to_move", "value", "plies", "table_value", "table_plies",
+//  "game_over": null | {reason, line, loser, text}, "moves": [{"move",
+//  "position", "result", "plies", "repeats"}...] best first, "engine_move",
+//  "pv": [moves], "pv_end": null | {reason, line, loser, text}, "history_note"}.
+// Results are for the player making the move; value and plies for the side to move.
+Json report_json(const PositionReport& report);
+
+// One rated move: {"move", "position", "result", "plies", "repeats"}.
+Json rated_move_json(const RatedMove& m);
+
+}  // namespace fano

@@ -1,0 +1,139 @@
+#include "fano/analysis.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "fano/notation.hpp"
+
+namespace fano {
+namespace {
+
+Outcome probe_child(const Tablebase& tb, State child) {
+  const auto c = tb.probe(child);
+  if (!c)
+    throw TablebaseError(TablebaseErrorKind::kCorrupt,
+                         tb.name() + ": lacks the reachable position " + format_position(child) +
+                             " (damaged table; 'fano verify' checks it)");
+  return *c;
+}
+
+void sort_best_first(std::vector<RatedMove>& rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const RatedMove& a, const RatedMove& b) {
+    return better_for_mover(a.result, b.result);
+  });
+}
+
+}  // namespace
+
+UnreachablePosition::UnreachablePosition(State st)
+    : std::runtime_error("position '" + format_position(st) +
+                         "' is legal but no game reaches it (for example a line stands that "
+                         "would have ended the game earlier)"),
+      position_(st) {}
+
+const char* const kEngineChoiceRule =
+    "The engine plays a move with the best result for it (fastest win, else a draw, else the "
+    "slowest loss). Among moves of equal result (same win/draw/loss and plies) it picks the one "
+    "that leaves the opponent the fewest replies keeping the opponent's result (replies whose "
+    "result for the opponent equals the opponent's best result in that position), so that even "
+    "a draw sets the most traps; remaining ties go to the first move in move order (placements "
+    "by shape, circle first, then space; movements by from-space then to-space). The choice is "
+    "deterministic.";
+
+int keeping_replies(const Tablebase& tb, const Rules& rules, State child) {
+  if (game_over(rules, child) != GameOver::kNone) return 0;
+  const Outcome best = probe_child(tb, child);
+  int n = 0;
+  for_each_move(rules, child, [&](const Move&, State grandchild) {
+    n += outcome_for_mover(probe_child(tb, grandchild)) == best;
+  });
+  return n;
+}
+
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State st) {
+  std::vector<RatedMove> rows;
+  if (game_over(rules, st) != GameOver::kNone) return rows;
+  for_each_move(rules, st, [&](const Move& m, State child) {
+    rows.push_back({m, child, outcome_for_mover(probe_child(tb, child)), false});
+  });
+  sort_best_first(rows);
+  return rows;
+}
+
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
+  std::vector<RatedMove> rows;
+  if (game.over()) return rows;
+  const auto earlier = game.positions();
+  for_each_move(game.rules(), game.current(), [&](const Move& m, State child) {
+    const bool repeats = std::find(earlier.begin(), earlier.end(), child) != earlier.end();
+    rows.push_back(
+        {m, child, repeats ? Outcome{} : outcome_for_mover(probe_child(tb, child)), repeats});
+  });
+  sort_best_first(rows);
+  return rows;
+}
+
+std::size_t choose_index(const Tablebase& tb, const Rules& rules,
+                         const std::vector<RatedMove>& rated) {
+  assert(!rated.empty());
+  if (rated.empty()) throw std::logic_error("choose_index: no legal move");
+  // rated is best first and stable, so the best group is a prefix in move order.
+  std::size_t best = 0;
+  int best_keeping = -1;
+  for (std::size_t i = 0; i < rated.size() && rated[i].result == rated[0].result; ++i) {
+    // A repeating move ends the game at once: the opponent keeps nothing.
+    const int k = rated[i].repeats ? 0 : keeping_replies(tb, rules, rated[i].child);
+    if (best_keeping < 0 || k < best_keeping) best = i, best_keeping = k;
+  }
+  return best;
+}
+
+Move choose_move(const Tablebase& tb, const GameRecord& game) {
+  const std::vector<RatedMove> rated = rate_moves(tb, game);
+  return rated[choose_index(tb, game.rules(), rated)].move;
+}
+
+GameRecord principal_variation(const Tablebase& tb, const GameRecord& game,
+                               std::size_t max_plies) {
+  GameRecord line = game;
+  for (std::size_t i = 0; i < max_plies && !line.over(); ++i) line.play(choose_move(tb, line));
+  return line;
+}
+
+PositionReport analyse(const Tablebase& tb, const GameRecord& game,
+                       const AnalysisOptions& options) {
+  const Rules& rules = game.rules();
+  const State st = game.current();
+  const auto table = tb.probe(st);
+  if (!table) throw UnreachablePosition(st);
+  PositionReport r;
+  r.variant = rules.variant;
+  r.position = st;
+  r.table_value = *table;
+  r.value = *table;
+  r.game_over = game.end();
+  if (r.game_over) {
+    if (r.game_over->reason == EndReason::kRepetition) r.value = Outcome{};
+    return r;
+  }
+  r.moves = rate_moves(tb, game);
+  if (!r.moves.empty()) r.value = r.moves.front().result;
+  if (!(r.value == r.table_value))
+    r.history_note = "the table says " + outcome_text(r.table_value) +
+                     ", but the game's history changes it to " + outcome_text(r.value);
+  if (options.engine_choice) r.engine_choice = choose_index(tb, rules, r.moves);
+  if (options.principal_variation) {
+    const GameRecord line = principal_variation(tb, game, options.max_pv_plies);
+    r.pv.assign(line.moves().begin() + std::ptrdiff_t(game.plies()), line.moves().end());
+    r.pv_positions.assign(line.positions().begin() + std::ptrdiff_t(game.plies()) + 1,
+                          line.positions().end());
+    r.pv_end = line.end();
+  }
+  return r;
+}
+
+PositionReport analyse(const Tablebase& tb, State st, const AnalysisOptions& options) {
+  return analyse(tb, GameRecord(Rules(tb.variant()), st), options);
+}
+
+}  // namespace fano

@@ -1,0 +1,31 @@
+// JSON serialisation of core's types (nlohmann-json), the one shape every
+// front end prints: `fano ... --json`, the HTTP API and the Python module.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <span>
+
+#include "fano/board.hpp"
+#include "fano/game.hpp"
+#include "fano/perft.hpp"
+#include "fano/value.hpp"
+
+namespace fano {
+
+using Json = nlohmann::ordered_json;  // keys in insertion order: stable, readable output
+
+// null for a draw, else the plies.
+Json plies_json(Outcome o);
+// {"value": "win", "plies": 5}.
+Json outcome_json(Outcome o);
+// {"stack_cap": 2, "adjacency": "board"}.
+Json variant_json(const Variant& v);
+// The spaces of a line, 1-based: [2, 7, 6].
+Json line_json(int line);
+// {"reason": "line", "line": [2,7,6], "loser": "black", "text": "..."}; `st`
+// is the position in which the game ended (for the text).
+Json game_end_json(const GameEnd& end, State st);
+// [{"depth": 1, "positions": 14, "cumulative": 14}, ...].
+Json perft_json(std::span<const PerftRow> rows);
+
+}  // namespace fano

@@ -1,0 +1,37 @@
+#include "fano/json.hpp"
+
+#include "fano/notation.hpp"
+
+namespace fano {
+
+Json plies_json(Outcome o) { return o.value == Value::kDraw ? Json(nullptr) : Json(o.plies); }
+
+Json outcome_json(Outcome o) {
+  return Json{{"value", value_name(o.value)}, {"plies", plies_json(o)}};
+}
+
+Json variant_json(const Variant& v) {
+  return Json{{"stack_cap", v.stack_cap}, {"adjacency", adjacency_name(v.adjacency)}};
+}
+
+Json line_json(int line) {
+  Json out = Json::array();
+  for (int s : kLineSpaces[line]) out.push_back(s + 1);
+  return out;
+}
+
+Json game_end_json(const GameEnd& end, State st) {
+  return Json{{"reason", end_reason_name(end.reason)},
+              {"line", end.line >= 0 ? line_json(end.line) : Json(nullptr)},
+              {"loser", end.loser ? Json(colour_name(*end.loser)) : Json(nullptr)},
+              {"text", describe_end(end, st)}};
+}
+
+Json perft_json(std::span<const PerftRow> rows) {
+  Json out = Json::array();
+  for (const PerftRow& r : rows)
+    out.push_back({{"depth", r.depth}, {"positions", r.positions}, {"cumulative", r.cumulative}});
+  return out;
+}
+
+}  // namespace fano

@@ -1,0 +1,14 @@
+// The text picture of the printed board, shared by every front end.
+#pragma once
+
+#include <string>
+
+#include "fano/state.hpp"
+
+namespace fano {
+
+// A small multi-line ASCII picture of the printed board with each stack
+// (bottom to top) and the side to move. `stack_cap` (2 or 3) sets the cell width.
+std::string render_board(State st, int stack_cap);
+
+}  // namespace fano
