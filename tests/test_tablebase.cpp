@@ -3,6 +3,7 @@
 // and a message naming the file.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -393,4 +394,59 @@ TEST(TablebaseRefuse, DamageBehindAValidChecksum) {
 }
 
 }  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+// The table with its codes section replaced by `deltas` (varint class-number
+// gaps, as FORMAT.md lays them out), recompressed and re-sealed.
+Bytes with_code_deltas(const Bytes& good, const Bytes& deltas) {
+  const auto codes = get<std::uint64_t>(good, kCodesBytesAt);
+  Bytes frame(ZSTD_compressBound(deltas.size()));
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), deltas.data(), deltas.size(), 3));
+  Bytes b(kHeaderBytes + frame.size() + (good.size() - kHeaderBytes - codes));
+  std::copy_n(good.begin(), kHeaderBytes, b.begin());
+  std::copy(frame.begin(), frame.end(), b.begin() + kHeaderBytes);
+  std::copy(good.begin() + std::ptrdiff_t(kHeaderBytes + codes), good.end(),
+            b.begin() + std::ptrdiff_t(kHeaderBytes + frame.size()));
+  put<std::uint64_t>(b, kCodesBytesAt, frame.size());
+  reseal(b);
+  return b;
+}
+
+Bytes code_deltas(const Bytes& good) {
+  const auto codes = get<std::uint64_t>(good, kCodesBytesAt);
+  const std::uint8_t* frame = good.data() + kHeaderBytes;
+  Bytes deltas(ZSTD_getFrameContentSize(frame, codes));
+  EXPECT_EQ(ZSTD_decompress(deltas.data(), deltas.size(), frame, codes), deltas.size());
+  return deltas;
+}
+
+}  // namespace
+
+// Two entries for one class behind a valid checksum: the class numbers must
+// strictly increase (a zero gap after the first entry is a duplicate). The
+// count of entries stays right, so only the order check can catch it.
+TEST(TablebaseRefuse, DuplicateClassNumberBehindAValidChecksum) {
+  const Bytes& good = solved(kStandard).bytes;
+  const Bytes deltas = code_deltas(good);
+  // The unchanged deltas re-encode to a table the reader accepts.
+  EXPECT_NO_THROW(Tablebase::from_bytes(with_code_deltas(good, deltas), "resealed"));
+  // Insert a zero gap after the first entry and drop the last entry's gap, so
+  // the entry count is unchanged but the second entry repeats the first.
+  std::size_t first_end = 0;
+  while (deltas[first_end] & 0x80) ++first_end;
+  ++first_end;
+  std::size_t last_start = deltas.size() - 1;
+  while (last_start > 0 && (deltas[last_start - 1] & 0x80)) --last_start;
+  Bytes dup(deltas.begin(), deltas.begin() + std::ptrdiff_t(first_end));
+  dup.push_back(0);
+  dup.insert(dup.end(), deltas.begin() + std::ptrdiff_t(first_end),
+             deltas.begin() + std::ptrdiff_t(last_start));
+  const std::string msg =
+      expect_bytes_refused(with_code_deltas(good, dup), TablebaseErrorKind::kCorrupt);
+  EXPECT_NE(msg.find("codes section"), std::string::npos) << msg;
+}
+
 }  // namespace fano
