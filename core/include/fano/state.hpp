@@ -17,6 +17,7 @@
 
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 
 #include "fano/board.hpp"
@@ -81,13 +82,17 @@ inline constexpr std::array<StackInfo, 256> kStackInfo = [] {
 struct State {
   std::uint64_t code = 0;
 
-  constexpr std::uint8_t stack(int s) const { return std::uint8_t(code >> (kStackBits * s)); }
+  constexpr std::uint8_t stack(int s) const {
+    assert(s >= 0 && s < kSpaces);
+    return std::uint8_t(code >> (kStackBits * s));
+  }
   constexpr const StackInfo& info(int s) const { return kStackInfo[stack(s)]; }
   constexpr int height(int s) const { return stack(s) >> 6; }
   constexpr bool empty(int s) const { return height(s) == 0; }
   constexpr Piece top(int s) const { return Piece(stack(s) & 3); }
   // Piece at level i of stack s counted from the bottom (0 = bottom); requires i < height(s).
   constexpr Piece piece_from_bottom(int s, int i) const {
+    assert(i >= 0 && i < height(s));
     return Piece((stack(s) >> (2 * (height(s) - 1 - i))) & 3);
   }
   constexpr Colour to_move() const { return Colour((code >> kSideBit) & 1); }
@@ -98,14 +103,17 @@ struct State {
   }
   constexpr bool placement_phase() const { return pieces_on_board() < kTotalPieces; }
 
-  // Returns a copy with piece p pushed on top of stack s (no rule checks).
+  // Returns a copy with piece p pushed on top of stack s (no rule checks);
+  // requires height(s) < kMaxStackCap.
   constexpr State with_pushed(int s, Piece p) const {
+    assert(height(s) < kMaxStackCap);
     const std::uint64_t b = stack(s);
     const std::uint64_t nb = ((b & 0xc0) + 0x40) | ((b & 0x3f) << 2 | std::uint64_t(p));
     return State{(code & ~(0xffull << (kStackBits * s))) | (nb << (kStackBits * s))};
   }
   // Returns a copy with the top piece of non-empty stack s removed.
   constexpr State with_popped(int s) const {
+    assert(!empty(s));
     const std::uint64_t b = stack(s);
     const std::uint64_t nb = ((b & 0xc0) - 0x40) | ((b & 0x3f) >> 2);
     return State{(code & ~(0xffull << (kStackBits * s))) | (nb << (kStackBits * s))};
