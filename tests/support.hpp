@@ -4,28 +4,30 @@
 // nlohmann-json, the CLI's documented exit codes and re-sealing a damaged table.
 #pragma once
 
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
-#include <signal.h>
 #include <span>
 #include <stdexcept>
-#include <stdlib.h>
 #include <string>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -34,7 +36,6 @@
 #include "fano/tablebase.hpp"
 
 namespace fano::testing {
-
 
 // A test name for a variant parameter: its slug with '-' made '_'.
 inline std::string variant_param_name(const ::testing::TestParamInfo<Variant>& info) {
@@ -86,8 +87,6 @@ inline std::vector<State> sample_positions(const Variant& v, int games, unsigned
   return out;
 }
 
-
-
 namespace fs = std::filesystem;
 
 struct RunResult {
@@ -111,12 +110,19 @@ inline std::string read_text(const fs::path& p) {
 
 inline std::vector<std::uint8_t> read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
 }
 
 inline void write_bytes(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+}
+
+inline void write_text(const fs::path& p, std::string_view text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
   if (!out) throw std::runtime_error("cannot write " + p.string());
 }
 
@@ -154,8 +160,10 @@ inline pid_t spawn_fano(const std::vector<std::string>& args, const std::string&
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     const int in = ::open(in_file.empty() ? "/dev/null" : in_file.c_str(), O_RDONLY);
-    const int out = ::open(out_file.empty() ? "/dev/null" : out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = ::open(err_file.empty() ? "/dev/null" : err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int out = ::open(out_file.empty() ? "/dev/null" : out_file.c_str(),
+                           O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(err_file.empty() ? "/dev/null" : err_file.c_str(),
+                           O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || out < 0 || err < 0) ::_exit(127);
     ::dup2(in, 0), ::dup2(out, 1), ::dup2(err, 2);
     ::setenv("FANO_QUIET", "1", 1);
@@ -187,7 +195,8 @@ inline RunResult run_fano(const std::vector<std::string>& args) {
 }
 
 // Runs FANO_BIN with args and `input` on stdin (a file, not a terminal).
-inline RunResult run_fano_with_input(const std::vector<std::string>& args, const std::string& input) {
+inline RunResult run_fano_with_input(const std::vector<std::string>& args,
+                                     const std::string& input) {
   TempDir dir;
   const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
   {
@@ -239,20 +248,28 @@ inline std::string command_line(const std::vector<std::string>& args) {
   return s;
 }
 
-
 // The exit code the CLI documents for a tablebase error kind (README, "Exit
 // codes"), written out here independently of the tool's mapping.
 inline int exit_code_of(TablebaseErrorKind kind) {
   switch (kind) {
-    case TablebaseErrorKind::kMissing: return 10;
-    case TablebaseErrorKind::kNotAFile: return 11;
-    case TablebaseErrorKind::kTruncated: return 12;
-    case TablebaseErrorKind::kBadMagic: return 13;
-    case TablebaseErrorKind::kBadVersion: return 14;
-    case TablebaseErrorKind::kChecksum: return 15;
-    case TablebaseErrorKind::kCorrupt: return 16;
-    case TablebaseErrorKind::kWrongVariant: return 17;
-    case TablebaseErrorKind::kIo: return 18;
+    case TablebaseErrorKind::kMissing:
+      return 10;
+    case TablebaseErrorKind::kNotAFile:
+      return 11;
+    case TablebaseErrorKind::kTruncated:
+      return 12;
+    case TablebaseErrorKind::kBadMagic:
+      return 13;
+    case TablebaseErrorKind::kBadVersion:
+      return 14;
+    case TablebaseErrorKind::kChecksum:
+      return 15;
+    case TablebaseErrorKind::kCorrupt:
+      return 16;
+    case TablebaseErrorKind::kWrongVariant:
+      return 17;
+    case TablebaseErrorKind::kIo:
+      return 18;
   }
   return -1;
 }

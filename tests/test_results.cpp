@@ -13,6 +13,7 @@
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {
@@ -45,42 +46,14 @@ std::string json_block(const std::string& sec) {
   return e == std::string::npos ? "" : sec.substr(b + 8, e - (b + 8));
 }
 
-// The raw text after "key": up to the next ',', '}' or newline (strings keep
-// their quotes), or the whole {...} object; empty when the key is absent.
-std::string raw(const std::string& json, const std::string& key) {
-  const std::string needle = "\"" + key + "\":";
-  size_t i = json.find(needle);
-  if (i == std::string::npos) return "";
-  i += needle.size();
-  while (i < json.size() && json[i] == ' ') ++i;
-  if (i < json.size() && json[i] == '{') return json.substr(i, json.find('}', i) + 1 - i);
-  size_t j = i;
-  if (i < json.size() && json[i] == '"') {
-    j = json.find('"', i + 1) + 1;
-  } else {
-    while (j < json.size() && json[j] != ',' && json[j] != '}' && json[j] != '\n') ++j;
+// The section's JSON block, parsed (null, with a failure, when absent or bad).
+nlohmann::json block(const std::string& sec) {
+  const std::string text = json_block(sec);
+  if (text.empty()) {
+    ADD_FAILURE() << "no ```json block in the standard-game section";
+    return nullptr;
   }
-  return json.substr(i, j - i);
-}
-
-std::string str(const std::string& json, const std::string& key) {
-  const std::string r = raw(json, key);
-  return r.size() >= 2 && r.front() == '"' ? r.substr(1, r.size() - 2) : "<missing " + key + ">";
-}
-
-std::uint64_t num(const std::string& json, const std::string& key) {
-  const std::string r = raw(json, key);
-  if (r.empty() || r.find_first_not_of("0123456789") != std::string::npos) {
-    ADD_FAILURE() << "no number for \"" << key << "\" in the results block (got '" << r << "')";
-    return ~std::uint64_t(0);
-  }
-  return std::stoull(r);
-}
-
-// "draw", "win in N" or "loss in N".
-std::string outcome_words(Outcome o) {
-  if (o.value == Value::kDraw) return "draw";
-  return std::string(value_name(o.value)) + " in " + std::to_string(o.plies);
+  return testing::parse_json(text);
 }
 
 struct Fresh {
@@ -95,7 +68,7 @@ const Fresh& fresh() {
     f.tablebase_bytes = encode_solution(f.sol).size();
     const Rules rules(kStandard);
     for_each_move(rules, kEmptyBoard, [&](const Move& m, State child) {
-      f.first_moves[format_move(m)] = outcome_words(outcome_for_mover(*f.sol.lookup(child)));
+      f.first_moves[format_move(m)] = outcome_text(outcome_for_mover(*f.sol.lookup(child)));
     });
     return f;
   }();
@@ -108,46 +81,47 @@ std::string fresh_block() {
   const Fresh& f = fresh();
   const SolveStats& s = f.sol.stats;
   const Outcome start = *f.sol.lookup(kEmptyBoard);
-  std::string moves;
-  for (const auto& [m, r] : f.first_moves) {
-    if (!moves.empty()) moves += ",\n";
-    moves += "    \"" + m + "\": \"" + r + "\"";
-  }
-  auto line = [](const char* key, std::uint64_t v) {
-    return "  \"" + std::string(key) + "\": " + std::to_string(v) + ",\n";
-  };
-  return "```json\n{\n  \"variant\": \"standard\",\n  \"stack_cap\": 2,\n"
-         "  \"adjacency\": \"board\",\n  \"start\": {\"value\": \"" +
-         std::string(value_name(start.value)) + "\", \"plies\": " +
-         (start.value == Value::kDraw ? std::string("null") : std::to_string(start.plies)) +
-         "},\n" + line("reachable", s.reachable) + line("placement", s.placement) +
-         line("movement", s.movement) + line("canonical", s.canonical) + line("win", s.win) +
-         line("loss", s.loss) + line("draw", s.draw) + line("tablebase_bytes", f.tablebase_bytes) +
-         "  \"zstd\": \"" + ZSTD_versionString() + "\",\n  \"first_moves\": {\n" + moves +
-         "\n  }\n}\n```";
+  nlohmann::ordered_json j = {{"variant", "standard"}, {"stack_cap", 2}, {"adjacency", "board"}};
+  j["start"] = {{"value", value_name(start.value)},
+                {"plies", start.value == Value::kDraw ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(start.plies)}};
+  for (const auto& [key, v] : {std::pair{"reachable", s.reachable},
+                               {"placement", s.placement},
+                               {"movement", s.movement},
+                               {"canonical", s.canonical},
+                               {"win", s.win},
+                               {"loss", s.loss},
+                               {"draw", s.draw},
+                               {"tablebase_bytes", std::uint64_t(f.tablebase_bytes)}})
+    j[key] = v;
+  j["zstd"] = ZSTD_versionString();
+  j["first_moves"] = f.first_moves;
+  return "```json\n" + j.dump(2) + "\n```";
 }
 
 TEST(Results, BlockIsPresent) {
-  const std::string j = json_block(section(readme()));
-  ASSERT_FALSE(j.empty()) << "no ```json block in the standard-game section";
-  EXPECT_EQ(str(j, "variant"), "standard");
-  EXPECT_EQ(num(j, "stack_cap"), 2u);
-  EXPECT_EQ(str(j, "adjacency"), "board");
+  const nlohmann::json j = block(section(readme()));
+  EXPECT_EQ(j.value("variant", ""), "standard");
+  EXPECT_EQ(j.value("stack_cap", 0), 2);
+  EXPECT_EQ(j.value("adjacency", ""), "board");
 }
 
 TEST(Results, ValueOfTheStandardGame) {
   SCOPED_TRACE("a fresh solve gives:\n" + fresh_block());
-  const std::string j = json_block(section(readme()));
+  const nlohmann::json j = block(section(readme()));
   const Outcome start = *fresh().sol.lookup(kEmptyBoard);
-  const std::string s = raw(j, "start");
-  EXPECT_EQ(str(s, "value"), value_name(start.value));
-  EXPECT_EQ(raw(s, "plies"), start.value == Value::kDraw ? "null" : std::to_string(start.plies));
+  ASSERT_TRUE(j.contains("start")) << j;
+  EXPECT_EQ(j["start"].value("value", ""), value_name(start.value));
+  if (start.value == Value::kDraw)
+    EXPECT_TRUE(j["start"]["plies"].is_null());
+  else
+    EXPECT_EQ(j["start"]["plies"], start.plies);
 }
 
 TEST(Results, Statistics) {
   SCOPED_TRACE("a fresh solve gives:\n" + fresh_block());
   const std::string sec = section(readme());
-  const std::string j = json_block(sec);
+  const nlohmann::json j = block(sec);
   const SolveStats& s = fresh().sol.stats;
   const std::map<std::string, std::uint64_t> expected = {{"reachable", s.reachable},
                                                          {"placement", s.placement},
@@ -159,7 +133,8 @@ TEST(Results, Statistics) {
   // The prose outside the block must quote the same numbers.
   const std::string prose = sec.substr(0, sec.find("```json"));
   for (const auto& [key, value] : expected) {
-    EXPECT_EQ(num(j, key), value) << key;
+    ASSERT_TRUE(j.contains(key) && j[key].is_number_unsigned()) << key << " missing in " << j;
+    EXPECT_EQ(j[key].get<std::uint64_t>(), value) << key;
     EXPECT_NE(prose.find(std::to_string(value)), std::string::npos)
         << key << " = " << value << " does not appear in the text of the section";
   }
@@ -167,17 +142,9 @@ TEST(Results, Statistics) {
 
 TEST(Results, FirstMoves) {
   SCOPED_TRACE("a fresh solve gives:\n" + fresh_block());
-  const std::string j = json_block(section(readme()));
-  const std::string moves = raw(j, "first_moves");
-  ASSERT_FALSE(moves.empty()) << "no first_moves object";
-  std::map<std::string, std::string> published;
-  for (size_t i = 0; (i = moves.find('"', i)) != std::string::npos;) {
-    const size_t k = moves.find('"', i + 1);
-    const std::string key = moves.substr(i + 1, k - i - 1);
-    published[key] = str(moves.substr(i), key);
-    i = moves.find(',', k);
-    if (i == std::string::npos) break;
-  }
+  const nlohmann::json j = block(section(readme()));
+  ASSERT_TRUE(j.contains("first_moves") && j["first_moves"].is_object()) << "no first_moves object";
+  const auto published = j["first_moves"].get<std::map<std::string, std::string>>();
   EXPECT_EQ(published, fresh().first_moves);
 }
 
@@ -186,12 +153,12 @@ TEST(Results, FirstMoves) {
 TEST(Results, TablebaseSize) {
   SCOPED_TRACE("a fresh solve gives:\n" + fresh_block());
   const std::string sec = section(readme());
-  const std::string j = json_block(sec);
-  const std::string zstd = str(j, "zstd");
+  const nlohmann::json j = block(sec);
+  const std::string zstd = j.value("zstd", "");
   if (zstd != ZSTD_versionString())
     GTEST_SKIP() << "results were produced with zstd " << zstd << ", this build links "
                  << ZSTD_versionString();
-  EXPECT_EQ(num(j, "tablebase_bytes"), fresh().tablebase_bytes);
+  EXPECT_EQ(j.value("tablebase_bytes", std::uint64_t(0)), fresh().tablebase_bytes);
   const std::string prose = sec.substr(0, sec.find("```json"));
   EXPECT_NE(prose.find(std::to_string(fresh().tablebase_bytes)), std::string::npos);
 }

@@ -23,88 +23,10 @@ namespace {
 
 using namespace fano::testing;
 
-// --- running the tool -------------------------------------------------------
+using nlohmann::json;
 
-// Runs FANO_BIN with the arguments (each quoted for the shell), stdout through
-// popen, stderr to a file; FANO_QUIET=1 silences progress lines.
-RunResult fano(const std::vector<std::string>& args) {
-  static TempDir scratch;
-  static int counter = 0;
-  const fs::path err_file = scratch / ("stderr-" + std::to_string(counter++));
-  std::string cmd = "FANO_QUIET=1 " + shell_quote(FANO_BIN);
-  for (const std::string& a : args) cmd.append(1, ' ').append(shell_quote(a));
-  cmd.append(" 2>").append(shell_quote(err_file.string()));
-  RunResult r;
-  const std::optional<int> ran = run_shell(cmd, r.out);
-  if (!ran) throw std::runtime_error("popen failed: " + cmd);
-  const int status = *ran;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.err = read_text(err_file);
-  return r;
-}
-
-// --- tiny JSON helpers (the tool's output is compact, one object per line) --
-
-// The raw text of the value of "key" at or after `from`: a number, a string
-// with its quotes, null, or a whole object/array. Empty when absent.
-std::string json_raw(const std::string& json, const std::string& key, size_t from = 0) {
-  const std::string needle = "\"" + key + "\":";
-  const size_t at = json.find(needle, from);
-  if (at == std::string::npos) return "";
-  size_t i = at + needle.size(), j = i;
-  if (json[i] == '"') {
-    for (j = i + 1; j < json.size() && json[j] != '"'; ++j)
-      if (json[j] == '\\') ++j;
-    return json.substr(i, j + 1 - i);
-  }
-  if (json[i] == '{' || json[i] == '[') {
-    int depth = 0;
-    bool in_string = false;
-    for (j = i; j < json.size(); ++j) {
-      const char c = json[j];
-      if (in_string) {
-        if (c == '\\')
-          ++j;
-        else if (c == '"')
-          in_string = false;
-      } else if (c == '"') {
-        in_string = true;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if ((c == '}' || c == ']') && --depth == 0) {
-        break;
-      }
-    }
-    return json.substr(i, j + 1 - i);
-  }
-  while (j < json.size() && json[j] != ',' && json[j] != '}' && json[j] != ']') ++j;
-  return json.substr(i, j - i);
-}
-
-std::string json_str(const std::string& json, const std::string& key) {
-  const std::string raw = json_raw(json, key);
-  if (raw.size() < 2 || raw.front() != '"') return "<not a string: " + raw + ">";
-  return raw.substr(1, raw.size() - 2);
-}
-
-std::uint64_t json_uint(const std::string& json, const std::string& key) {
-  const std::string raw = json_raw(json, key);
-  EXPECT_FALSE(raw.empty()) << "no field " << key << " in " << json;
-  EXPECT_EQ(raw.find_first_not_of("0123456789"), std::string::npos) << key << ": " << raw;
-  return raw.empty() ? 0 : std::stoull(raw);
-}
-
-// The objects of a JSON array of flat objects.
-std::vector<std::string> json_objects(const std::string& array) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while ((i = array.find('{', i)) != std::string::npos) {
-    const size_t j = array.find('}', i);
-    out.push_back(array.substr(i, j + 1 - i));
-    i = j + 1;
-  }
-  return out;
-}
+// The tool's JSON `plies` for an outcome: null for a draw, else the count.
+json plies_of(Outcome o) { return o.value == Value::kDraw ? json(nullptr) : json(o.plies); }
 
 // --- shared fixture: one solved standard table per test process --------------
 
@@ -113,7 +35,7 @@ class ToolsEndToEnd : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new TempDir;
     table_ = new std::string((*dir_ / "standard.fanotb").string());
-    solve_run_ = new RunResult(fano({"solve", "--json", "--out", *table_}));
+    solve_run_ = new RunResult(run_fano({"solve", "--json", "--out", *table_}));
   }
   static void TearDownTestSuite() {
     delete solve_run_;
@@ -125,7 +47,7 @@ class ToolsEndToEnd : public ::testing::Test {
 
   static RunResult query(std::vector<std::string> args) {
     args.insert(args.begin(), {"query", "--tb", *table_});
-    return fano(args);
+    return run_fano(args);
   }
 
  private:
@@ -148,24 +70,23 @@ TEST_F(ToolsEndToEnd, SolveJsonHasEveryFieldWithRealValues) {
   EXPECT_EQ(j.front(), '{');
   EXPECT_EQ(j.find('\n'), j.size() - 1) << "one line of JSON";
   const Solution sol = solve(kStandard);
-  EXPECT_EQ(json_uint(j, "stack_cap"), 2u);
-  EXPECT_EQ(json_str(j, "adjacency"), "board");
-  EXPECT_EQ(json_uint(j, "reachable"), sol.stats.reachable);
-  EXPECT_EQ(json_uint(j, "placement"), sol.stats.placement);
-  EXPECT_EQ(json_uint(j, "movement"), sol.stats.movement);
-  EXPECT_EQ(json_uint(j, "canonical"), sol.stats.canonical);
-  EXPECT_EQ(json_uint(j, "win"), sol.stats.win);
-  EXPECT_EQ(json_uint(j, "loss"), sol.stats.loss);
-  EXPECT_EQ(json_uint(j, "draw"), sol.stats.draw);
-  EXPECT_EQ(json_uint(j, "reachable"), 1639939u);
-  const std::string start = json_raw(j, "start");
-  EXPECT_EQ(json_str(start, "value"), "draw");
-  EXPECT_EQ(json_raw(start, "plies"), "null");
-  EXPECT_EQ(json_str(j, "tablebase"), table());
-  EXPECT_EQ(json_uint(j, "tablebase_bytes"), fs::file_size(table()));
-  const std::string seconds = json_raw(j, "seconds");
-  EXPECT_FALSE(seconds.empty());
-  EXPECT_FALSE(json_raw(seconds, "total").empty()) << seconds;
+  const json o = parse_json(j);
+  EXPECT_EQ(o["stack_cap"], 2);
+  EXPECT_EQ(o["adjacency"], "board");
+  EXPECT_EQ(o["reachable"], sol.stats.reachable);
+  EXPECT_EQ(o["placement"], sol.stats.placement);
+  EXPECT_EQ(o["movement"], sol.stats.movement);
+  EXPECT_EQ(o["canonical"], sol.stats.canonical);
+  EXPECT_EQ(o["win"], sol.stats.win);
+  EXPECT_EQ(o["loss"], sol.stats.loss);
+  EXPECT_EQ(o["draw"], sol.stats.draw);
+  EXPECT_EQ(o["reachable"], 1639939u);
+  EXPECT_EQ(o["start"]["value"], "draw");
+  EXPECT_TRUE(o["start"]["plies"].is_null()) << o["start"];
+  EXPECT_EQ(o["tablebase"], table());
+  EXPECT_EQ(o["tablebase_bytes"], fs::file_size(table()));
+  ASSERT_TRUE(o["seconds"].is_object()) << o;
+  EXPECT_TRUE(o["seconds"]["total"].is_number()) << o["seconds"];
   // The written table holds the same counts.
   const Tablebase tb = Tablebase::open(table(), kStandard);
   EXPECT_EQ(tb.header().reachable, sol.stats.reachable);
@@ -175,8 +96,8 @@ TEST_F(ToolsEndToEnd, SolveJsonHasEveryFieldWithRealValues) {
 TEST_F(ToolsEndToEnd, SolveWritesTheSameBytesForAnyThreadCount) {
   TempDir dir;
   const std::string one = (dir / "one.fanotb").string(), two = (dir / "two.fanotb").string();
-  ASSERT_EQ(fano({"solve", "--threads", "1", "--out", one}).exit_code, 0);
-  ASSERT_EQ(fano({"solve", "--threads", "2", "--out", two}).exit_code, 0);
+  ASSERT_EQ(run_fano({"solve", "--threads", "1", "--out", one}).exit_code, 0);
+  ASSERT_EQ(run_fano({"solve", "--threads", "2", "--out", two}).exit_code, 0);
   const std::string a = read_text(one), b = read_text(two);
   EXPECT_FALSE(a.empty());
   EXPECT_TRUE(a == b) << "tables differ between --threads 1 and 2";
@@ -187,31 +108,30 @@ TEST_F(ToolsEndToEnd, SolveWritesTheSameBytesForAnyThreadCount) {
 
 // Checks a query's JSON against the table read by the library: the value, and
 // every move's result (the mover's view of the child), best first.
-void expect_query_matches_table(const std::string& j, const Tablebase& tb, State st) {
+void expect_query_matches_table(const std::string& text, const Tablebase& tb, State st) {
   const Rules rules(tb.variant());
   const auto outcome = tb.probe(st);
   ASSERT_TRUE(outcome.has_value());
-  EXPECT_EQ(json_str(j, "position"), format_position(st));
-  EXPECT_EQ(json_str(j, "to_move"), colour_name(st.to_move()));
-  EXPECT_EQ(json_str(j, "value"), value_name(outcome->value));
-  EXPECT_EQ(json_raw(j, "plies"),
-            outcome->value == Value::kDraw ? "null" : std::to_string(outcome->plies));
-  const auto moves = json_objects(json_raw(j, "moves"));
+  const json j = parse_json(text);
+  EXPECT_EQ(j["position"], format_position(st));
+  EXPECT_EQ(j["to_move"], colour_name(st.to_move()));
+  EXPECT_EQ(j["value"], value_name(outcome->value));
+  EXPECT_EQ(j["plies"], plies_of(*outcome));
+  const json& moves = j["moves"];
+  ASSERT_TRUE(moves.is_array()) << j;
   const bool over = game_over(rules, st) != GameOver::kNone;
-  EXPECT_EQ(json_raw(j, "game_over") == "null", !over);
+  EXPECT_EQ(j["game_over"].is_null(), !over);
   EXPECT_EQ(moves.size(), over ? 0u : legal_moves(rules, st).size());
   std::optional<Outcome> previous;
-  for (const std::string& m : moves) {
-    const State child = apply_move(
-        st, resolve_move(rules, st, parse_move_text(json_str(m, "move")), json_str(m, "move")));
-    EXPECT_EQ(json_str(m, "position"), format_position(child));
+  for (const json& m : moves) {
+    const std::string move = m.value("move", "");
+    const State child = apply_move(st, resolve_move(rules, st, parse_move_text(move), move));
+    EXPECT_EQ(m["position"], format_position(child));
     const auto c = tb.probe(child);
     ASSERT_TRUE(c.has_value()) << format_position(child);
     const Outcome mine = outcome_for_mover(*c);
-    EXPECT_EQ(json_str(m, "result"), value_name(mine.value)) << m;
-    EXPECT_EQ(json_raw(m, "plies"),
-              mine.value == Value::kDraw ? "null" : std::to_string(mine.plies))
-        << m;
+    EXPECT_EQ(m["result"], value_name(mine.value)) << m;
+    EXPECT_EQ(m["plies"], plies_of(mine)) << m;
     if (previous) {
       EXPECT_FALSE(better_for_mover(mine, *previous)) << "not best first at " << m;
     }
@@ -222,10 +142,11 @@ void expect_query_matches_table(const std::string& j, const Tablebase& tb, State
 TEST_F(ToolsEndToEnd, QueryStartPositionJson) {
   const RunResult r = query({"--json", "-/-/-/-/-/-/- w"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json_str(r.out, "value"), "draw");
-  EXPECT_EQ(json_raw(r.out, "plies"), "null");
-  EXPECT_EQ(json_raw(r.out, "game_over"), "null");
-  EXPECT_EQ(json_objects(json_raw(r.out, "moves")).size(), 14u);
+  const json j = parse_json(r.out);
+  EXPECT_EQ(j["value"], "draw");
+  EXPECT_TRUE(j["plies"].is_null()) << j["plies"];
+  EXPECT_TRUE(j["game_over"].is_null()) << j["game_over"];
+  EXPECT_EQ(j["moves"].size(), 14u);
   expect_query_matches_table(r.out, Tablebase::open(table()), kEmptyBoard);
 }
 
@@ -256,17 +177,22 @@ TEST_F(ToolsEndToEnd, QueryMovesJson) {
     expect_query_matches_table(r.out, tb, play_moves(rules, kEmptyBoard, moves));
   }
   const RunResult r = query({"--json", "--moves", "C4,t3"});
-  EXPECT_EQ(json_str(r.out, "position"), "-/-/t/C/-/-/- w");
+  EXPECT_EQ(parse_json(r.out)["position"], "-/-/t/C/-/-/- w");
 }
 
 TEST_F(ToolsEndToEnd, QueryGameOverSaysWhy) {
   // White C1, Black c2, White C4: three circles on {1,2,4}; Black has won.
   const RunResult r = query({"--json", "--moves", "C1,c2,C4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json_str(r.out, "value"), "win");
-  EXPECT_EQ(json_raw(r.out, "plies"), "0");
-  EXPECT_NE(json_str(r.out, "game_over").find("{1,2,4}"), std::string::npos) << r.out;
-  EXPECT_EQ(json_raw(r.out, "moves"), "[]");
+  const json j = parse_json(r.out);
+  EXPECT_EQ(j["value"], "win");
+  EXPECT_EQ(j["plies"], 0);
+  ASSERT_TRUE(j["game_over"].is_object()) << j;
+  EXPECT_EQ(j["game_over"]["reason"], "line");
+  EXPECT_EQ(j["game_over"]["loser"], "white");
+  EXPECT_EQ(j["game_over"]["line"], json::array({1, 2, 4}));
+  EXPECT_NE(j["game_over"].value("text", "").find("{1,2,4}"), std::string::npos) << j;
+  EXPECT_EQ(j["moves"], json::array());
   // No move may follow.
   const RunResult after = query({"--json", "--moves", "C1,c2,C4,c3"});
   EXPECT_EQ(after.exit_code, 2);
@@ -337,8 +263,9 @@ TEST_F(ToolsEndToEnd, PositionStartingWithDashIsAPositionalArgument) {
                                                                 {"--json", "--position", text}}) {
     const RunResult r = query(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(json_str(r.out, "position"), text);
-    EXPECT_EQ(json_str(r.out, "to_move"), "black");
+    const json j = parse_json(r.out);
+    EXPECT_EQ(j["position"], text);
+    EXPECT_EQ(j["to_move"], "black");
   }
   const RunResult r = query({"--json", "-/-/-/-/-/-/- w"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -348,7 +275,7 @@ TEST_F(ToolsEndToEnd, PositionStartingWithDashIsAPositionalArgument) {
 TEST_F(ToolsEndToEnd, QueryMissingTableNamesTheFile) {
   TempDir dir;
   const std::string missing = (dir / "none.fanotb").string();
-  const RunResult r = fano({"query", "--tb", missing, "-/-/-/-/-/-/- w"});
+  const RunResult r = run_fano({"query", "--tb", missing, "-/-/-/-/-/-/- w"});
   EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kMissing));
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;

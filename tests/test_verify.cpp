@@ -18,53 +18,15 @@
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/verify.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {
 
 namespace fs = std::filesystem;
 using verify::Category;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void write_file(const fs::path& p, std::string_view text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
-// A temporary folder, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "fano-verify-XXXXXX").string();
-    path = mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-struct CmdResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-// Runs the fano tool with arguments (already shell-quoted where needed).
-CmdResult run_fano(const std::string& args, const fs::path& dir) {
-  const fs::path out = dir / "stdout", err = dir / "stderr";
-  const std::string cmd = std::string("FANO_QUIET=1 '") + FANO_BIN + "' " + args + " >'" +
-                          out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  CmdResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
+using namespace fano::testing;
+using nlohmann::json;
 
 // The standard variant, solved once for the whole suite.
 class Standard : public ::testing::Test {
@@ -148,7 +110,7 @@ TEST_F(Standard, WrongEntryIsNamed) {
   for (const Case& c : cases) {
     const std::string pos = format_position(State{solution_->positions[c.index]});
     SCOPED_TRACE(pos + " stored as " + outcome_text(c.wrong));
-    const Tablebase tb = corrupted(c.index, c.wrong, dir.path / "wrong.fanotb");
+    const Tablebase tb = corrupted(c.index, c.wrong, dir.path() / "wrong.fanotb");
     const auto r = verify::verify_tablebase(tb);
     EXPECT_GE(r.errors, 1u);
     EXPECT_FALSE(r.ok(Category::kValues));
@@ -160,8 +122,7 @@ TEST_F(Standard, WrongEntryIsNamed) {
     EXPECT_EQ(r.first_error->category, Category::kValues);
     ASSERT_TRUE(r.first_error->position.has_value());
     EXPECT_EQ(*r.first_error->position, pos);
-    EXPECT_NE(r.first_error->problem.find("stored " + outcome_text(c.wrong)),
-              std::string::npos)
+    EXPECT_NE(r.first_error->problem.find("stored " + outcome_text(c.wrong)), std::string::npos)
         << r.first_error->problem;
   }
 }
@@ -170,22 +131,23 @@ TEST_F(Standard, CommandNamesWrongEntryAndExitsFour) {
   TempDir dir;
   const size_t i = find_class(Value::kWin, solution_->positions.size() / 2);
   const std::string pos = format_position(State{solution_->positions[i]});
-  corrupted(i, Outcome{Value::kDraw, 0}, dir.path / "wrong.fanotb");
-  const CmdResult r =
-      run_fano("verify --json --tb '" + (dir.path / "wrong.fanotb").string() + "'", dir.path);
+  corrupted(i, Outcome{Value::kDraw, 0}, dir.path() / "wrong.fanotb");
+  const RunResult r = run_fano({"verify", "--json", "--tb", (dir / "wrong.fanotb").string()});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_NE(r.out.find("\"position\":\"" + pos + "\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"values_ok\":false"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"checksum_ok\":true"), std::string::npos) << r.out;
+  const json j = parse_json(r.out);
+  EXPECT_EQ(j["values_ok"], false) << j;
+  EXPECT_EQ(j["checksum_ok"], true) << j;
+  ASSERT_TRUE(j["first_error"].is_object()) << j;
+  EXPECT_EQ(j["first_error"]["position"], pos) << j;
   EXPECT_NE(r.err.find(pos), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 
-  write_file_atomically((dir.path / "good.fanotb").string(), *bytes_);
-  const CmdResult ok =
-      run_fano("verify --json --tb '" + (dir.path / "good.fanotb").string() + "'", dir.path);
+  write_file_atomically((dir.path() / "good.fanotb").string(), *bytes_);
+  const RunResult ok = run_fano({"verify", "--json", "--tb", (dir / "good.fanotb").string()});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_NE(ok.out.find("\"errors\":0"), std::string::npos) << ok.out;
-  EXPECT_NE(ok.out.find("\"first_error\":null"), std::string::npos) << ok.out;
+  const json good = parse_json(ok.out);
+  EXPECT_EQ(good["errors"], 0) << good;
+  EXPECT_TRUE(good["first_error"].is_null()) << good;
 }
 
 TEST_F(Standard, MissingClassBreaksReachableSetAndSuccessors) {
@@ -355,19 +317,16 @@ TEST(VerifyPerft, MismatchIsReportedPerDepth) {
 
 TEST(VerifyPerft, CommandExitCodes) {
   TempDir dir;
-  write_file(dir.path / "good.txt", "exact stop-at-end\n1 14\n2 196\n");
-  write_file(dir.path / "bad.txt", "exact stop-at-end\n1 14\n2 197\n");
-  write_file(dir.path / "malformed.txt", "exact stop-at-end\n1 14\n2 1g6\n");
-  const CmdResult good =
-      run_fano("verify --perft '" + (dir.path / "good.txt").string() + "'", dir.path);
+  write_text(dir.path() / "good.txt", "exact stop-at-end\n1 14\n2 196\n");
+  write_text(dir.path() / "bad.txt", "exact stop-at-end\n1 14\n2 197\n");
+  write_text(dir.path() / "malformed.txt", "exact stop-at-end\n1 14\n2 1g6\n");
+  const RunResult good = run_fano({"verify", "--perft", (dir / "good.txt").string()});
   EXPECT_EQ(good.exit_code, 0) << good.err;
   EXPECT_NE(good.out.find("depth 2: 196 match"), std::string::npos) << good.out;
-  const CmdResult bad =
-      run_fano("verify --perft '" + (dir.path / "bad.txt").string() + "'", dir.path);
+  const RunResult bad = run_fano({"verify", "--perft", (dir / "bad.txt").string()});
   EXPECT_EQ(bad.exit_code, 4);
   EXPECT_NE(bad.out.find("published 197, computed 196"), std::string::npos) << bad.out;
-  const CmdResult mal =
-      run_fano("verify --perft '" + (dir.path / "malformed.txt").string() + "'", dir.path);
+  const RunResult mal = run_fano({"verify", "--perft", (dir / "malformed.txt").string()});
   EXPECT_EQ(mal.exit_code, 2);
   EXPECT_NE(mal.err.find("line 3"), std::string::npos) << mal.err;
   EXPECT_NE(mal.err.find("'1g6'"), std::string::npos) << mal.err;
@@ -414,7 +373,7 @@ TEST(VerifyPerft, MalformedTables) {
 // bytes depend on the zstd library).
 TEST(VerifyResults, CommittedTableMatchesFreshComputation) {
   const fs::path path = fs::path(FANO_SOURCE_DIR) / "results" / "variants.md";
-  const std::string committed = read_file(path);
+  const std::string committed = read_text(path);
   ASSERT_FALSE(committed.empty()) << "cannot read " << path;
   EXPECT_NE(committed.find(verify::markdown_table_header()), std::string::npos)
       << "the table header changed; run results/regenerate.sh";
