@@ -140,7 +140,7 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
   return vm;
 }
 
-void print_json(const Json& j) { std::cout << j.dump() << "\n"; }
+void print_json(const Json& j) { std::cout << json_text(j) << "\n"; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

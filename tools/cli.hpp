@@ -24,6 +24,7 @@ inline constexpr int kExitInternal = 1;     // an unexpected error (a bug)
 inline constexpr int kExitUsage = 2;        // bad arguments or notation
 inline constexpr int kExitUnreachable = 3;  // a legal position that no game reaches
 inline constexpr int kExitCheckFailed = 4;  // verify found an error
+inline constexpr int kExitCannotListen = 5;  // serve: the address or port cannot be bound
 // 10..18: a tablebase refused or not written, by kind.
 int exit_code_for(TablebaseErrorKind kind);
 

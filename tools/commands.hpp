@@ -17,5 +17,6 @@ int cmd_verify(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_play(const Args& args);
 int cmd_show(const Args& args);
+int cmd_serve(const Args& args);
 
 }  // namespace fano::cli

@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"query", "value, plies and every move's result for a position", fano::cli::cmd_query},
     {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
     {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
+    {"serve", "serve the solved game over HTTP: a JSON API and a browser explorer", fano::cli::cmd_serve},
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
     {"bench", "measure every stage's speed and the table's size on this machine",
      fano::cli::cmd_bench},

@@ -14,6 +14,10 @@ Json variant_json(const Variant& v) {
   return Json{{"stack_cap", v.stack_cap}, {"adjacency", adjacency_name(v.adjacency)}};
 }
 
+std::string json_text(const Json& j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 Json line_json(int line) {
   Json out = Json::array();
   for (int s : kLineSpaces[line]) out.push_back(s + 1);

@@ -69,11 +69,12 @@ std::string triangle_points(Point p, double r) {
          num(p.x + h) + "," + num(p.y + r / 2);
 }
 
-std::string piece_element(Piece p, Point at) {
+std::string piece_element(Piece p, Point at, int space) {
   const bool white = colour_of(p) == Colour::kWhite;
   const bool circle = shape_of(p) == Shape::kCircle;
-  std::string cls =
-      std::string("piece ") + (white ? "white" : "black") + (circle ? " circle" : " triangle");
+  const std::string cls = std::string("piece ") + (white ? "white" : "black") +
+                          (circle ? " circle" : " triangle") + "\" data-space=\"" +
+                          std::to_string(space + 1);
   // Black pieces get a grey outline so two stacked black pieces stay distinct.
   const std::string style = white ? R"( fill="#ffffff" stroke="#000000" stroke-width="2")"
                                   : R"( fill="#000000" stroke="#9a9a9a" stroke-width="1.5")";
@@ -141,13 +142,19 @@ std::string board_svg(State st, const SvgOptions& options) {
        num(kR / 2) + "\"/>\n";
   // Spaces and their numbers (below left of the space, clear of the stack).
   for (int s = 0; s < kSpaces; ++s) {
-    o += "  <circle class=\"space\" cx=\"" + num(pts[s].x) + "\" cy=\"" + num(pts[s].y) +
-         "\" r=\"5\" fill=\"#5a4a3a\"/>\n";
+    o += "  <circle class=\"space\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
+         num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"5\" fill=\"#5a4a3a\"/>\n";
     o += "  <text class=\"label\" x=\"" + num(pts[s].x - 30) + "\" y=\"" + num(pts[s].y + 30) +
          "\" font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\" "
          "fill=\"#8a2a1a\">" +
          std::to_string(s + 1) + "</text>\n";
   }
+  // The line that ended the game: a ring around each of its three spaces.
+  if (options.highlight_line >= 0)
+    for (int s : kLineSpaces[options.highlight_line])
+      o += "  <circle class=\"line-highlight\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
+           num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"" + num(kPieceR + 22) +
+           "\" fill=\"#f2c14e\" fill-opacity=\"0.45\" stroke=\"#c0392b\" stroke-width=\"3\"/>\n";
   // Best-move marks under the pieces: dashed outlines for placements.
   for (const Move& m : options.best) {
     if (!m.is_placement()) continue;
@@ -166,7 +173,7 @@ std::string board_svg(State st, const SvgOptions& options) {
     for (int i = 0; i < h; ++i) {
       const double k = i - (h - 1) / 2.0;
       o += piece_element(st.piece_from_bottom(s, i),
-                         Point{pts[s].x + k * kStep, pts[s].y - k * kStep});
+                         Point{pts[s].x + k * kStep, pts[s].y - k * kStep}, s);
     }
   }
   // Movements as arrows over the pieces, shifted a little to their right so
@@ -206,7 +213,8 @@ std::string board_svg(State st, const SvgOptions& options) {
 SvgOptions svg_options_for(const PositionReport& r) {
   SvgOptions options;
   const State st = r.position;
-  options.notes.push_back("value for " + colour_name(st.to_move()) + ": " + outcome_phrase(r.value));
+  options.notes.push_back("value for " + colour_name(st.to_move()) + ": " +
+                          outcome_phrase(r.value));
   std::string names;
   for (const RatedMove& m : r.moves) {
     if (!(m.result == r.moves.front().result)) break;
@@ -216,16 +224,20 @@ SvgOptions svg_options_for(const PositionReport& r) {
   }
   if (!r.moves.empty())
     options.notes.push_back("best (" + outcome_text(r.moves.front().result) + "): " + names);
-  if (r.game_over) options.notes.push_back("game over: " + describe_end(*r.game_over, st));
+  if (r.game_over) {
+    options.notes.push_back("game over: " + describe_end(*r.game_over, st));
+    options.highlight_line = r.game_over->line;
+  }
   return options;
 }
 
 SvgOptions svg_options_for(const GameRecord& game) {
   SvgOptions options;
-  if (const auto end = game.end())
+  if (const auto end = game.end()) {
     options.notes.push_back("game over: " + describe_end(*end, game.current()));
+    options.highlight_line = end->line;
+  }
   return options;
 }
-
 
 }  // namespace fano

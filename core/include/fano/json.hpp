@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <span>
+#include <string>
 
 #include "fano/board.hpp"
 #include "fano/game.hpp"
@@ -13,6 +14,10 @@
 namespace fano {
 
 using Json = nlohmann::ordered_json;  // keys in insertion order: stable, readable output
+
+// The text of a document (one line, or indented); bytes of a string that are
+// not UTF-8 (a user's input echoed in an error) become U+FFFD, never an exception.
+std::string json_text(const Json& j, int indent = -1);
 
 // null for a draw, else the plies.
 Json plies_json(Outcome o);

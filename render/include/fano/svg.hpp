@@ -18,11 +18,14 @@ struct SvgOptions {
   std::vector<Move> best;
   // Extra lines of text under the board (e.g. the value, or why the game is over).
   std::vector<std::string> notes;
+  // A line (0..6) to highlight, the one that ended the game; -1 for none.
+  int highlight_line = -1;
 };
 
 // The picture as a standalone SVG document. Every piece is one element with
 // class "piece" (plus "white"/"black" and "circle"/"triangle"); best-move marks
-// have class "best", never "piece".
+// have class "best", never "piece". Spaces, pieces and highlight rings carry
+// data-space="1".."7", so that a page can make the picture clickable.
 std::string board_svg(State st, const SvgOptions& options = {});
 
 // The picture's options from a position's report: the value for the side to

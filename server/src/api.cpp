@@ -1,0 +1,316 @@
+#include <cstdio>
+#include <exception>
+
+#include "fano/analysis.hpp"
+#include "fano/json.hpp"
+#include "fano/notation.hpp"
+#include "fano/server.hpp"
+#include "fano/svg.hpp"
+#include "web_assets.hpp"
+
+namespace fano::server {
+namespace {
+
+constexpr std::size_t kMaxParamBytes = 4096;  // a position is ~20 bytes, 1000 moves ~4 KB
+
+struct ApiError {
+  int status;
+  std::string message;
+};
+
+Response json_response(int status, const Json& body) {
+  Response r;
+  r.status = status;
+  r.body = json_text(body);
+  return r;
+}
+
+Response error_response(int status, const std::string& message) {
+  return json_response(status, Json{{"error", message}});
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// The first problem of a parameter's bytes for the notation: a control
+// character (a NUL would cut a message short) or bytes that are not UTF-8.
+std::optional<std::string> byte_problem(std::string_view v) {
+  for (std::size_t i = 0; i < v.size();) {
+    const unsigned char c = static_cast<unsigned char>(v[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "0x%02x", c);
+      return std::string("a control character (byte ") + buf + ") at byte " + std::to_string(i);
+    }
+    const std::size_t n = c < 0x80         ? 1
+                          : (c >> 5) == 6  ? 2
+                          : (c >> 4) == 14 ? 3
+                          : (c >> 3) == 30 ? 4
+                                           : 0;
+    bool ok = n != 0 && i + n <= v.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(v[i + k]) >> 6) == 2;
+    if (!ok) return "bytes that are not UTF-8 at byte " + std::to_string(i);
+    i += n;
+  }
+  return std::nullopt;
+}
+
+// The one value of a query parameter, if given; 400 when repeated, too long,
+// or not text.
+std::optional<std::string> param(const Request& req, const std::string& key) {
+  const auto [lo, hi] = req.params.equal_range(key);
+  if (lo == hi) return std::nullopt;
+  if (std::next(lo) != hi) throw ApiError{400, "parameter '" + key + "' given more than once"};
+  if (lo->second.size() > kMaxParamBytes)
+    throw ApiError{
+        400, "parameter '" + key + "' is longer than " + std::to_string(kMaxParamBytes) + " bytes"};
+  if (const auto problem = byte_problem(lo->second))
+    throw ApiError{400, "parameter '" + key + "' contains " + *problem};
+  return lo->second;
+}
+
+// The game a request names: position= (no history), moves= (from the empty
+// board, rule 3 applied), or both (the moves played from the position).
+GameRecord game_of(const Request& req, const Rules& rules) {
+  std::optional<std::string> position = param(req, "position");
+  const std::optional<std::string> moves = param(req, "moves");
+  if (!position && !moves) throw ApiError{400, "give position= or moves= (or both)"};
+  State start = kEmptyBoard;
+  if (position) {
+    for (char& c : *position)
+      if (c == '_' || c == '+') c = ' ';  // '_' (or a form's '+') for the space before the side
+    start = parse_position(*position, rules.variant);
+  }
+  std::string list = moves.value_or("");
+  for (char& c : list)
+    if (c == '+') c = ' ';  // a form's space
+  return GameRecord::from_moves(rules, start, list);
+}
+
+// The mover's result seen from the side to move after the move (Lichess's
+// convention for a move's category): a win in n for the mover is a loss in
+// n - 1 for the opponent.
+Outcome after_move(Outcome mover) {
+  if (mover.value == Value::kDraw) return mover;
+  return Outcome{mover.value == Value::kWin ? Value::kLoss : Value::kWin,
+                 std::uint16_t(mover.plies - 1)};
+}
+
+Json supply_json(State st) {
+  Json out = Json::object();
+  for (const Colour c : {Colour::kWhite, Colour::kBlack}) {
+    Json side = Json::object();
+    for (const Shape s : {Shape::kCircle, Shape::kTriangle})
+      side[s == Shape::kCircle ? "circle" : "triangle"] =
+          kCopiesPerKind - st.count_on_board(make_piece(c, s));
+    out[colour_name(c)] = std::move(side);
+  }
+  return out;
+}
+
+Json head_json(const Variant& v, const GameRecord& game) {
+  Json j{{"variant", api_variant_name(v)}};
+  j.update(variant_json(v));
+  Json played = Json::array();
+  for (const Move& m : game.moves()) played.push_back(format_move(m));
+  j["start"] = format_position(game.start());
+  j["moves_played"] = std::move(played);
+  return j;
+}
+
+Json position_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
+  Json j = head_json(v, game);
+  const State st = r.position;
+  j["position"] = format_position(st);
+  j["to_move"] = colour_name(st.to_move());
+  j["category"] = value_name(r.value.value);
+  j["plies"] = plies_json(r.value);
+  j["table_category"] = value_name(r.table_value.value);
+  j["table_plies"] = plies_json(r.table_value);
+  j["game_over"] = r.game_over ? game_end_json(*r.game_over, st) : Json(nullptr);
+  j["history_note"] = r.history_note.empty() ? Json(nullptr) : Json(r.history_note);
+  j["supply"] = supply_json(st);
+  Json moves = Json::array();
+  for (const RatedMove& m : r.moves) {
+    const Outcome o = after_move(m.result);
+    moves.push_back(
+        {{"move", format_move(m.move)},
+         {"from", m.move.is_placement() ? Json(nullptr) : Json(m.move.from + 1)},
+         {"to", m.move.to + 1},
+         {"shape", m.move.is_placement()
+                       ? Json(shape_of(m.move.piece) == Shape::kCircle ? "circle" : "triangle")
+                       : Json(nullptr)},
+         {"position", format_position(m.child)},
+         {"category", value_name(o.value)},
+         {"plies", plies_json(o)},
+         {"repeats", m.repeats}});
+  }
+  j["moves"] = std::move(moves);
+  j["engine_move"] =
+      r.engine_choice ? Json(format_move(r.moves[*r.engine_choice].move)) : Json(nullptr);
+  return j;
+}
+
+// Best play from the game's position: each move with the position it reaches
+// and that position's value for its side to move. Along a principal variation
+// every move keeps the value, so the value after k moves is the start's value
+// seen k plies later (a draw stays a draw).
+Json mainline_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
+  Json j = head_json(v, game);
+  j["position"] = format_position(r.position);
+  j["to_move"] = colour_name(r.position.to_move());
+  j["category"] = value_name(r.value.value);
+  j["plies"] = plies_json(r.value);
+  Json line = Json::array();
+  Outcome o = r.value;
+  for (std::size_t i = 0; i < r.pv.size(); ++i) {
+    o = after_move(o);
+    line.push_back({{"move", format_move(r.pv[i])},
+                    {"position", format_position(r.pv_positions[i])},
+                    {"category", value_name(o.value)},
+                    {"plies", plies_json(o)}});
+  }
+  j["mainline"] = std::move(line);
+  const State last = r.pv_positions.empty() ? r.position : r.pv_positions.back();
+  j["end"] = r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr);
+  j["winner"] =
+      r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser))) : Json(nullptr);
+  return j;
+}
+
+Response asset(const char* content_type, std::string_view body) {
+  Response r;
+  r.content_type = content_type;
+  r.body = std::string(body);
+  return r;
+}
+
+}  // namespace
+
+std::string api_variant_name(const Variant& v) {
+  if (v.stack_cap == 2) return v.adjacency == Adjacency::kBoard ? "standard" : "projective";
+  return v.adjacency == Adjacency::kBoard ? "cap3" : "cap3-projective";
+}
+
+std::optional<Variant> variant_from_api_name(std::string_view name) {
+  for (const Variant& v : kAllVariants)
+    if (name == api_variant_name(v) || name == variant_slug(v)) return v;
+  return std::nullopt;
+}
+
+Api::Api(std::vector<ServedTable> tables, std::string version)
+    : tables_(std::move(tables)), version_(std::move(version)) {
+  Json variants = Json::array();
+  for (const ServedTable& t : tables_) {
+    const TablebaseHeader& h = t.table.header();
+    Json v{{"name", api_variant_name(t.table.variant())},
+           {"slug", variant_slug(t.table.variant())}};
+    v.update(variant_json(t.table.variant()));
+    v["reachable"] = h.reachable;
+    v["placement"] = h.placement;
+    v["movement"] = h.movement;
+    v["canonical"] = h.canonical;
+    v["win"] = h.win;
+    v["loss"] = h.loss;
+    v["draw"] = h.draw;
+    v["checksum"] = hex64(h.checksum);
+    v["table"] = t.path;
+    variants.push_back(std::move(v));
+    etag_seed_ += hex64(h.checksum);
+  }
+  info_body_ = json_text(Json{{"name", "fano"}, {"version", version_}, {"variants", variants}});
+  etag_seed_ += version_;
+}
+
+const ServedTable* Api::table_for(std::string_view name) const {
+  const std::optional<Variant> v = variant_from_api_name(name);
+  if (!v) return nullptr;
+  for (const ServedTable& t : tables_)
+    if (t.table.variant() == *v) return &t;
+  return nullptr;
+}
+
+Response Api::route(const Request& req) const {
+  const std::string& path = req.path;
+  if (path == "/" || path == "/index.html") return asset("text/html; charset=utf-8", kIndexHtml);
+  if (path == "/api" || path == "/api/") return asset("text/html; charset=utf-8", kApiHtml);
+  if (path == "/api/v1/info") {
+    Response r;
+    r.body = info_body_;
+    return r;
+  }
+  constexpr std::string_view kPrefix = "/api/v1/";
+  if (path.rfind(kPrefix, 0) != 0) throw ApiError{404, "no such route: " + path};
+  std::string_view rest = std::string_view(path).substr(kPrefix.size());
+  std::string_view name = rest, what;
+  if (const std::size_t slash = rest.find('/'); slash != std::string_view::npos) {
+    name = rest.substr(0, slash);
+    what = rest.substr(slash + 1);
+  }
+  if (!what.empty() && what != "mainline" && what != "svg")
+    throw ApiError{404, "no such route: " + path};
+  const ServedTable* t = table_for(name);
+  if (!t) {
+    if (variant_from_api_name(name))
+      throw ApiError{404, "variant '" + std::string(name) + "' is not served (no table loaded)"};
+    throw ApiError{404, "unknown variant '" + std::string(name) +
+                            "' (standard, cap3, projective, cap3-projective)"};
+  }
+  const Variant v = t->table.variant();
+  const Rules rules(v);
+  const GameRecord game = game_of(req, rules);
+  if (what == "svg") {
+    SvgOptions options = svg_options_for(game);
+    options.notes.clear();
+    return asset("image/svg+xml", board_svg(game.current(), options));
+  }
+  AnalysisOptions options;
+  options.principal_variation = what == "mainline";
+  const PositionReport report = analyse(t->table, game, options);
+  return json_response(
+      200, what == "mainline" ? mainline_json(v, game, report) : position_json(v, game, report));
+}
+
+Response Api::handle(const Request& req) const {
+  Response r;
+  try {
+    if (req.method != "GET" && req.method != "HEAD")
+      throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD)"};
+    r = route(req);
+    // The answer is a function of the request and the tables: an entity tag
+    // from the tables' checksums and the request lets clients revalidate.
+    std::string key = req.path;
+    for (const auto& [k, val] : req.params) key += "\n" + k + "=" + val;
+    const std::string etag =
+        "\"" +
+        hex64(fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(key.data()), key.size()),
+                      fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(etag_seed_.data()),
+                                        etag_seed_.size())))) +
+        "\"";
+    r.headers.push_back({"ETag", etag});
+    // API answers never change for these tables; the pages change with the version.
+    r.headers.push_back({"Cache-Control", req.path.rfind("/api/v1/", 0) == 0
+                                              ? "public, max-age=86400"
+                                              : "no-cache"});
+    if (!req.if_none_match.empty() && req.if_none_match == etag) {
+      r.status = 304;
+      r.body.clear();
+    }
+  } catch (const ApiError& e) {
+    r = error_response(e.status, e.message);
+  } catch (const NotationError& e) {
+    r = error_response(400, e.what());
+  } catch (const UnreachablePosition& e) {
+    r = error_response(422, e.what());
+  } catch (const std::exception& e) {
+    r = error_response(500, std::string("internal error: ") + e.what());
+  }
+  if (r.content_type == "application/json")
+    r.headers.push_back({"Access-Control-Allow-Origin", "*"});
+  return r;
+}
+
+}  // namespace fano::server

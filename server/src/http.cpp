@@ -1,0 +1,111 @@
+// The HTTP layer: cpp-httplib carries requests to Api::handle and back.
+#include <httplib.h>
+#include <sys/socket.h>
+
+#include <stdexcept>
+
+#include "fano/json.hpp"
+#include "fano/server.hpp"
+
+namespace fano::server {
+
+struct HttpServer::Impl {
+  const Api& api;
+  ServerOptions options;
+  httplib::Server http;
+  bool bound = false;
+  int listen_fd = -1;  // the listening socket, seen by the socket-options hook
+
+  Impl(const Api& a, ServerOptions o) : api(a), options(std::move(o)) {}
+
+  void answer(const httplib::Request& req, httplib::Response& res) const {
+    Request r;
+    r.method = req.method;
+    r.path = req.path;
+    for (const auto& [k, v] : req.params) r.params.emplace(k, v);
+    r.if_none_match = req.get_header_value("If-None-Match");
+    const Response out = api.handle(r);
+    res.status = out.status;
+    for (const auto& [k, v] : out.headers) res.set_header(k, v);
+    if (!out.body.empty() || out.status != 304) res.set_content(out.body, out.content_type);
+  }
+};
+
+HttpServer::HttpServer(const Api& api, ServerOptions options)
+    : impl_(std::make_unique<Impl>(api, std::move(options))) {
+  httplib::Server& http = impl_->http;
+  const std::size_t threads = std::size_t(std::max(1, impl_->options.threads));
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  const auto timeout = impl_->options.read_timeout;
+  http.set_read_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
+  http.set_write_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
+  http.set_keep_alive_timeout(std::max<time_t>(1, time_t(timeout.count() / 1000)));
+  http.set_keep_alive_max_count(impl_->options.keep_alive_requests);
+  http.set_payload_max_length(64 * 1024);  // requests are GETs; a body is never needed
+  http.set_tcp_nodelay(true);
+  Impl* impl = impl_.get();
+  // The library listens with a backlog of 5, compiled into it: a burst of new
+  // connections (a load test, a crowd) would see SYNs dropped and 1 s
+  // retransmits. The hook records the socket so that start() can listen again
+  // with a deep backlog (Linux updates the backlog of a listening socket).
+  http.set_socket_options([impl](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    impl->listen_fd = sock;
+  });
+  auto handler = [impl](const httplib::Request& req, httplib::Response& res) {
+    impl->answer(req, res);
+  };
+  // Every path and method reaches the Api, which answers 404 and 405 itself.
+  for (const char* pattern : {R"(/.*)"}) {
+    http.Get(pattern, handler);
+    http.Post(pattern, handler);
+    http.Put(pattern, handler);
+    http.Delete(pattern, handler);
+    http.Patch(pattern, handler);
+    http.Options(pattern, handler);
+  }
+  // Errors httplib detects itself (a malformed request, a URI over its limit):
+  // the same JSON body as the Api's errors.
+  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const char* why = res.status == 414   ? "the request's URI is too long"
+                      : res.status == 413 ? "the request's body is too large"
+                      : res.status == 400 ? "malformed HTTP request"
+                                          : "the request was refused";
+    res.set_content(
+        json_text(Json{{"error", std::string(why) + " (HTTP " + std::to_string(res.status) + ")"}}),
+        "application/json");
+  });
+  http.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        res.status = 500;
+        res.set_content(json_text(Json{{"error", "internal error"}}), "application/json");
+      });
+}
+
+HttpServer::~HttpServer() { stop(); }
+
+int HttpServer::start() {
+  const ServerOptions& o = impl_->options;
+  int port = o.port;
+  if (o.port == 0) {
+    port = impl_->http.bind_to_any_port(o.bind);
+  } else if (!impl_->http.bind_to_port(o.bind, o.port)) {
+    port = -1;
+  }
+  if (port < 0)
+    throw std::runtime_error("cannot listen on " + o.bind + ":" + std::to_string(o.port) +
+                             " (address in use, or not an address of this machine)");
+  impl_->bound = true;
+  if (impl_->listen_fd >= 0) ::listen(impl_->listen_fd, 4096);
+  return port;
+}
+
+void HttpServer::run() { impl_->http.listen_after_bind(); }
+
+void HttpServer::stop() {
+  if (impl_ && impl_->bound) impl_->http.stop();
+}
+
+}  // namespace fano::server

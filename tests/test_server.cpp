@@ -1,0 +1,748 @@
+// The HTTP API (fano::server): answers against `fano query --json` and the
+// table itself, every error case, history (rule 3), the main line, caching
+// headers; then real HTTP on an ephemeral port of 127.0.0.1: concurrent
+// clients, hostile clients (oversized, malformed, slow, dropped connections)
+// and `fano serve` as a process.
+#include <arpa/inet.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include "fano/analysis.hpp"
+#include "fano/notation.hpp"
+#include "fano/server.hpp"
+#include "support.hpp"
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+using nlohmann::json;
+using server::Api;
+using server::Request;
+using server::Response;
+
+std::string table_path(const Variant& v) {
+  return default_tablebase_path(v, std::string(FANO_SOURCE_DIR) + "/tables");
+}
+
+// The committed tables of every variant (checked against fresh solves by
+// test_verify), loaded once.
+const Api& api() {
+  static const Api a = [] {
+    std::vector<server::ServedTable> tables;
+    for (const Variant& v : kAllVariants)
+      tables.push_back({Tablebase::open(table_path(v), v), table_path(v)});
+    return Api(std::move(tables), "test");
+  }();
+  return a;
+}
+
+const Tablebase& table_of(const Variant& v) {
+  for (const auto& t : api().tables())
+    if (t.table.variant() == v) return t.table;
+  throw std::logic_error("no table");
+}
+
+Response get(const std::string& path, std::multimap<std::string, std::string> params = {}) {
+  Request r;
+  r.path = path;
+  r.params = std::move(params);
+  return api().handle(r);
+}
+
+json get_json(const std::string& path, std::multimap<std::string, std::string> params = {},
+              int status = 200) {
+  const Response r = get(path, std::move(params));
+  EXPECT_EQ(r.status, status) << path << ": " << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+  return parse_json(r.body);
+}
+
+// The API's category and plies, written out from a value seen by the side to
+// move (independently of the server's own conversion).
+json plies_of(Outcome o) { return o.value == Value::kDraw ? json(nullptr) : json(o.plies); }
+
+// ---------------------------------------------------------------------------
+// Positions: the API against the table and against `fano query --json`
+
+// Every field of a position answer against the table: the value of the side
+// to move, and each move's category for the side to move after it.
+void expect_answer_matches_table(const json& j, const Tablebase& tb, State st) {
+  const Rules rules(tb.variant());
+  const Outcome value = *tb.probe(st);
+  EXPECT_EQ(j["position"], format_position(st));
+  EXPECT_EQ(j["to_move"], colour_name(st.to_move()));
+  EXPECT_EQ(j["category"], value_name(value.value));
+  EXPECT_EQ(j["plies"], plies_of(value));
+  const bool over = game_over(rules, st) != GameOver::kNone;
+  EXPECT_EQ(j["game_over"].is_null(), !over) << j;
+  ASSERT_EQ(j["moves"].size(), over ? 0u : legal_moves(rules, st).size()) << j;
+  for (const json& m : j["moves"]) {
+    const std::string text = m["move"];
+    const State child = apply_move(st, resolve_move(rules, st, parse_move_text(text), text));
+    EXPECT_EQ(m["position"], format_position(child));
+    const Outcome c = *tb.probe(child);  // for the side to move after the move
+    EXPECT_EQ(m["category"], value_name(c.value)) << m;
+    EXPECT_EQ(m["plies"], plies_of(c)) << m;
+  }
+  // Best first for the side to move: the opponent's outcomes worst first.
+  for (std::size_t i = 1; i < j["moves"].size(); ++i) {
+    const auto outcome = [](const json& m) {
+      const std::string cat = m["category"];
+      return Outcome{cat == "win"    ? Value::kWin
+                     : cat == "loss" ? Value::kLoss
+                                     : Value::kDraw,
+                     std::uint16_t(m["plies"].is_null() ? 0 : int(m["plies"]))};
+    };
+    EXPECT_FALSE(better_for_mover(outcome_for_mover(outcome(j["moves"][i])),
+                                  outcome_for_mover(outcome(j["moves"][i - 1]))))
+        << "not best first at " << j["moves"][i];
+  }
+}
+
+// `fano query --json` converted to the API's point of view.
+json query_as_api(const json& q) {
+  json out{{"position", q["position"]},
+           {"to_move", q["to_move"]},
+           {"category", q["value"]},
+           {"plies", q["plies"]},
+           {"game_over", q["game_over"]}};
+  json moves = json::array();
+  for (const json& m : q["moves"]) {
+    const std::string r = m["result"];
+    moves.push_back({{"move", m["move"]},
+                     {"position", m["position"]},
+                     {"category", r == "win"    ? "loss"
+                                  : r == "loss" ? "win"
+                                                : "draw"},
+                     {"plies", r == "draw" ? json(nullptr) : json(int(m["plies"]) - 1)}});
+  }
+  out["moves"] = std::move(moves);
+  return out;
+}
+
+json api_core(const json& a) {
+  json out{{"position", a["position"]},
+           {"to_move", a["to_move"]},
+           {"category", a["category"]},
+           {"plies", a["plies"]},
+           {"game_over", a["game_over"]}};
+  json moves = json::array();
+  for (const json& m : a["moves"])
+    moves.push_back({{"move", m["move"]},
+                     {"position", m["position"]},
+                     {"category", m["category"]},
+                     {"plies", m["plies"]}});
+  out["moves"] = std::move(moves);
+  return out;
+}
+
+class ServerVariant : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(ServerVariant, SampledPositionsMatchTheTableAndFanoQuery) {
+  const Variant v = GetParam();
+  const std::string name = server::api_variant_name(v);
+  const Tablebase& tb = table_of(v);
+  const std::vector<State> sample = sample_positions(v, 30, 20261203u + v.stack_cap, 40, 40);
+  std::mt19937 rng(7);
+  int queried = 0;
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    const State st = sample[i];
+    std::string text = format_position(st);
+    if (i % 2) std::replace(text.begin(), text.end(), ' ', '_');  // '_' for the space
+    const json j = get_json("/api/v1/" + name, {{"position", text}});
+    expect_answer_matches_table(j, tb, st);
+    EXPECT_EQ(j["variant"], name);
+    EXPECT_EQ(j["stack_cap"], v.stack_cap);
+    // A subsample against the command line tool's own answer.
+    if (rng() % 8 == 0 && queried < 12) {
+      ++queried;
+      const RunResult q = run_fano({"query", "--json", "--tb", table_path(v), format_position(st)});
+      ASSERT_EQ(q.exit_code, 0) << q.err;
+      EXPECT_EQ(api_core(j), query_as_api(parse_json(q.out))) << format_position(st);
+    }
+  }
+  EXPECT_GT(queried, 3);
+  EXPECT_GT(sample.size(), 200u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, ServerVariant, ::testing::ValuesIn(kAllVariants),
+                         variant_param_name);
+
+TEST(ServerApi, VariantNamesAndSlugs) {
+  for (const Variant& v : kAllVariants) {
+    EXPECT_EQ(server::variant_from_api_name(server::api_variant_name(v)), v);
+    EXPECT_EQ(server::variant_from_api_name(variant_slug(v)), v);
+    const json a = get_json("/api/v1/" + variant_slug(v), {{"moves", "C4"}});
+    EXPECT_EQ(a["variant"], server::api_variant_name(v));
+  }
+  EXPECT_EQ(server::api_variant_name(kStandard), "standard");
+  EXPECT_FALSE(server::variant_from_api_name("cap4"));
+}
+
+TEST(ServerApi, MovesApplyFromTheEmptyBoardOrAPosition) {
+  const Rules rules(kStandard);
+  const json a = get_json("/api/v1/standard", {{"moves", "C4,t3"}});
+  EXPECT_EQ(a["position"], "-/-/t/C/-/-/- w");
+  EXPECT_EQ(a["moves_played"], json::array({"C4", "t3"}));
+  expect_answer_matches_table(a, table_of(kStandard), play_moves(rules, kEmptyBoard, "C4,t3"));
+  const json b = get_json("/api/v1/standard", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}});
+  EXPECT_EQ(b["position"], "-/-/t/C/-/-/- w");
+  EXPECT_EQ(b["start"], "-/-/-/C/-/-/- b");
+  // The supply: two of each kind less those on the board.
+  EXPECT_EQ(
+      a["supply"],
+      json::parse(R"({"white":{"circle":1,"triangle":2},"black":{"circle":2,"triangle":1}})"));
+  // Structured moves: a placement names its shape and space.
+  for (const json& m : a["moves"]) {
+    EXPECT_TRUE(m["from"].is_null());
+    EXPECT_EQ(std::string(m["move"]),
+              std::string(m["shape"] == "circle" ? "C" : "T") + std::to_string(int(m["to"])));
+  }
+}
+
+TEST(ServerApi, GameOverAsData) {
+  const json j = get_json("/api/v1/standard", {{"moves", "C1,c2,C4"}});
+  EXPECT_EQ(j["category"], "win");
+  EXPECT_EQ(j["plies"], 0);
+  EXPECT_EQ(j["game_over"]["reason"], "line");
+  EXPECT_EQ(j["game_over"]["line"], json::array({1, 2, 4}));
+  EXPECT_EQ(j["game_over"]["loser"], "white");
+  EXPECT_EQ(j["moves"], json::array());
+  EXPECT_TRUE(j["engine_move"].is_null());
+}
+
+// A game into the movement phase that returns to an earlier position: rule 3
+// ends it drawn, whatever the table says of the position alone.
+TEST(ServerApi, RepetitionEndsTheGameDrawn) {
+  const Rules rules(kStandard);
+  const Tablebase& tb = table_of(kStandard);
+  std::mt19937 rng(11);
+  int found = 0;
+  for (int game = 0; game < 400 && found < 5; ++game) {
+    GameRecord rec(rules);
+    while (!rec.over() && rec.plies() < 200) {
+      const auto moves = careful_moves(rec.current(), legal_moves(rules, rec.current()));
+      rec.play(moves[rng() % moves.size()]);
+    }
+    const auto end = rec.end();
+    if (!end || end->reason != EndReason::kRepetition) continue;
+    ++found;
+    const json j = get_json("/api/v1/standard", {{"moves", rec.move_list()}});
+    EXPECT_EQ(j["category"], "draw") << rec.move_list();
+    EXPECT_TRUE(j["plies"].is_null());
+    EXPECT_EQ(j["game_over"]["reason"], "repetition");
+    EXPECT_EQ(j["table_category"], value_name(tb.probe(rec.current())->value));
+    // One ply earlier, the repeating move is listed as a draw that repeats.
+    rec.undo();
+    const json before = get_json("/api/v1/standard", {{"moves", rec.move_list()}});
+    bool saw_repeat = false;
+    for (const json& m : before["moves"])
+      if (m["repeats"] == true) {
+        saw_repeat = true;
+        EXPECT_EQ(m["category"], "draw") << m;
+        EXPECT_TRUE(m["plies"].is_null()) << m;
+      }
+    EXPECT_TRUE(saw_repeat) << rec.move_list();
+  }
+  EXPECT_EQ(found, 5);
+}
+
+TEST(ServerApi, MainlinePlaysBestToTheEnd) {
+  const Rules rules(kStandard);
+  const Tablebase& tb = table_of(kStandard);
+  for (const std::string& moves :
+       {std::string("C4,t3,C3"), std::string("C1,c2"), std::string("C4")}) {
+    SCOPED_TRACE(moves);
+    const json j = get_json("/api/v1/standard/mainline", {{"moves", moves}});
+    GameRecord rec = GameRecord::from_moves(rules, kEmptyBoard, moves);
+    const Outcome start = *tb.probe(rec.current());
+    EXPECT_EQ(j["category"], value_name(start.value));
+    ASSERT_TRUE(j["mainline"].is_array());
+    for (const json& step : j["mainline"]) {
+      const Outcome before = *tb.probe(rec.current());
+      rec.play(std::string(step["move"]));
+      EXPECT_EQ(step["position"], format_position(rec.current()));
+      // Each move keeps the value: the side to move after it has the
+      // previous value seen from the other side, one ply later.
+      const Outcome after = *tb.probe(rec.current());
+      if (rec.end() && rec.end()->reason == EndReason::kRepetition) break;
+      EXPECT_EQ(outcome_for_mover(after), before) << step;
+      EXPECT_EQ(step["category"], value_name(after.value)) << step;
+      EXPECT_EQ(step["plies"], plies_of(after)) << step;
+    }
+    ASSERT_TRUE(rec.over()) << "the main line stops before the end";
+    EXPECT_EQ(j["end"]["reason"], end_reason_name(rec.end()->reason));
+    if (start.value == Value::kDraw) {
+      EXPECT_TRUE(j["winner"].is_null());
+    } else {
+      EXPECT_EQ(rec.plies() - GameRecord::from_moves(rules, kEmptyBoard, moves).plies(),
+                start.plies);
+      const Colour side = GameRecord::from_moves(rules, kEmptyBoard, moves).current().to_move();
+      EXPECT_EQ(j["winner"], colour_name(start.value == Value::kWin ? side : opponent(side)));
+    }
+  }
+}
+
+TEST(ServerApi, InfoListsEveryTableWithItsCounts) {
+  const json j = get_json("/api/v1/info");
+  EXPECT_EQ(j["version"], "test");
+  ASSERT_EQ(j["variants"].size(), 4u);
+  for (const json& v : j["variants"]) {
+    const Variant variant = *server::variant_from_api_name(std::string(v["name"]));
+    const TablebaseHeader& h = table_of(variant).header();
+    EXPECT_EQ(v["reachable"], h.reachable);
+    EXPECT_EQ(v["win"], h.win);
+    EXPECT_EQ(v["loss"], h.loss);
+    EXPECT_EQ(v["draw"], h.draw);
+    EXPECT_EQ(v["win"].get<std::uint64_t>() + v["loss"].get<std::uint64_t>() +
+                  v["draw"].get<std::uint64_t>(),
+              h.reachable);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h.checksum));
+    EXPECT_EQ(v["checksum"], hex);
+  }
+}
+
+TEST(ServerApi, ErrorsNameTheProblem) {
+  struct Case {
+    std::string path;
+    std::multimap<std::string, std::string> params;
+    int status;
+    std::string words;
+  };
+  const std::string long_moves(5000, 'C');
+  const std::vector<Case> cases = {
+      {"/api/v1/standard", {}, 400, "position= or moves="},
+      {"/api/v1/standard", {{"position", "x/-/-/-/-/-/- w"}}, 400, "unknown character"},
+      {"/api/v1/standard", {{"position", "-/-/-/-/-/- w"}}, 400, "7 stacks"},
+      {"/api/v1/standard", {{"position", "CTc/-/-/-/-/-/- b"}}, 400, "stack cap"},
+      {"/api/v1/standard", {{"moves", "C4,Q9"}}, 400, "Q9"},
+      {"/api/v1/standard", {{"moves", "C1,c2,C4,c3"}}, 400, "already over"},
+      {"/api/v1/standard", {{"moves", "C4"}, {"moves", "C5"}}, 400, "more than once"},
+      {"/api/v1/standard", {{"moves", long_moves}}, 400, "longer than"},
+      {"/api/v1/standard",
+       {{"position", std::string("-/-/-\0/-/-/-/- w", 16)}},
+       400,
+       "control character"},
+      {"/api/v1/standard", {{"position", "-/-/-/\xff/-/-/- w"}}, 400, "not UTF-8"},
+      {"/api/v1/standard", {{"position", "-/-/-/\xc3/-/-/- w"}}, 400, "not UTF-8"},
+      {"/api/v1/standard", {{"position", "C/T/c/C/t/-/c w"}}, 422, "no game reaches"},
+      {"/api/v1/cap4", {{"moves", "C4"}}, 404, "unknown variant"},
+      {"/api/v1/standard/nothing", {{"moves", "C4"}}, 404, "no such route"},
+      {"/nothing", {}, 404, "no such route"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.path + " " + (c.params.empty() ? "" : c.params.begin()->second.substr(0, 40)));
+    const Response r = get(c.path, c.params);
+    EXPECT_EQ(r.status, c.status) << r.body;
+    EXPECT_EQ(r.content_type, "application/json");
+    const json j = parse_json(r.body);  // valid JSON even for invalid UTF-8 input
+    ASSERT_TRUE(j.is_object() && j["error"].is_string()) << r.body;
+    EXPECT_NE(std::string(j["error"]).find(c.words), std::string::npos) << j;
+    EXPECT_EQ(j.size(), 1u);
+  }
+  Request post;
+  post.method = "POST";
+  post.path = "/api/v1/standard";
+  EXPECT_EQ(api().handle(post).status, 405);
+}
+
+TEST(ServerApi, ANotServedVariantIs404) {
+  std::vector<server::ServedTable> one;
+  one.push_back({Tablebase::open(table_path(kStandard), kStandard), table_path(kStandard)});
+  const Api only(std::move(one), "test");
+  Request r;
+  r.path = "/api/v1/cap3";
+  r.params = {{"moves", "C4"}};
+  const Response res = only.handle(r);
+  EXPECT_EQ(res.status, 404);
+  EXPECT_NE(res.body.find("not served"), std::string::npos) << res.body;
+  EXPECT_EQ(parse_json(only.handle(Request{"GET", "/api/v1/info", {}, ""}).body)["variants"].size(),
+            1u);
+}
+
+TEST(ServerApi, CachingAndCorsHeaders) {
+  const auto header = [](const Response& r, const std::string& key) {
+    for (const auto& [k, v] : r.headers)
+      if (k == key) return v;
+    return std::string();
+  };
+  const Response a = get("/api/v1/standard", {{"moves", "C4"}});
+  EXPECT_EQ(header(a, "Access-Control-Allow-Origin"), "*");
+  EXPECT_NE(header(a, "Cache-Control").find("max-age="), std::string::npos);
+  const std::string etag = header(a, "ETag");
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(header(get("/api/v1/standard", {{"moves", "C4"}}), "ETag"), etag);
+  EXPECT_NE(header(get("/api/v1/standard", {{"moves", "C5"}}), "ETag"), etag);
+  Request again{"GET", "/api/v1/standard", {{"moves", "C4"}}, etag};
+  const Response cached = api().handle(again);
+  EXPECT_EQ(cached.status, 304);
+  EXPECT_TRUE(cached.body.empty());
+  // Errors are not cached.
+  EXPECT_TRUE(header(get("/api/v1/standard", {{"moves", "Q9"}}), "ETag").empty());
+}
+
+TEST(ServerApi, PagesAndBoardPicture) {
+  const Response page = get("/");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<html"), std::string::npos);
+  EXPECT_EQ(page.body.find("https://"), std::string::npos)
+      << "the page must not load from the network";
+  const Response doc = get("/api");
+  EXPECT_NE(doc.body.find("/api/v1/{variant}/mainline"), std::string::npos);
+  const Response svg = get("/api/v1/standard/svg", {{"moves", "C1,c2,C4"}});
+  EXPECT_EQ(svg.status, 200);
+  EXPECT_EQ(svg.content_type, "image/svg+xml");
+  EXPECT_NE(svg.body.find("<title>C/c/-/C/-/-/- b</title>"), std::string::npos);
+  for (const int s : {1, 2, 4})
+    EXPECT_NE(svg.body.find("class=\"line-highlight\" data-space=\"" + std::to_string(s) + "\""),
+              std::string::npos)
+        << s;
+  for (int s = 1; s <= 7; ++s)
+    EXPECT_NE(svg.body.find("class=\"space\" data-space=\"" + std::to_string(s) + "\""),
+              std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Real HTTP on 127.0.0.1, an ephemeral port
+
+class LiveServer : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server::ServerOptions o;
+    o.port = 0;
+    o.threads = 32;
+    o.read_timeout = std::chrono::milliseconds(1000);
+    http_ = new server::HttpServer(api(), o);
+    port_ = http_->start();
+    thread_ = new std::thread([] { http_->run(); });
+  }
+  static void TearDownTestSuite() {
+    http_->stop();
+    thread_->join();
+    delete thread_;
+    delete http_;
+  }
+  static httplib::Client client() {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(10, 0);
+    return c;
+  }
+  // Sends raw bytes on a new connection and returns everything the server
+  // sends back until it closes the connection (or `wait_ms` pass in silence).
+  static std::string raw(const std::string& bytes, int wait_ms = 3000, bool* closed = nullptr) {
+    const int fd = connect_socket();
+    if (fd < 0) return "";
+    (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    std::string out = read_until_closed(fd, wait_ms, closed);
+    ::close(fd);
+    return out;
+  }
+  static int connect_socket() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(std::uint16_t(port_));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
+  }
+  // `closed` tells whether the server closed the connection (else silence).
+  static std::string read_until_closed(int fd, int wait_ms, bool* closed = nullptr) {
+    std::string out;
+    char buf[4096];
+    if (closed) *closed = false;
+    for (;;) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, wait_ms) <= 0) break;
+      const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) {
+        if (closed) *closed = true;
+        break;
+      }
+      out.append(buf, std::size_t(n));
+    }
+    return out;
+  }
+  static int port_;
+  static server::HttpServer* http_;
+  static std::thread* thread_;
+};
+
+int LiveServer::port_ = 0;
+server::HttpServer* LiveServer::http_ = nullptr;
+std::thread* LiveServer::thread_ = nullptr;
+
+// Every byte but letters, digits and "-._~/," as %XX.
+std::string percent_encoded(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || std::strchr("-._~/,", c)) {
+      out += char(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+long rss_kib() {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  long value = 0;
+  while (in >> key)
+    if (key == "VmRSS:" && in >> value) return value;
+  return -1;
+}
+
+TEST_F(LiveServer, AnswersOverHttpWithHeaders) {
+  httplib::Client c = client();
+  const auto r = c.Get("/api/v1/standard?moves=C4,t3");
+  ASSERT_TRUE(r) << httplib::to_string(r.error());
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "application/json");
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(r->body, get("/api/v1/standard", {{"moves", "C4,t3"}}).body);
+  // '+' and %20 decode to the space of a position, like '_'.
+  for (const char* q : {"-/-/t/C/-/-/-+w", "-/-/t/C/-/-/-%20w", "-/-/t/C/-/-/-_w"}) {
+    const auto p = c.Get((std::string("/api/v1/standard?position=") + q).c_str());
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->status, 200) << q << p->body;
+    EXPECT_EQ(parse_json(p->body)["position"], "-/-/t/C/-/-/- w");
+  }
+  const auto etag = r->get_header_value("ETag");
+  const auto cached = c.Get("/api/v1/standard?moves=C4,t3", {{"If-None-Match", etag}});
+  ASSERT_TRUE(cached);
+  EXPECT_EQ(cached->status, 304);
+  const auto page = c.Get("/");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  const auto missing = c.Get("/api/v1/cap4?moves=C4");
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->status, 404);
+  EXPECT_TRUE(parse_json(missing->body)["error"].is_string());
+}
+
+TEST_F(LiveServer, ConcurrentClientsAllAnsweredRight) {
+  // The expected answers, from the Api directly, for positions of a sample.
+  const std::vector<State> sample = sample_positions(kStandard, 20, 99, 40, 40);
+  std::vector<std::pair<std::string, std::string>> expected;
+  for (const State st : sample) {
+    std::string text = format_position(st);
+    std::replace(text.begin(), text.end(), ' ', '_');
+    expected.push_back({"/api/v1/standard?position=" + percent_encoded(text),
+                        get("/api/v1/standard", {{"position", text}}).body});
+  }
+  std::atomic<int> right{0}, wrong{0};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 8; ++t)
+    clients.emplace_back([&, t] {
+      httplib::Client c = client();
+      for (int i = 0; i < 500; ++i) {
+        const auto& [path, body] =
+            expected[(std::size_t(t) * 131 + std::size_t(i)) % expected.size()];
+        const auto r = c.Get(path.c_str());
+        (r && r->status == 200 && r->body == body ? right : wrong)++;
+      }
+    });
+  for (auto& th : clients) th.join();
+  EXPECT_EQ(right, 4000);
+  EXPECT_EQ(wrong, 0);
+}
+
+TEST_F(LiveServer, HostileRequestsGet4xxAndTheServerKeepsAnswering) {
+  struct Case {
+    std::string request;
+    std::string status;
+  };
+  const std::string big(100 * 1024, 'a');
+  const std::vector<Case> cases = {
+      {"GET /api/v1/standard?position=" + big + " HTTP/1.1\r\nHost: x\r\n\r\n", "414"},
+      {"GET /api/v1/standard?moves=%zz%4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
+      {"GET /api/v1/standard?position=-/-/%00/-/-/-/-_w HTTP/1.1\r\nHost: x\r\nConnection: "
+       "close\r\n\r\n",
+       "400"},
+      {std::string(
+           "GET /api/v1/standard?moves=C4\0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 66),
+       "400"},
+      {"GET /api/v1/standard?position=%ff%fe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+       "400"},
+      {"GET /api/v1/standard HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
+      {"BREW /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
+      {"DELETE /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "405"},
+      {"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nX: " + std::string(20000, 'h') +
+           "\r\n\r\n",
+       "4"},
+      {std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n", 25), "400"},
+      {"GET /\r\n\r\n", "4"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.request.substr(0, 60)));
+    const std::string reply = raw(c.request);
+    ASSERT_GE(reply.size(), 12u) << "no answer";
+    EXPECT_EQ(reply.substr(9, c.status.size()), c.status) << reply.substr(0, 200);
+    EXPECT_NE(reply.find("\r\n\r\n{\"error\":"), std::string::npos) << reply.substr(0, 300);
+  }
+  // A request that never ends its line is dropped at the read timeout (1 s).
+  bool closed = false;
+  EXPECT_EQ(raw("\x16\x03\x01\x02", 60000, &closed), "");
+  EXPECT_TRUE(closed) << "the server held a connection that sent nothing more";
+  httplib::Client cl = client();
+  const auto r = cl.Get("/api/v1/standard?moves=C4");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+TEST_F(LiveServer, ASlowClientDoesNotHoldTheServer) {
+  // A client that sends its request one byte every 300 ms, on four connections.
+  std::atomic<bool> done{false};
+  std::vector<std::thread> slow;
+  for (int k = 0; k < 4; ++k)
+    slow.emplace_back([&] {
+      const int fd = connect_socket();
+      const std::string req = "GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n";
+      for (std::size_t i = 0; i < req.size() && !done; ++i) {
+        if (::send(fd, &req[i], 1, MSG_NOSIGNAL) != 1) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      }
+      ::close(fd);
+    });
+  // A client that sends half a request and then nothing is dropped after the
+  // read timeout (1 s here).
+  const int idle = connect_socket();
+  ASSERT_GE(idle, 0);
+  (void)!::send(idle, "GET /api/v1/sta", 15, MSG_NOSIGNAL);
+  // Meanwhile everyone else is answered.
+  httplib::Client c = client();
+  for (int i = 0; i < 200; ++i) {
+    const auto r = c.Get("/api/v1/standard?moves=C4,t3");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+  }
+  bool closed = false;
+  const std::string idle_reply = read_until_closed(idle, 60000, &closed);
+  ::close(idle);
+  EXPECT_TRUE(closed) << "the server held a connection that sent half a request";
+  EXPECT_TRUE(idle_reply.empty() || idle_reply.rfind("HTTP/1.1 4", 0) == 0) << idle_reply;
+  done = true;
+  for (auto& th : slow) th.join();
+}
+
+TEST_F(LiveServer, ThousandsOfDroppedConnectionsAndBoundedMemory) {
+  httplib::Client c = client();
+  ASSERT_TRUE(c.Get("/api/v1/standard?moves=C4"));
+  const long before = rss_kib();
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 1000; ++i) {
+      const int fd = connect_socket();
+      ASSERT_GE(fd, 0) << "connection " << i << " refused";
+      if (i % 3 == 1) (void)!::send(fd, "GET /api/v1/standard?mo", 23, MSG_NOSIGNAL);
+      if (i % 3 == 2) {
+        linger l{1, 0};  // a reset instead of a close
+        ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+      }
+      ::close(fd);
+    }
+    for (int i = 0; i < 300; ++i) {
+      const auto r = c.Get("/api/v1/standard?moves=C4,t3");
+      ASSERT_TRUE(r) << "round " << round << " request " << i;
+      EXPECT_EQ(r->status, 200);
+    }
+  }
+  const long after = rss_kib();
+  EXPECT_LT(after - before, 64 * 1024)
+      << "resident memory grew from " << before << " to " << after << " KiB";
+}
+
+// ---------------------------------------------------------------------------
+// `fano serve`, the process
+
+// Starts `fano serve --port 0` with `args`; returns its pid and URL (read from
+// its first line of stdout, within 120 s).
+struct ServeProcess {
+  pid_t pid = -1;
+  std::string url;
+  TempDir dir;
+
+  explicit ServeProcess(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"serve", "--port", "0"};
+    all.insert(all.end(), args.begin(), args.end());
+    pid = spawn_fano(all, (dir / "out").string(), (dir / "err").string());
+    for (int i = 0; i < 1200 && url.empty(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const std::string out = read_text(dir / "out");
+      if (out.find('\n') != std::string::npos) url = out.substr(0, out.find('\n'));
+    }
+  }
+  int port() const { return std::stoi(url.substr(url.rfind(':') + 1)); }
+  std::string err() const { return read_text(dir / "err"); }
+};
+
+TEST(FanoServe, SolvesAMissingStandardTableServesAndStopsOnSigterm) {
+  TempDir tables;
+  ServeProcess s({"--tables", tables.path().string()});
+  ASSERT_FALSE(s.url.empty()) << s.err();
+  EXPECT_EQ(s.url.rfind("http://127.0.0.1:", 0), 0u) << s.url;
+  EXPECT_TRUE(fs::exists(tables / "standard.fanotb")) << "the solved table was not written";
+  httplib::Client c("127.0.0.1", s.port());
+  const auto r = c.Get("/api/v1/standard?moves=C4");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(parse_json(r->body)["category"], "draw");
+  const auto other = c.Get("/api/v1/cap3?moves=C4");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->status, 404);
+  const auto info = c.Get("/api/v1/info");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(parse_json(info->body)["variants"].size(), 1u);
+  ::kill(s.pid, SIGTERM);
+  const RunResult done = wait_fano(s.pid);
+  EXPECT_EQ(done.exit_code, 0) << s.err();
+}
+
+TEST(FanoServe, ServesTheCommittedTablesAndStopsOnSigint) {
+  ServeProcess s({"--tables", std::string(FANO_SOURCE_DIR) + "/tables", "--threads", "4"});
+  ASSERT_FALSE(s.url.empty()) << s.err();
+  httplib::Client c("127.0.0.1", s.port());
+  const auto info = c.Get("/api/v1/info");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(parse_json(info->body)["variants"].size(), 4u);
+  ::kill(s.pid, SIGINT);
+  EXPECT_EQ(wait_fano(s.pid).exit_code, 0) << s.err();
+}
+
+TEST(FanoServe, BadArgumentsAndADamagedTable) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"serve", "--port", "70000"},
+           {"serve", "--threads", "0"},
+           {"serve", "--bind", "not-an-address", "--port", "0", "--tables",
+            std::string(FANO_SOURCE_DIR) + "/tables"}}) {
+    const RunResult r = run_fano(args);
+    EXPECT_NE(r.exit_code, 0) << command_line(args);
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+  }
+  TempDir tables;
+  std::vector<std::uint8_t> bytes = read_bytes(table_path(kStandard));
+  bytes[bytes.size() / 2] ^= 0x40;
+  write_bytes(tables / "standard.fanotb", bytes);
+  const RunResult r = run_fano({"serve", "--port", "0", "--tables", tables.path().string()});
+  EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kChecksum)) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace fano

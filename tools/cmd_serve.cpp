@@ -1,0 +1,116 @@
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <thread>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "fano/server.hpp"
+#include "fano/solver.hpp"
+
+namespace fano::cli {
+namespace {
+
+// The tables of the four variants found in `dir`; the standard one is solved
+// (and written there, if it can be) when missing. A table present but refused
+// is an error: the server never hides a damaged file.
+std::vector<server::ServedTable> load_tables(const std::string& dir) {
+  std::vector<server::ServedTable> out;
+  for (const Variant& v : kAllVariants) {
+    const std::string path = default_tablebase_path(v, dir);
+    try {
+      out.push_back({Tablebase::open(path, v), path});
+      progress("serve: " + server::api_variant_name(v) + " from " + path);
+    } catch (const TablebaseError& e) {
+      if (e.kind() != TablebaseErrorKind::kMissing) throw;
+      if (!(v == kStandard)) {
+        progress("serve: no table for " + server::api_variant_name(v) + " (" + path +
+                 "); not served");
+        continue;
+      }
+      progress("serve: no table for the standard game at " + path + "; solving it");
+      SolveOptions opts;
+      opts.progress = progress;
+      const auto bytes = encode_solution(solve(v, opts));
+      try {
+        write_file_atomically(path, bytes);
+        out.push_back({Tablebase::open(path, v), path});
+      } catch (const TablebaseError& w) {
+        progress(std::string("serve: cannot write the table (") + w.what() +
+                 "); serving it from memory");
+        out.push_back(
+            {Tablebase::from_bytes(bytes, "(solved in memory)", v), "(solved in memory)"});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int cmd_serve(const Args& args) {
+  po::options_description desc("options");
+  desc.add_options()("port", po::value<int>()->default_value(8330),
+                     "TCP port (0: any free port, printed)")(
+      "bind", po::value<std::string>()->default_value("127.0.0.1"),
+      "address to listen on (0.0.0.0 for every interface)")(
+      "tables", po::value<std::string>(), "folder of the tables (default: see 'fano info')")(
+      "threads,j", po::value<int>()->default_value(64),
+      "worker threads, each serving one connection at a time (1..1024)");
+  const auto vm = parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N]",
+                        "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
+                        "(/api documents it) and a browser explorer at /.\n\n"
+                        "Examples:\n"
+                        "  fano serve                       # http://127.0.0.1:8330/\n"
+                        "  fano serve --port 0              # any free port\n"
+                        "  curl 'http://127.0.0.1:8330/api/v1/standard?moves=C4,t3'",
+                        desc, nullptr, args);
+  if (!vm) return 0;
+  const int port = (*vm)["port"].as<int>();
+  if (port < 0 || port > 65535)
+    throw UsageError("--port must be 0..65535, got " + std::to_string(port));
+  const int threads = (*vm)["threads"].as<int>();
+  if (threads < 1 || threads > 1024)
+    throw UsageError("--threads must be 1..1024, got " + std::to_string(threads));
+
+  // Signals are taken by one thread (sigwait), never by a handler racing the server.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  const std::string dir =
+      vm->count("tables") ? (*vm)["tables"].as<std::string>() : default_table_dir().path;
+  const server::Api api(load_tables(dir), FANO_VERSION);
+  server::ServerOptions options;
+  options.bind = (*vm)["bind"].as<std::string>();
+  options.port = port;
+  options.threads = threads;
+  server::HttpServer http(api, options);
+  int bound = 0;
+  try {
+    bound = http.start();
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what(), kExitCannotListen);
+  }
+  const std::string host =
+      options.bind.find(':') != std::string::npos ? "[" + options.bind + "]" : options.bind;
+  std::cout << "http://" << host << ":" << bound << "/" << std::endl;
+
+  std::thread watcher([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    progress(std::string("serve: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", stopping");
+    http.stop();
+  });
+  http.run();
+  // run() returned: by a signal, or because the listening socket failed; wake
+  // the watcher in the second case so that it can be joined.
+  pthread_kill(watcher.native_handle(), SIGTERM);
+  watcher.join();
+  return 0;
+}
+
+}  // namespace fano::cli
