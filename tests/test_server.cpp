@@ -369,6 +369,27 @@ TEST(ServerApi, ANotServedVariantIs404) {
             1u);
 }
 
+// The answer cache: a small one, overflowing many times, answers exactly as
+// no cache does (and as a second ask of the same question).
+TEST(ServerApi, ABoundedCacheAnswersAsNoCache) {
+  const auto tables = [] {
+    std::vector<server::ServedTable> t;
+    t.push_back({Tablebase::open(table_path(kStandard), kStandard), table_path(kStandard)});
+    return t;
+  };
+  const Api small(tables(), "test", 64 * 1024), none(tables(), "test", 0);
+  const std::vector<State> sample = sample_positions(kStandard, 60, 5, 40, 40);
+  for (int pass = 0; pass < 2; ++pass)
+    for (const State st : sample) {
+      const Request r{"GET", "/api/v1/standard", {{"position", format_position(st)}}, ""};
+      const Response a = small.handle(r), b = none.handle(r);
+      ASSERT_EQ(a.status, 200);
+      EXPECT_EQ(a.body, b.body);
+      EXPECT_EQ(a.headers, b.headers);
+    }
+  EXPECT_GT(sample.size(), 500u);
+}
+
 TEST(ServerApi, CachingAndCorsHeaders) {
   const auto header = [](const Response& r, const std::string& key) {
     for (const auto& [k, v] : r.headers)

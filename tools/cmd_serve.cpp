@@ -57,8 +57,10 @@ int cmd_serve(const Args& args) {
       "address to listen on (0.0.0.0 for every interface)")(
       "tables", po::value<std::string>(), "folder of the tables (default: see 'fano info')")(
       "threads,j", po::value<int>()->default_value(64),
-      "worker threads, each serving one connection at a time (1..1024)");
-  const auto vm = parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N]",
+      "worker threads, each serving one connection at a time (1..1024)")(
+      "cache-mb", po::value<int>()->default_value(64),
+      "memory for answers already given, in MiB (0: no cache)");
+  const auto vm = parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N]",
                         "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
                         "(/api documents it) and a browser explorer at /.\n\n"
                         "Examples:\n"
@@ -83,7 +85,10 @@ int cmd_serve(const Args& args) {
 
   const std::string dir =
       vm->count("tables") ? (*vm)["tables"].as<std::string>() : default_table_dir().path;
-  const server::Api api(load_tables(dir), FANO_VERSION);
+  const int cache_mb = (*vm)["cache-mb"].as<int>();
+  if (cache_mb < 0 || cache_mb > 65536)
+    throw UsageError("--cache-mb must be 0..65536, got " + std::to_string(cache_mb));
+  const server::Api api(load_tables(dir), FANO_VERSION, std::size_t(cache_mb) << 20);
   server::ServerOptions options;
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;

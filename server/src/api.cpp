@@ -1,5 +1,8 @@
+#include <array>
 #include <cstdio>
 #include <exception>
+#include <mutex>
+#include <unordered_map>
 
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
@@ -201,8 +204,50 @@ std::optional<Variant> variant_from_api_name(std::string_view name) {
   return std::nullopt;
 }
 
-Api::Api(std::vector<ServedTable> tables, std::string version)
-    : tables_(std::move(tables)), version_(std::move(version)) {
+// Successful answers by request, in 16 shards each cleared whole when over its
+// share of the budget: memory stays bounded whatever clients ask, and a
+// repeated question (an explorer's every click asks for the position again)
+// costs a lookup instead of an analysis.
+struct Api::Cache {
+  static constexpr std::size_t kShards = 16;
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<std::string, Response> answers;
+    std::size_t bytes = 0;
+  };
+  explicit Cache(std::size_t budget) : shard_budget(budget / kShards) {}
+  std::size_t shard_budget;
+  std::array<Shard, kShards> shards;
+
+  Shard& shard_of(const std::string& key) {
+    return shards[std::hash<std::string>{}(key) % kShards];
+  }
+  std::optional<Response> find(const std::string& key) {
+    Shard& s = shard_of(key);
+    const std::lock_guard lock(s.mutex);
+    const auto it = s.answers.find(key);
+    if (it == s.answers.end()) return std::nullopt;
+    return it->second;
+  }
+  void put(const std::string& key, const Response& r) {
+    const std::size_t size = key.size() + r.body.size() + 256;
+    if (size > shard_budget) return;
+    Shard& s = shard_of(key);
+    const std::lock_guard lock(s.mutex);
+    if (s.bytes + size > shard_budget) {
+      s.answers.clear();
+      s.bytes = 0;
+    }
+    if (s.answers.emplace(key, r).second) s.bytes += size;
+  }
+};
+
+Api::~Api() = default;
+
+Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes)
+    : tables_(std::move(tables)),
+      version_(std::move(version)),
+      cache_(cache_bytes ? std::make_unique<Cache>(cache_bytes) : nullptr) {
   Json variants = Json::array();
   for (const ServedTable& t : tables_) {
     const TablebaseHeader& h = t.table.header();
@@ -279,22 +324,27 @@ Response Api::handle(const Request& req) const {
   try {
     if (req.method != "GET" && req.method != "HEAD")
       throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD)"};
-    r = route(req);
-    // The answer is a function of the request and the tables: an entity tag
-    // from the tables' checksums and the request lets clients revalidate.
     std::string key = req.path;
     for (const auto& [k, val] : req.params) key += "\n" + k + "=" + val;
-    const std::string etag =
-        "\"" +
-        hex64(fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(key.data()), key.size()),
-                      fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(etag_seed_.data()),
-                                        etag_seed_.size())))) +
-        "\"";
-    r.headers.push_back({"ETag", etag});
-    // API answers never change for these tables; the pages change with the version.
-    r.headers.push_back({"Cache-Control", req.path.rfind("/api/v1/", 0) == 0
-                                              ? "public, max-age=86400"
-                                              : "no-cache"});
+    std::optional<Response> cached = cache_ ? cache_->find(key) : std::nullopt;
+    if (cached) {
+      r = std::move(*cached);
+    } else {
+      r = route(req);
+      // The answer is a function of the request and the tables: an entity tag
+      // from the tables' checksums and the request lets clients revalidate.
+      const auto bytes = [](const std::string& t) {
+        return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
+      };
+      r.headers.push_back(
+          {"ETag", "\"" + hex64(fnv1a64(bytes(key), fnv1a64(bytes(etag_seed_)))) + "\""});
+      // API answers never change for these tables; the pages change with the version.
+      r.headers.push_back({"Cache-Control", req.path.rfind("/api/v1/", 0) == 0
+                                                ? "public, max-age=86400"
+                                                : "no-cache"});
+      if (cache_) cache_->put(key, r);
+    }
+    const std::string& etag = r.headers.front().second;
     if (!req.if_none_match.empty() && req.if_none_match == etag) {
       r.status = 304;
       r.body.clear();

@@ -56,8 +56,10 @@ struct Response {
 // {"error": "..."}.
 class Api {
  public:
-  // One table per served variant (at most one each); `version` is reported by /api/v1/info.
-  Api(std::vector<ServedTable> tables, std::string version);
+  // One table per served variant (at most one each); `version` is reported by
+  // /api/v1/info. Answers are kept in a cache of at most `cache_bytes` (0: none).
+  Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes = 64 << 20);
+  ~Api();
 
   // Thread-safe; never throws (an unexpected failure becomes a 500 naming it).
   Response handle(const Request& request) const;
@@ -72,6 +74,8 @@ class Api {
   std::string version_;
   std::string info_body_;
   std::string etag_seed_;  // the tables' checksums: answers change only with them
+  struct Cache;
+  std::unique_ptr<Cache> cache_;
 };
 
 struct ServerOptions {
