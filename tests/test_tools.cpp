@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fano/analysis.hpp"
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
@@ -170,12 +171,29 @@ TEST_F(ToolsEndToEnd, QueryMovesJson) {
     }
   }
   ASSERT_FALSE(play_moves(rules, kEmptyBoard, long_game).placement_phase());
-  for (const std::string& moves : {std::string("C4,t3"), std::string("C4 t3 T7"), long_game}) {
+  // Placement-phase games: the history cannot recur, the table's values hold.
+  for (const std::string& moves : {std::string("C4,t3"), std::string("C4 t3 T7")}) {
     SCOPED_TRACE(moves);
     const RunResult r = query({"--json", "--moves", moves});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_query_matches_table(r.out, tb, play_moves(rules, kEmptyBoard, moves));
   }
+  // Into the movement phase the results are those of the game's history
+  // (test_history checks them against a brute force): the tool prints the
+  // library's ratings, and the table's value of the position.
+  const RunResult lr = query({"--json", "--moves", long_game});
+  ASSERT_EQ(lr.exit_code, 0) << lr.err;
+  const json j = parse_json(lr.out);
+  const GameRecord game = GameRecord::from_moves(rules, kEmptyBoard, long_game);
+  const auto rated = rate_moves(tb, game);
+  ASSERT_EQ(j["moves"].size(), rated.size());
+  for (std::size_t i = 0; i < rated.size(); ++i) {
+    EXPECT_EQ(j["moves"][i]["move"], format_move(rated[i].move));
+    EXPECT_EQ(j["moves"][i]["result"], value_name(rated[i].result.value));
+    EXPECT_EQ(j["moves"][i]["plies"], plies_of(rated[i].result));
+  }
+  EXPECT_EQ(j["table_value"], value_name(tb.probe(game.current())->value));
+  EXPECT_EQ(j["value"], value_name(rated.front().result.value));
   const RunResult r = query({"--json", "--moves", "C4,t3"});
   EXPECT_EQ(parse_json(r.out)["position"], "-/-/t/C/-/-/- w");
 }

@@ -10,6 +10,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "fano/analysis.hpp"
 #include "fano/perft.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
@@ -48,6 +49,67 @@ SolveTiming time_solve(const Variant& v, int threads, int runs, const std::strin
   return best;
 }
 
+// Milliseconds of rate_moves (every move's exact value under the game's
+// history) at the end of seeded random games into the movement phase, and of
+// a full report (with the principal variation) on the same positions.
+int bench_history(const po::variables_map& vm) {
+  const int games = vm["games"].as<int>();
+  if (games < 1 || games > 1000000) throw UsageError("--games must be 1..1000000");
+  Json out = Json::array();
+  for (const Variant& v : kAllVariants) {
+    const Tablebase tb = Tablebase::open(default_tablebase_path(v), v);
+    const Rules rules(v);
+    std::mt19937 rng(20261203);
+    std::vector<double> rate_ms, report_ms;
+    std::size_t changed = 0;
+    while (int(rate_ms.size()) < games) {
+      GameRecord game(rules);
+      const int length = 9 + int(rng() % 60);
+      while (!game.over() && int(game.plies()) < length) {
+        const auto moves = legal_moves(rules, game.current());
+        game.play(moves[rng() % moves.size()]);
+      }
+      if (game.over() || game.current().placement_phase()) continue;
+      auto t0 = Clock::now();
+      const auto rated = rate_moves(tb, game);
+      rate_ms.push_back(seconds_since(t0) * 1e3);
+      t0 = Clock::now();
+      const PositionReport r = analyse(tb, game);
+      report_ms.push_back(seconds_since(t0) * 1e3);
+      changed += !(r.value == r.table_value);
+    }
+    const auto stats = [](std::vector<double> ms) {
+      std::sort(ms.begin(), ms.end());
+      return Json{{"median_ms", ms[ms.size() / 2]},
+                  {"p99_ms", ms[std::min(ms.size() - 1, ms.size() * 99 / 100)]},
+                  {"max_ms", ms.back()}};
+    };
+    out.push_back({{"variant", variant_slug(v)},
+                   {"positions", rate_ms.size()},
+                   {"history_changes_value", changed},
+                   {"rate_moves", stats(rate_ms)},
+                   {"report", stats(report_ms)}});
+  }
+  if (vm.count("json")) {
+    print_json(Json{{"history", out}});
+    return 0;
+  }
+  std::cout << "| variant | positions | value changed | rate moves: median / p99 / max | "
+               "report with PV: median / p99 / max |\n|---|---|---|---|---|\n";
+  char line[256];
+  for (const Json& row : out) {
+    const Json &a = row["rate_moves"], &b = row["report"];
+    std::snprintf(
+        line, sizeof line, "| %s | %zu | %zu | %.2f / %.2f / %.2f ms | %.2f / %.2f / %.2f ms |\n",
+        row["variant"].get<std::string>().c_str(), row["positions"].get<std::size_t>(),
+        row["history_changes_value"].get<std::size_t>(), a["median_ms"].get<double>(),
+        a["p99_ms"].get<double>(), a["max_ms"].get<double>(), b["median_ms"].get<double>(),
+        b["p99_ms"].get<double>(), b["max_ms"].get<double>());
+    std::cout << line;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int cmd_bench(const Args& args) {
@@ -56,14 +118,18 @@ int cmd_bench(const Args& args) {
                      "repetitions of each solve (best is kept)")(
       "probes", po::value<int>()->default_value(1000000), "random reachable positions probed")(
       "dir", po::value<std::string>()->default_value("bench-tables"),
-      "folder for the tables written")("json", "print JSON");
-  const auto vm = parse("bench", "[--runs N] [--probes N] [--dir DIR] [--json]",
-                        "Measures on this machine: each solve stage for the standard game and "
-                        "the stack-cap-3 variants with 1 thread and all cores, move generation "
-                        "speed, tablebase open time, probe latency (median and 99th percentile) "
-                        "and table size in bits per reachable position. Best of --runs.",
-                        desc, nullptr, args);
+      "folder for the tables written")("json", "print JSON")(
+      "history", "only the history-aware analysis (rule 3) at the end of random games")(
+      "games", po::value<int>()->default_value(2000), "random games per variant for --history");
+  const auto vm =
+      parse("bench", "[--runs N] [--probes N] [--dir DIR] [--json] | --history [--games N]",
+            "Measures on this machine: each solve stage for the standard game and "
+            "the stack-cap-3 variants with 1 thread and all cores, move generation "
+            "speed, tablebase open time, probe latency (median and 99th percentile) "
+            "and table size in bits per reachable position. Best of --runs.",
+            desc, nullptr, args);
   if (!vm) return 0;
+  if (vm->count("history")) return bench_history(*vm);
   const int runs = (*vm)["runs"].as<int>(), probes = (*vm)["probes"].as<int>();
   if (runs < 1 || runs > 100) throw UsageError("--runs must be 1..100");
   if (probes < 1 || probes > 100000000) throw UsageError("--probes must be 1..100000000");

@@ -60,14 +60,15 @@ int cmd_serve(const Args& args) {
       "worker threads, each serving one connection at a time (1..1024)")(
       "cache-mb", po::value<int>()->default_value(64),
       "memory for answers already given, in MiB (0: no cache)");
-  const auto vm = parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N]",
-                        "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
-                        "(/api documents it) and a browser explorer at /.\n\n"
-                        "Examples:\n"
-                        "  fano serve                       # http://127.0.0.1:8330/\n"
-                        "  fano serve --port 0              # any free port\n"
-                        "  curl 'http://127.0.0.1:8330/api/v1/standard?moves=C4,t3'",
-                        desc, nullptr, args);
+  const auto vm =
+      parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N]",
+            "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
+            "(/api documents it) and a browser explorer at /.\n\n"
+            "Examples:\n"
+            "  fano serve                       # http://127.0.0.1:8330/\n"
+            "  fano serve --port 0              # any free port\n"
+            "  curl 'http://127.0.0.1:8330/api/v1/standard?moves=C4,t3'",
+            desc, nullptr, args);
   if (!vm) return 0;
   const int port = (*vm)["port"].as<int>();
   if (port < 0 || port > 65535)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "fano/history.hpp"
 #include "fano/notation.hpp"
 
 namespace fano {
@@ -21,6 +22,33 @@ void sort_best_first(std::vector<RatedMove>& rows) {
   std::stable_sort(rows.begin(), rows.end(), [](const RatedMove& a, const RatedMove& b) {
     return better_for_mover(a.result, b.result);
   });
+}
+
+// Why the game's history changes the table's value: the earlier position best
+// play returns to (a draw by rule 3), or the earlier positions that now end
+// the game drawn and so close the table's fastest win or slowest loss.
+std::string history_note(const Tablebase& tb, const PositionReport& r, const GameRecord& game,
+                         const GameRecord& line) {
+  std::string note = "the table says " + outcome_text(r.table_value) +
+                     ", but the game's history changes it to " + outcome_text(r.value);
+  const auto end = line.end();
+  if (end && end->reason == EndReason::kRepetition && end->repeated_ply >= 0 &&
+      std::size_t(end->repeated_ply) < game.plies()) {
+    const std::size_t k = line.plies() - game.plies();
+    return note + ": best play returns in " + std::to_string(k) + (k == 1 ? " ply" : " plies") +
+           " to the position after ply " + std::to_string(end->repeated_ply) + " (" +
+           format_position(game.positions()[std::size_t(end->repeated_ply)]) +
+           "), which ends the game drawn (rule 3)";
+  }
+  std::string plies;
+  for (std::size_t p = 0; p < game.positions().size(); ++p) {
+    const State s = game.positions()[p];
+    if (s.placement_phase() || probe_child(tb, s).value == Value::kDraw) continue;
+    if (!plies.empty()) plies += ", ";
+    plies += std::to_string(p);
+  }
+  return note + ": the positions after plies " + plies +
+         " may not occur again (a repetition is a draw), which closes the table's way";
 }
 
 }  // namespace
@@ -61,16 +89,31 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State
 }
 
 std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
+  // A bare position is rated as the table rates it (no history at all).
+  if (game.plies() == 0) return rate_moves(tb, game.rules(), game.current());
   std::vector<RatedMove> rows;
   if (game.over()) return rows;
+  // After the move, every position of the game so far (the current one too) is earlier.
   const auto earlier = game.positions();
+  std::vector<State> children;
   for_each_move(game.rules(), game.current(), [&](const Move& m, State child) {
     const bool repeats = std::find(earlier.begin(), earlier.end(), child) != earlier.end();
-    rows.push_back(
-        {m, child, repeats ? Outcome{} : outcome_for_mover(probe_child(tb, child)), repeats});
+    rows.push_back({m, child, Outcome{}, repeats});
+    children.push_back(child);
   });
+  const std::vector<Outcome> values = values_given_history(tb, game.rules(), earlier, children);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (!rows[i].repeats) rows[i].result = outcome_for_mover(values[i]);
   sort_best_first(rows);
   return rows;
+}
+
+Outcome game_value(const Tablebase& tb, const GameRecord& game) {
+  const auto table = tb.probe(game.current());
+  if (!table) throw UnreachablePosition(game.current());
+  if (const auto end = game.end())
+    return end->reason == EndReason::kRepetition ? Outcome{} : *table;
+  return rate_moves(tb, game).front().result;
 }
 
 std::size_t choose_index(const Tablebase& tb, const Rules& rules,
@@ -93,8 +136,7 @@ Move choose_move(const Tablebase& tb, const GameRecord& game) {
   return rated[choose_index(tb, game.rules(), rated)].move;
 }
 
-GameRecord principal_variation(const Tablebase& tb, const GameRecord& game,
-                               std::size_t max_plies) {
+GameRecord principal_variation(const Tablebase& tb, const GameRecord& game, std::size_t max_plies) {
   GameRecord line = game;
   for (std::size_t i = 0; i < max_plies && !line.over(); ++i) line.play(choose_move(tb, line));
   return line;
@@ -118,16 +160,17 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
   }
   r.moves = rate_moves(tb, game);
   if (!r.moves.empty()) r.value = r.moves.front().result;
-  if (!(r.value == r.table_value))
-    r.history_note = "the table says " + outcome_text(r.table_value) +
-                     ", but the game's history changes it to " + outcome_text(r.value);
   if (options.engine_choice) r.engine_choice = choose_index(tb, rules, r.moves);
-  if (options.principal_variation) {
+  const bool history_matters = !(r.value == r.table_value);
+  if (options.principal_variation || history_matters) {
     const GameRecord line = principal_variation(tb, game, options.max_pv_plies);
-    r.pv.assign(line.moves().begin() + std::ptrdiff_t(game.plies()), line.moves().end());
-    r.pv_positions.assign(line.positions().begin() + std::ptrdiff_t(game.plies()) + 1,
-                          line.positions().end());
-    r.pv_end = line.end();
+    if (history_matters) r.history_note = history_note(tb, r, game, line);
+    if (options.principal_variation) {
+      r.pv.assign(line.moves().begin() + std::ptrdiff_t(game.plies()), line.moves().end());
+      r.pv_positions.assign(line.positions().begin() + std::ptrdiff_t(game.plies()) + 1,
+                            line.positions().end());
+      r.pv_end = line.end();
+    }
   }
   return r;
 }

@@ -1,5 +1,4 @@
 #include "fano/analysis_json.hpp"
-
 #include "fano/notation.hpp"
 
 namespace fano {

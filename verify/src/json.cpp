@@ -37,9 +37,9 @@ Json tablebase_report_json(const TablebaseReport& r, const std::string& path) {
     if (f.result.value == Value::kLoss)
       losing.push_back({{"move", format_move(f.move)}, {"plies", f.result.plies}});
   o["losing_first_moves"] = std::move(losing);
-  o["longest_win"] = r.longest_win ? Json{{"plies", r.longest_win->plies},
-                                          {"position", r.longest_win_position}}
-                                   : Json(nullptr);
+  o["longest_win"] =
+      r.longest_win ? Json{{"plies", r.longest_win->plies}, {"position", r.longest_win_position}}
+                    : Json(nullptr);
   o["seconds"] = r.seconds;
   return o;
 }
@@ -84,6 +84,8 @@ Json records_report_json(std::span<const RecordReport> records, const Variant& v
     l["final_position"] = r.final_position;
     l["value"] = r.value ? Json(value_name(r.value->value)) : Json(nullptr);
     l["plies"] = r.value ? plies_json(*r.value) : Json(nullptr);
+    l["table_value"] = r.table_value ? Json(value_name(r.table_value->value)) : Json(nullptr);
+    l["table_plies"] = r.table_value ? plies_json(*r.table_value) : Json(nullptr);
     l["first_mistake"] = r.first_mistake ? Json{{"ply", r.first_mistake->ply},
                                                 {"move", r.first_mistake->move},
                                                 {"from", value_name(r.first_mistake->from)},

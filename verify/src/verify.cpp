@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "fano/analysis.hpp"
 #include "fano/game.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
@@ -639,24 +640,29 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
         rec.illegal = IllegalMove{ply, tok, e.what()};
         break;
       }
-      game.play(m);
-      const auto before = tb.probe(before_st), after = tb.probe(game.current());
-      if (!before || !after)
-        throw TablebaseError(TablebaseErrorKind::kCorrupt,
-                             tb.name() + ": lacks " +
-                                 format_position(before ? game.current() : before_st) +
-                                 ", reached by a legal game (damaged table; run 'fano verify')");
-      const Outcome got = outcome_for_mover(*after);
-      if (!rec.first_mistake && got.value < before->value)
-        rec.first_mistake = Mistake{ply, format_move(m), before->value, got.value};
+      // Values under the record's history (rule 3), the move judged by what it
+      // gives its player against what the position offered.
+      Outcome before, got;
+      try {
+        before = game_value(tb, game);
+        game.play(m);
+        got = outcome_for_mover(game_value(tb, game));
+      } catch (const UnreachablePosition&) {
+        throw TablebaseError(
+            TablebaseErrorKind::kCorrupt,
+            tb.name() + ": lacks a position of " + format_position(game.current()) +
+                "'s game, reached by legal moves (damaged table; run 'fano verify')");
+      }
+      if (!rec.first_mistake && got.value < before.value)
+        rec.first_mistake = Mistake{ply, format_move(m), before.value, got.value};
       if (game.over()) rec.ended_at = ply;
     }
     const State st = game.current();
     rec.end = game.end();
     rec.game_over = rec.end ? describe_end(*rec.end, st) : "";
     rec.final_position = format_position(st);
-    rec.value = tb.probe(st);
-    if (rec.end && rec.end->reason == EndReason::kRepetition) rec.value = Outcome{Value::kDraw, 0};
+    rec.table_value = tb.probe(st);
+    if (rec.table_value) rec.value = game_value(tb, game);
     if (rec.claim)
       rec.claim_holds = rec.legal && rec.value && rec.value->value == rec.claim->value &&
                         (!rec.claim->plies || *rec.claim->plies == rec.value->plies);

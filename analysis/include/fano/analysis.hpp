@@ -43,9 +43,16 @@ struct RatedMove {
 // successor (a damaged table).
 std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State st);
 
-// The same under the game's history: a move into an earlier position is a
-// draw (rule 3), and the other results are exact given that history.
+// The same under the game's history (fano/history.hpp): a move into an
+// earlier position is a draw (rule 3), and the other results are exact given
+// every position of the game so far, the current one included. A game of no
+// moves is a bare position: its moves are rated as the table rates them.
 std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game);
+
+// The value of the game's current position for its side to move, under the
+// game's history (rule 3): the end's value when the game is over, else the
+// best of rate_moves. Throws UnreachablePosition when the table lacks it.
+Outcome game_value(const Tablebase& tb, const GameRecord& game);
 
 // The opponent's replies from `child` whose result for the opponent equals the
 // opponent's best result there: the fewer, the more traps a move into `child` sets.
@@ -75,10 +82,10 @@ struct AnalysisOptions {
 struct PositionReport {
   Variant variant;
   State position;
-  Outcome value;                     // for the side to move, given the game's history
-  Outcome table_value;               // the table's value (no history)
-  std::optional<GameEnd> game_over;  // the game is over in this position
-  std::vector<RatedMove> moves;      // best first; empty when the game is over
+  Outcome value;                             // for the side to move, given the game's history
+  Outcome table_value;                       // the table's value (no history)
+  std::optional<GameEnd> game_over;          // the game is over in this position
+  std::vector<RatedMove> moves;              // best first; empty when the game is over
   std::optional<std::size_t> engine_choice;  // index into moves
   // The principal variation: the engine's play for both sides from here to the
   // end of the game (a line, no move, or the repetition that ends a draw).

@@ -157,11 +157,13 @@ struct RecordReport {
   std::string record;  // the moves as written
   bool legal = true;
   std::optional<IllegalMove> illegal;
-  std::optional<int> ended_at;   // the ply after which the game was over
-  std::optional<GameEnd> end;    // how the game ended (rules 1-3), if it did
-  std::string game_over;         // why, in words, or ""
-  std::string final_position;    // after the last legal move
-  std::optional<Outcome> value;  // of the final position, for the side to move
+  std::optional<int> ended_at;  // the ply after which the game was over
+  std::optional<GameEnd> end;   // how the game ended (rules 1-3), if it did
+  std::string game_over;        // why, in words, or ""
+  std::string final_position;   // after the last legal move
+  std::optional<Outcome>
+      value;  // of the final position for the side to move, under the record's history
+  std::optional<Outcome> table_value;  // the table's value of the final position (no history)
   std::optional<Mistake> first_mistake;
   std::optional<Claim> claim;
   std::optional<bool> claim_holds;  // set when a claim was made (false for an illegal record)
