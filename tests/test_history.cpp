@@ -13,6 +13,7 @@
 #include "fano/analysis.hpp"
 #include "fano/history.hpp"
 #include "fano/notation.hpp"
+#include "fano/solver.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -128,8 +129,9 @@ const FullGraph& graph() {
 }
 
 const Tablebase& table() {
+  // Solved here: tables are not committed.
   static const Tablebase tb =
-      Tablebase::open(default_tablebase_path(kStandard, std::string(FANO_SOURCE_DIR) + "/tables"));
+      Tablebase::from_bytes(encode_solution(solve(kStandard)), "standard (solved)", kStandard);
   return tb;
 }
 

@@ -17,6 +17,7 @@
 #include "fano/analysis.hpp"
 #include "fano/notation.hpp"
 #include "fano/server.hpp"
+#include "fano/solver.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -28,12 +29,22 @@ using server::Api;
 using server::Request;
 using server::Response;
 
-std::string table_path(const Variant& v) {
-  return default_tablebase_path(v, std::string(FANO_SOURCE_DIR) + "/tables");
+// The tables of every variant, solved once per test process into a
+// temporary folder (tables are not committed; test_verify checks the solver).
+const std::string& tables_folder() {
+  static TempDir dir;
+  static const std::string path = [] {
+    for (const Variant& v : kAllVariants)
+      write_file_atomically(default_tablebase_path(v, dir.path().string()),
+                            encode_solution(solve(v)));
+    return dir.path().string();
+  }();
+  return path;
 }
 
-// The committed tables of every variant (checked against fresh solves by
-// test_verify), loaded once.
+std::string table_path(const Variant& v) { return default_tablebase_path(v, tables_folder()); }
+
+// The tables of every variant, loaded once.
 const Api& api() {
   static const Api a = [] {
     std::vector<server::ServedTable> tables;
@@ -739,7 +750,7 @@ TEST(FanoServe, SolvesAMissingStandardTableServesAndStopsOnSigterm) {
 }
 
 TEST(FanoServe, ServesTheCommittedTablesAndStopsOnSigint) {
-  ServeProcess s({"--tables", std::string(FANO_SOURCE_DIR) + "/tables", "--threads", "4"});
+  ServeProcess s({"--tables", tables_folder(), "--threads", "4"});
   ASSERT_FALSE(s.url.empty()) << s.err();
   httplib::Client c("127.0.0.1", s.port());
   const auto info = c.Get("/api/v1/info");
@@ -753,8 +764,7 @@ TEST(FanoServe, BadArgumentsAndADamagedTable) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"serve", "--port", "70000"},
            {"serve", "--threads", "0"},
-           {"serve", "--bind", "not-an-address", "--port", "0", "--tables",
-            std::string(FANO_SOURCE_DIR) + "/tables"}}) {
+           {"serve", "--bind", "not-an-address", "--port", "0", "--tables", tables_folder()}}) {
     const RunResult r = run_fano(args);
     EXPECT_NE(r.exit_code, 0) << command_line(args);
     EXPECT_EQ(r.err_lines(), 1) << r.err;
