@@ -193,6 +193,19 @@ void expect_ratings_match_brute_force(const GameRecord& rec) {
                                 << ", brute force " << outcome_text(brute[i]);
 }
 
+// A game of 9 to 48 random plies (fewer if it ends); a careful one avoids
+// forming lines when it can, to go deep into the movement phase.
+GameRecord random_game(const Rules& rules, std::mt19937& rng, bool careful) {
+  GameRecord rec(rules);
+  const int length = 9 + int(rng() % 40);
+  while (!rec.over() && int(rec.plies()) < length) {
+    auto moves = legal_moves(rules, rec.current());
+    if (careful) moves = careful_moves(rec.current(), moves);
+    rec.play(moves[rng() % moves.size()]);
+  }
+  return rec;
+}
+
 // Seeded random games into the movement phase: four where the history changes
 // some rating and two where it changes none, each against the brute force.
 TEST(HistoryBruteForce, RandomRecords) {
@@ -200,13 +213,7 @@ TEST(HistoryBruteForce, RandomRecords) {
   std::mt19937 rng(20261203);
   int changed = 0, unchanged = 0;
   for (int game = 0; game < 5000 && (changed < 4 || unchanged < 2); ++game) {
-    GameRecord rec(rules);
-    const int length = 9 + int(rng() % 40);
-    while (!rec.over() && int(rec.plies()) < length) {
-      auto moves = legal_moves(rules, rec.current());
-      if (game % 2) moves = careful_moves(rec.current(), moves);
-      rec.play(moves[rng() % moves.size()]);
-    }
+    GameRecord rec = random_game(rules, rng, game % 2 == 1);
     if (rec.over()) rec.undo();
     if (rec.current().placement_phase()) continue;
     const bool matters = history_matters(rec);
@@ -268,13 +275,7 @@ TEST(HistoryEngine, PlaysTheHistoryAwareValue) {
   std::mt19937 rng(77);
   int wins = 0, saved = 0;
   for (int game = 0; game < 40000 && (wins < 20 || saved < 10); ++game) {
-    GameRecord rec(rules);
-    const int length = 9 + int(rng() % 40);
-    while (!rec.over() && int(rec.plies()) < length) {
-      auto moves = legal_moves(rules, rec.current());
-      if (game % 2) moves = careful_moves(rec.current(), moves);
-      rec.play(moves[rng() % moves.size()]);
-    }
+    GameRecord rec = random_game(rules, rng, game % 2 == 1);
     if (rec.over() || rec.current().placement_phase()) continue;
     const Outcome value = game_value(table(), rec);
     const Outcome tv = *table().probe(rec.current());

@@ -9,15 +9,6 @@
 namespace fano {
 namespace {
 
-Outcome probe_child(const Tablebase& tb, State child) {
-  const auto c = tb.probe(child);
-  if (!c)
-    throw TablebaseError(TablebaseErrorKind::kCorrupt,
-                         tb.name() + ": lacks the reachable position " + format_position(child) +
-                             " (damaged table; 'fano verify' checks it)");
-  return *c;
-}
-
 void sort_best_first(std::vector<RatedMove>& rows) {
   std::stable_sort(rows.begin(), rows.end(), [](const RatedMove& a, const RatedMove& b) {
     return better_for_mover(a.result, b.result);
@@ -43,7 +34,7 @@ std::string history_note(const Tablebase& tb, const PositionReport& r, const Gam
   std::string plies;
   for (std::size_t p = 0; p < game.positions().size(); ++p) {
     const State s = game.positions()[p];
-    if (s.placement_phase() || probe_child(tb, s).value == Value::kDraw) continue;
+    if (s.placement_phase() || probe_reachable(tb, s).value == Value::kDraw) continue;
     if (!plies.empty()) plies += ", ";
     plies += std::to_string(p);
   }
@@ -70,10 +61,10 @@ const char* const kEngineChoiceRule =
 
 int keeping_replies(const Tablebase& tb, const Rules& rules, State child) {
   if (game_over(rules, child) != GameOver::kNone) return 0;
-  const Outcome best = probe_child(tb, child);
+  const Outcome best = probe_reachable(tb, child);
   int n = 0;
   for_each_move(rules, child, [&](const Move&, State grandchild) {
-    n += outcome_for_mover(probe_child(tb, grandchild)) == best;
+    n += outcome_for_mover(probe_reachable(tb, grandchild)) == best;
   });
   return n;
 }
@@ -82,7 +73,7 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State
   std::vector<RatedMove> rows;
   if (game_over(rules, st) != GameOver::kNone) return rows;
   for_each_move(rules, st, [&](const Move& m, State child) {
-    rows.push_back({m, child, outcome_for_mover(probe_child(tb, child)), false});
+    rows.push_back({m, child, outcome_for_mover(probe_reachable(tb, child)), false});
   });
   sort_best_first(rows);
   return rows;

@@ -51,15 +51,6 @@
 namespace fano {
 namespace {
 
-Outcome table_value(const Tablebase& tb, State st) {
-  const auto o = tb.probe(st);
-  if (!o)
-    throw TablebaseError(TablebaseErrorKind::kCorrupt,
-                         tb.name() + ": lacks the reachable position " + format_position(st) +
-                             " (damaged table; 'fano verify' checks it)");
-  return *o;
-}
-
 bool is_proof_edge(Outcome parent, Outcome child) {
   if (parent.value == Value::kWin)
     return child.value == Value::kLoss && child.plies + 1 == parent.plies;
@@ -78,7 +69,7 @@ Region proof_ancestors(const Tablebase& tb, const Rules& rules,
                        const std::vector<State>& seeds, int min_pieces) {
   Region r;
   std::vector<std::pair<State, Outcome>> frontier;
-  for (const State h : seeds) frontier.push_back({h, table_value(tb, h)});
+  for (const State h : seeds) frontier.push_back({h, probe_reachable(tb, h)});
   while (!frontier.empty()) {
     const auto [y, vy] = frontier.back();
     frontier.pop_back();
@@ -130,7 +121,7 @@ std::vector<Outcome> solve_region(const Tablebase& tb, const Rules& rules,
         parents[it->second].push_back(x);
         return;
       }
-      const Outcome o = table_value(tb, c);
+      const Outcome o = probe_reachable(tb, c);
       if (o.value == Value::kDraw) {
         has_draw[x] = true;
         --remaining[x];
@@ -161,6 +152,15 @@ std::vector<Outcome> solve_region(const Tablebase& tb, const Rules& rules,
 
 }  // namespace
 
+Outcome probe_reachable(const Tablebase& tb, State st) {
+  const auto o = tb.probe(st);
+  if (!o)
+    throw TablebaseError(TablebaseErrorKind::kCorrupt,
+                         tb.name() + ": lacks the reachable position " + format_position(st) +
+                             " (damaged table; 'fano verify' checks it)");
+  return *o;
+}
+
 std::vector<Outcome> values_given_history(const Tablebase& tb, const Rules& rules,
                                           std::span<const State> earlier_positions,
                                           std::span<const State> roots, HistoryStats* stats) {
@@ -172,7 +172,7 @@ std::vector<Outcome> values_given_history(const Tablebase& tb, const Rules& rule
   // in the placement phase (pieces only ever increase).
   std::vector<State> seeds;
   for (const State s : earlier_positions)
-    if (s.pieces_on_board() >= min_pieces && table_value(tb, s).value != Value::kDraw)
+    if (s.pieces_on_board() >= min_pieces && probe_reachable(tb, s).value != Value::kDraw)
       seeds.push_back(s);
   std::sort(seeds.begin(), seeds.end());
   seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
@@ -191,7 +191,7 @@ std::vector<Outcome> values_given_history(const Tablebase& tb, const Rules& rule
       continue;
     }
     const auto it = region.index.find(r.code);
-    out.push_back(it == region.index.end() ? table_value(tb, r) : solved[it->second]);
+    out.push_back(it == region.index.end() ? probe_reachable(tb, r) : solved[it->second]);
   }
   return out;
 }

@@ -13,6 +13,10 @@
 
 namespace fano {
 
+// The table's value of a reachable position; throws TablebaseError (kCorrupt)
+// when the table lacks it (a damaged table).
+Outcome probe_reachable(const Tablebase& tb, State st);
+
 // What the search looked at, for benchmarks and the history note.
 struct HistoryStats {
   std::size_t earlier_decisive = 0;  // earlier movement-phase positions with a decisive table value
