@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -39,10 +40,10 @@ std::size_t run_batch(const Tablebase& tb, const Rules& rules, const std::string
     }
   } closer{from_stdin ? -1 : fd};
   ExportSink out("-", false);
-  constexpr std::size_t kBlock = std::size_t(8) << 20;  // bytes read at a time
-  constexpr std::size_t kSlice = 4096;                  // lines per parallel task
+  constexpr std::size_t kBlock = std::size_t(8) << 20;   // bytes read at a time
+  constexpr std::size_t kSlice = std::size_t(64) << 10;  // bytes per parallel task
   std::string data;  // an unfinished line from the previous block, then the block
-  std::vector<BatchLine> lines;
+  std::vector<std::string_view> slices;
   std::vector<std::string> answers;
   std::size_t line_number = 0, bad = 0;
   bool eof = false;
@@ -55,28 +56,33 @@ std::size_t run_batch(const Tablebase& tb, const Rules& rules, const std::string
     if (n < 0) throw UsageError("cannot read " + path + ": " + std::strerror(errno));
     data.resize(keep + std::size_t(n));
     eof = n == 0;
-    // Complete lines (at the end of input, the last line too).
+    // Complete lines (at the end of input, the last line too), cut into
+    // slices of about kSlice bytes at line ends; each slice's first line
+    // number comes from counting the newlines before it.
     const std::size_t end = eof ? data.size() : data.rfind('\n') + 1;  // npos + 1 == 0
-    lines.clear();
+    const std::string_view block(data.data(), end);
+    slices.clear();
     for (std::size_t pos = 0; pos < end;) {
-      const void* nl = std::memchr(data.data() + pos, '\n', end - pos);
-      const std::size_t stop = nl ? std::size_t(static_cast<const char*>(nl) - data.data()) : end;
-      std::string_view text(data.data() + pos, stop - pos);
-      if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-      lines.push_back(BatchLine{text, ++line_number});
-      pos = stop + 1;
+      std::size_t stop = block.find('\n', std::min(pos + kSlice, end - 1));
+      stop = stop == std::string_view::npos ? end : stop + 1;
+      slices.push_back(block.substr(pos, stop - pos));
+      pos = stop;
     }
-    const std::size_t slices = (lines.size() + kSlice - 1) / kSlice;
-    answers.resize(slices);
-    std::vector<std::size_t> slice_bad(slices, 0);
-    tbb::parallel_for(std::size_t(0), slices, [&](std::size_t k) {
-      const std::size_t first = k * kSlice;
-      const std::span<const BatchLine> slice(lines.data() + first,
-                                             std::min(kSlice, lines.size() - first));
-      answers[k].clear();
-      slice_bad[k] = answer_batch_lines(tb, rules, slice, value_only, answers[k]);
+    const std::size_t slice_count = slices.size();
+    answers.resize(slice_count);
+    std::vector<std::size_t> first(slice_count + 1, 0), slice_bad(slice_count, 0);
+    tbb::parallel_for(std::size_t(0), slice_count, [&](std::size_t k) {
+      first[k + 1] = std::size_t(std::count(slices[k].begin(), slices[k].end(), '\n')) +
+                     (slices[k].back() != '\n');
     });
-    for (std::size_t k = 0; k < slices; ++k) {
+    first[0] = line_number + 1;
+    for (std::size_t k = 0; k < slice_count; ++k) first[k + 1] += first[k];
+    line_number = first[slice_count] - 1;
+    tbb::parallel_for(std::size_t(0), slice_count, [&](std::size_t k) {
+      answers[k].clear();
+      slice_bad[k] = answer_batch_text(tb, rules, slices[k], first[k], value_only, answers[k]);
+    });
+    for (std::size_t k = 0; k < slice_count; ++k) {
       out.write(answers[k]);
       bad += slice_bad[k];
     }

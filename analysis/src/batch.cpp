@@ -21,10 +21,16 @@ std::string_view trim(std::string_view s) {
   return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
 }
 
-void append_value_only(std::string& out, State st, Outcome o) {
+// `text` is the position as written, when it parsed: it is its notation
+// already unless white space other than one ' ' separates the side to move.
+void append_value_only(std::string& out, State st, Outcome o, std::string_view text = {}) {
   // The bytes nlohmann-json's compact dump gives for the same object.
   out += "{\"position\":\"";
-  out += format_position(st);
+  const std::size_t n = text.size();
+  if (n >= 3 && text[n - 2] == ' ' && text[n - 3] != ' ' && text[n - 3] != '\t')
+    out += text;
+  else
+    out += format_position(st);
   out += "\",\"value\":\"";
   out += value_name(o.value);
   out += "\",\"plies\":";
@@ -63,13 +69,27 @@ bool answer_batch_line(const Tablebase& tb, const Rules& rules, const BatchLine&
     }
     const std::optional<Outcome> o = tb.probe(st);
     if (!o) throw UnreachablePosition(st);
-    append_value_only(out, st, *o);
+    append_value_only(out, st, *o, text);
     return true;
   } catch (const std::exception& e) {
     out += json_text(Json{{"line", line.number}, {"input", line.text}, {"error", e.what()}});
     out += '\n';
     return false;
   }
+}
+
+std::size_t answer_batch_text(const Tablebase& tb, const Rules& rules, std::string_view text,
+                              std::size_t first_line, bool value_only, std::string& out) {
+  std::size_t bad = 0, number = first_line;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const BatchLine item{line, number++};
+    if (!blank_batch_line(line)) bad += !answer_batch_line(tb, rules, item, value_only, out);
+  }
+  return bad;
 }
 
 std::size_t answer_batch_lines(const Tablebase& tb, const Rules& rules,

@@ -31,4 +31,9 @@ bool answer_batch_line(const Tablebase& tb, const Rules& rules, const BatchLine&
 std::size_t answer_batch_lines(const Tablebase& tb, const Rules& rules,
                                std::span<const BatchLine> lines, bool value_only, std::string& out);
 
+// The same for the lines of `text` ('\n'-separated, a '\r' before it
+// dropped; a last line without '\n' counts), numbered from first_line.
+std::size_t answer_batch_text(const Tablebase& tb, const Rules& rules, std::string_view text,
+                              std::size_t first_line, bool value_only, std::string& out);
+
 }  // namespace fano
