@@ -199,7 +199,8 @@ void AtomicFileWriter::write(std::span<const std::uint8_t> bytes) {
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) refuse(TablebaseErrorKind::kIo, tmp_, std::string("write failed: ") + std::strerror(errno));
+    if (n <= 0)
+      refuse(TablebaseErrorKind::kIo, tmp_, std::string("write failed: ") + std::strerror(errno));
     done += size_t(n);
   }
 }
