@@ -18,5 +18,6 @@ int cmd_bench(const Args& args);
 int cmd_play(const Args& args);
 int cmd_show(const Args& args);
 int cmd_serve(const Args& args);
+int cmd_export(const Args& args);
 
 }  // namespace fano::cli

@@ -26,6 +26,8 @@ const Command kCommands[] = {
     {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
     {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
     {"serve", "serve the solved game over HTTP: a JSON API and a browser explorer", fano::cli::cmd_serve},
+    {"export", "every reachable position (or class) with its value, as CSV or JSON lines",
+     fano::cli::cmd_export},
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
     {"bench", "measure every stage's speed and the table's size on this machine",
      fano::cli::cmd_bench},

@@ -77,35 +77,37 @@ State parse_position(std::string_view text, const Variant& variant) {
   if (side != "w" && side != "b")
     throw NotationError("side to move must be 'w' or 'b', got " + quote(side));
 
-  std::vector<std::string_view> stacks;
-  size_t start = 0;
+  // No allocation on the good path (fano query --batch parses millions).
+  std::array<std::string_view, kSpaces> stacks;
+  size_t count = 0, start = 0;
   while (true) {
     const size_t slash = board.find('/', start);
-    stacks.push_back(board.substr(start, slash - start));
+    if (count < kSpaces) stacks[count] = board.substr(start, slash - start);
+    ++count;
     if (slash == std::string_view::npos) break;
     start = slash + 1;
   }
-  if (stacks.size() != kSpaces)
-    throw NotationError("expected 7 stacks separated by '/', got " + std::to_string(stacks.size()) +
+  if (count != kSpaces)
+    throw NotationError("expected 7 stacks separated by '/', got " + std::to_string(count) +
                         " in " + quote(board));
 
   State st;
   std::array<int, kPieceKinds> counts{};
   for (int s = 0; s < kSpaces; ++s) {
     const std::string_view stack = stacks[s];
-    const std::string where = "stack " + std::to_string(s + 1) + " " + quote(stack);
-    if (stack.empty()) throw NotationError(where + " is empty: write '-' for an empty stack");
+    const auto where = [&] { return "stack " + std::to_string(s + 1) + " " + quote(stack); };
+    if (stack.empty()) throw NotationError(where() + " is empty: write '-' for an empty stack");
     if (stack == "-") continue;
     if (static_cast<int>(stack.size()) > variant.stack_cap)
-      throw NotationError(where + " holds " + std::to_string(stack.size()) +
+      throw NotationError(where() + " holds " + std::to_string(stack.size()) +
                           " pieces, over the stack cap of " + std::to_string(variant.stack_cap));
     for (char ch : stack) {
       const auto p = piece_from_char(ch);
       if (!p)
-        throw NotationError(where + ": unknown character " + quote(std::string(1, ch)) +
+        throw NotationError(where() + ": unknown character " + quote(std::string(1, ch)) +
                             " (pieces are C T c t, '-' for an empty stack)");
       if (st.info(s).kinds >> int(*p) & 1)
-        throw NotationError(where + " holds two " + piece_name(*p) +
+        throw NotationError(where() + " holds two " + piece_name(*p) +
                             "s: the stacking rule forbids identical pieces in a stack");
       st = st.with_pushed(s, *p);
       if (++counts[int(*p)] > kCopiesPerKind)

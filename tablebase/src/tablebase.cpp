@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "fano/numbering.hpp"
 #include "fano/rules.hpp"
@@ -165,33 +166,58 @@ void write_file_atomically(const std::string& path, std::span<const std::uint8_t
   const fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  AtomicFileWriter out(path);
+  out.write(bytes);
+  out.commit();
+}
+
+AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
+  namespace fs = std::filesystem;
+  const fs::path target(path_);
+  std::error_code ec;
   if (fs::is_directory(target, ec))
-    refuse(TablebaseErrorKind::kNotAFile, path, "is a directory, not a file");
+    refuse(TablebaseErrorKind::kNotAFile, path_, "is a directory, not a file");
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec))
+    refuse(TablebaseErrorKind::kIo, path_, "cannot be written: no folder " + dir.string());
   remove_stale_temporaries(target);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
-    refuse(TablebaseErrorKind::kIo, tmp, std::string("cannot create: ") + std::strerror(errno));
+  tmp_ = path_ + ".tmp." + std::to_string(::getpid());
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd_ < 0)
+    refuse(TablebaseErrorKind::kIo, tmp_, std::string("cannot create: ") + std::strerror(errno));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(tmp_.c_str());
+}
+
+void AtomicFileWriter::write(std::span<const std::uint8_t> bytes) {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: write after commit");
   size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      refuse(TablebaseErrorKind::kIo, tmp, "write failed: " + why);
-    }
+    if (n <= 0)
+      refuse(TablebaseErrorKind::kIo, tmp_, std::string("write failed: ") + std::strerror(errno));
     done += size_t(n);
   }
+}
+
+void AtomicFileWriter::commit() {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: committed twice");
+  const int fd = fd_;
+  fd_ = -1;
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(tmp.c_str());
-    refuse(TablebaseErrorKind::kIo, tmp, std::string("flush failed: ") + std::strerror(errno));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    refuse(TablebaseErrorKind::kIo, path, "rename failed: " + why);
+    ::unlink(tmp_.c_str());
+    refuse(TablebaseErrorKind::kIo, tmp_, "flush failed: " + why);
+  }
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp_.c_str());
+    refuse(TablebaseErrorKind::kIo, path_, "rename failed: " + why);
   }
 }
 

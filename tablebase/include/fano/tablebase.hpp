@@ -79,6 +79,31 @@ void write_file_atomically(const std::string& path, std::span<const std::uint8_t
 // The same for text (an SVG picture, an export).
 void write_text_atomically(const std::string& path, std::string_view text);
 
+// A file written in pieces and published atomically: the bytes go to
+// "<path>.tmp.<pid>" in the same folder, and commit() flushes it and renames
+// it over path. Destroyed without commit() (an error, an exception), the
+// temporary is removed; a killed writer's temporary is removed by the next
+// writer of the same path. Never leaves a partial file under path. Does not
+// create folders: a missing folder is an error. Throws TablebaseError (kIo,
+// or kNotAFile when path is a directory).
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::string path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  void write(std::span<const std::uint8_t> bytes);
+  void write(std::string_view text) {
+    write(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  }
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, tmp_;
+  int fd_ = -1;
+};
+
 // A read-only, checked tablebase held in memory. probe() is thread-safe.
 class Tablebase {
  public:

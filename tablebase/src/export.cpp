@@ -1,0 +1,209 @@
+#include "fano/export.hpp"
+
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <vector>
+
+#include "fano/notation.hpp"
+
+namespace fano {
+namespace {
+
+void append_number(std::string& out, std::uint64_t n) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, r.ptr);
+}
+
+// The bucket of a code: its side-to-move bit and the byte of space 7, the two
+// most significant parts of the code (512 buckets in code order).
+constexpr int kBucketShift = 48;
+constexpr std::size_t kBuckets = 512;
+
+[[noreturn]] void io_error(const std::string& what) {
+  throw TablebaseError(TablebaseErrorKind::kIo, what);
+}
+
+}  // namespace
+
+std::string export_header(ExportFormat format, bool classes) {
+  if (format == ExportFormat::kJsonl) return "";
+  return classes ? "position,to_move,phase,pieces,value,plies,orbit\n"
+                 : "position,to_move,phase,pieces,value,plies\n";
+}
+
+void append_export_row(std::string& out, ExportFormat format, const ExportRow& row, bool classes) {
+  const State st = row.position;
+  const bool json = format == ExportFormat::kJsonl;
+  const bool draw = row.outcome.value == Value::kDraw;
+  const char* colour = st.to_move() == Colour::kWhite ? "white" : "black";
+  const char* phase = st.placement_phase() ? "placement" : "movement";
+  const std::string_view value = value_name(row.outcome.value);
+  if (json) {
+    // The bytes nlohmann-json's compact dump gives for the same object.
+    out += "{\"position\":\"";
+    out += format_position(st);
+    out += "\",\"to_move\":\"";
+    out += colour;
+    out += "\",\"phase\":\"";
+    out += phase;
+    out += "\",\"pieces\":";
+    append_number(out, std::uint64_t(st.pieces_on_board()));
+    out += ",\"value\":\"";
+    out += value;
+    out += "\",\"plies\":";
+    if (draw)
+      out += "null";
+    else
+      append_number(out, row.outcome.plies);
+    if (classes) {
+      out += ",\"orbit\":";
+      append_number(out, row.orbit);
+    }
+    out += "}\n";
+    return;
+  }
+  out += format_position(st);
+  out += ',';
+  out += colour;
+  out += ',';
+  out += phase;
+  out += ',';
+  append_number(out, std::uint64_t(st.pieces_on_board()));
+  out += ',';
+  out += value;
+  out += ',';
+  if (!draw) append_number(out, row.outcome.plies);
+  if (classes) {
+    out += ',';
+    append_number(out, row.orbit);
+  }
+  out += '\n';
+}
+
+void for_each_reachable(const Tablebase& tb,
+                        const std::function<void(std::span<const ExportRow>)>& f,
+                        std::size_t max_chunk) {
+  const Symmetry& sym = tb.symmetry();
+  // Pass 1: images per bucket (an image fixed by several group elements is
+  // counted more than once: an upper bound, which is all chunking needs).
+  std::vector<std::uint64_t> count(kBuckets, 0);
+  for (std::size_t i = 0; i < tb.size(); ++i)
+    sym.for_each_image(tb.position_at(i), [&](std::uint64_t img) { ++count[img >> kBucketShift]; });
+  std::vector<ExportRow> rows;
+  for (std::size_t lo = 0; lo < kBuckets;) {
+    std::size_t hi = lo, n = 0;
+    while (hi < kBuckets && (hi == lo || n + count[hi] <= max_chunk)) n += count[hi++];
+    if (n == 0) {
+      lo = hi;
+      continue;
+    }
+    // Pass 2 for the buckets [lo, hi): every image in range, sorted, each once.
+    rows.clear();
+    rows.reserve(n);
+    const std::uint64_t first = std::uint64_t(lo) << kBucketShift;
+    const std::uint64_t last = std::uint64_t(hi) << kBucketShift;  // exclusive
+    for (std::size_t i = 0; i < tb.size(); ++i) {
+      const Outcome o = tb.outcome_at(i);
+      sym.for_each_image(tb.position_at(i), [&](std::uint64_t img) {
+        if (img >= first && img < last) rows.push_back(ExportRow{State{img}, o, 0});
+      });
+    }
+    std::sort(rows.begin(), rows.end(), [](const ExportRow& a, const ExportRow& b) {
+      return a.position.code < b.position.code;
+    });
+    rows.erase(std::unique(rows.begin(), rows.end(),
+                           [](const ExportRow& a, const ExportRow& b) {
+                             return a.position.code == b.position.code;
+                           }),
+               rows.end());
+    f(rows);
+    lo = hi;
+  }
+}
+
+void for_each_class(const Tablebase& tb, const std::function<void(std::span<const ExportRow>)>& f,
+                    std::size_t max_chunk) {
+  std::vector<ExportRow> rows;
+  rows.reserve(std::min(max_chunk, tb.size()));
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const State st = tb.position_at(i);
+    rows.push_back(ExportRow{st, tb.outcome_at(i), std::uint32_t(tb.symmetry().orbit_size(st))});
+    if (rows.size() == max_chunk || i + 1 == tb.size()) {
+      f(rows);
+      rows.clear();
+    }
+  }
+}
+
+struct ExportSink::Zstd {
+  ZSTD_CCtx* cctx = nullptr;
+  std::vector<char> out;
+  ~Zstd() { ZSTD_freeCCtx(cctx); }
+};
+
+ExportSink::ExportSink(const std::string& path, bool zstd, int zstd_level) {
+  if (!path.empty() && path != "-") file_.emplace(path);
+  if (zstd) {
+    zstd_ = std::make_unique<Zstd>();
+    zstd_->cctx = ZSTD_createCCtx();
+    if (!zstd_->cctx) throw std::bad_alloc();
+    ZSTD_CCtx_setParameter(zstd_->cctx, ZSTD_c_compressionLevel, zstd_level);
+    ZSTD_CCtx_setParameter(zstd_->cctx, ZSTD_c_checksumFlag, 1);
+    zstd_->out.resize(ZSTD_CStreamOutSize());
+  }
+}
+
+ExportSink::~ExportSink() = default;
+
+void ExportSink::emit(const void* data, std::size_t size) {
+  if (file_) {
+    file_->write(std::span(static_cast<const std::uint8_t*>(data), size));
+    return;
+  }
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(1, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) io_error(std::string("standard output: write failed: ") + std::strerror(errno));
+    p += n;
+    size -= std::size_t(n);
+  }
+}
+
+void ExportSink::write(std::string_view bytes) {
+  bytes_in_ += bytes.size();
+  if (!zstd_) {
+    emit(bytes.data(), bytes.size());
+    return;
+  }
+  ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
+  while (in.pos < in.size) {
+    ZSTD_outBuffer out{zstd_->out.data(), zstd_->out.size(), 0};
+    const size_t r = ZSTD_compressStream2(zstd_->cctx, &out, &in, ZSTD_e_continue);
+    if (ZSTD_isError(r)) io_error(std::string("zstd: ") + ZSTD_getErrorName(r));
+    emit(out.dst, out.pos);
+  }
+}
+
+void ExportSink::finish() {
+  if (zstd_) {
+    ZSTD_inBuffer in{nullptr, 0, 0};
+    for (;;) {
+      ZSTD_outBuffer out{zstd_->out.data(), zstd_->out.size(), 0};
+      const size_t left = ZSTD_compressStream2(zstd_->cctx, &out, &in, ZSTD_e_end);
+      if (ZSTD_isError(left)) io_error(std::string("zstd: ") + ZSTD_getErrorName(left));
+      emit(out.dst, out.pos);
+      if (left == 0) break;
+    }
+  }
+  if (file_) file_->commit();
+}
+
+}  // namespace fano

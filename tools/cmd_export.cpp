@@ -1,0 +1,76 @@
+// fano export: the whole table as text rows (tablebase library's export.hpp).
+#include <string>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "fano/export.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano::cli {
+
+int cmd_export(const Args& args) {
+  po::options_description desc("options");
+  add_variant_options(desc);
+  add_table_options(desc);
+  desc.add_options()("format", po::value<std::string>()->default_value("csv"), "csv or jsonl")(
+      "classes", "one row per stored symmetry class, with its orbit size")(
+      "zstd", "compress the output with zstd")(
+      "out", po::value<std::string>()->default_value("-"),
+      "output file (written atomically: a temporary in the same folder, renamed at the end; "
+      "the folder must exist), or - for stdout");
+  const auto vm = parse(
+      "export", "[--tb FILE] [--format csv|jsonl] [--classes] [--zstd] [--out FILE|-]",
+      "Writes every reachable position of the table, or with --classes every stored symmetry "
+      "class, one row each in ascending position code (the 64-bit state code: side to move, "
+      "then the stacks of spaces 7 down to 1), the same bytes on every run. Columns: position, "
+      "to_move (white/black), phase (placement/movement), pieces (on the board), value "
+      "(win/draw/loss for the side to move), plies (empty in CSV, null in JSON lines for a "
+      "draw) and, with --classes, orbit (the reachable positions in the class). CSV has a "
+      "header line.\n\n"
+      "examples:\n  fano export --out standard.csv\n"
+      "  fano export --classes --format jsonl --zstd --out classes.jsonl.zst",
+      desc, nullptr, args);
+  if (!vm) return 0;
+  const std::string format_name = (*vm)["format"].as<std::string>();
+  if (format_name != "csv" && format_name != "jsonl")
+    throw UsageError("--format must be csv or jsonl, not '" + format_name + "'");
+  const ExportFormat format = format_name == "csv" ? ExportFormat::kCsv : ExportFormat::kJsonl;
+  const bool classes = vm->count("classes") > 0;
+  Variant v = variant_from(*vm);
+  const Tablebase tb = open_table(*vm, v);
+  const std::string out_path = (*vm)["out"].as<std::string>();
+  ExportSink sink(out_path, vm->count("zstd") > 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t total = classes ? tb.header().canonical : tb.header().reachable;
+  std::uint64_t done = 0;
+  std::string buf = export_header(format, classes);
+  constexpr std::size_t kFlush = std::size_t(1) << 20;
+  buf.reserve(kFlush + 4096);
+  auto chunk = [&](std::span<const ExportRow> rows) {
+    for (const ExportRow& row : rows) {
+      append_export_row(buf, format, row, classes);
+      if (buf.size() >= kFlush) {
+        sink.write(buf);
+        buf.clear();
+      }
+    }
+    done += rows.size();
+    progress("export: " + std::to_string(done) + " / " + std::to_string(total) + " rows, " +
+             std::to_string(seconds_since(t0)) + " s");
+  };
+  if (classes)
+    for_each_class(tb, chunk);
+  else
+    for_each_reachable(tb, chunk);
+  // A table whose classes do not add up to its header is not published.
+  if (done != total)
+    throw std::runtime_error("exported " + std::to_string(done) + " rows, the header counts " +
+                             std::to_string(total));
+  sink.write(buf);
+  sink.finish();
+  progress("export: " + std::to_string(done) + " rows, " + std::to_string(sink.bytes_in()) +
+           " bytes of text in " + std::to_string(seconds_since(t0)) + " s");
+  return 0;
+}
+
+}  // namespace fano::cli
