@@ -9,6 +9,7 @@ import os
 import random
 import shutil
 import subprocess
+import tempfile
 import threading
 
 import numpy as np
@@ -20,18 +21,30 @@ FANO_BIN = os.environ.get("FANO_BIN", "fano")
 TABLES = os.environ.get("FANO_TABLES", "")
 
 
+_SOLVED = {}
+
+
 def table_path(variant):
-    return fano.default_tablebase_path(variant)
+    """The variant's table in FANO_TABLES; solved into a temporary folder
+    (once per run) when that folder lacks it (tables/ is not committed)."""
+    path = fano.default_tablebase_path(variant)
+    if os.path.exists(path):
+        return path
+    if variant not in _SOLVED:
+        folder = _SOLVED.setdefault("dir", tempfile.mkdtemp(prefix="fano-tables-"))
+        _SOLVED[variant] = os.path.join(folder, variant.slug + ".fanotb")
+        fano.solve(variant, path=_SOLVED[variant])
+    return _SOLVED[variant]
 
 
 @pytest.fixture(scope="module", params=fano.VARIANTS, ids=lambda v: v.slug)
 def tb(request):
-    return fano.open_tablebase(variant=request.param)
+    return fano.open_tablebase(table_path(request.param), variant=request.param)
 
 
 @pytest.fixture(scope="module")
 def standard():
-    return fano.open_tablebase()
+    return fano.open_tablebase(table_path(fano.STANDARD))
 
 
 def sample_positions(variant, seed, count=20, max_plies=40):
@@ -93,18 +106,18 @@ def test_position_basics():
 
 
 def test_game_over_line():
-    # Line {2,7,6}: three triangles on top, White is to move: Black made it and lost.
-    p = fano.Position.parse("C/T/c/C/t/T/t w")
+    # Line {1,2,4}: three white pieces on top, Black to move: White made it and lost.
+    p = fano.Position.parse("C/T/c/C/t/T/t b")
     end = p.game_over()
-    assert end["reason"] == "line" and end["line"] == [2, 7, 6] and end["loser"] == "black"
-    assert end["text"]
+    assert end["reason"] == "line" and end["line"] == [1, 2, 4] and end["loser"] == "white"
+    assert "{1,2,4}" in end["text"]
     assert p.legal_moves() == []
     with pytest.raises(ValueError):
         p.play("1-2")
 
 
 def test_bad_notation():
-    with pytest.raises(ValueError, match="7 stacks|seven|stack"):
+    with pytest.raises(ValueError, match="expected 7 stacks"):
         fano.Position.parse("-/-/- w")
     with pytest.raises(ValueError, match="X"):
         fano.Position.parse("X/-/-/-/-/-/- w")
@@ -153,8 +166,8 @@ def test_analyse_moves_history(standard):
     r = standard.analyse(moves="C4,t3")
     assert r == cli_query_moves(standard.path, "C4,t3")
     assert r["position"] == str(fano.Position.empty().play("C4,t3"))
-    with pytest.raises(ValueError, match="C4"):
-        standard.analyse(moves="C4,C4")
+    with pytest.raises(ValueError, match="T4"):  # a third piece on a stack of 2
+        standard.analyse(moves="C4,c4,T4")
     with pytest.raises(TypeError):
         standard.analyse()
 
@@ -214,6 +227,14 @@ def test_wrong_variant_table():
     assert e.value.kind == "wrong_variant"
     # With a path and no variant the file's own variant is taken.
     assert fano.open_tablebase(table_path(fano.VARIANTS[3])).variant == fano.VARIANTS[3]
+
+
+def test_default_path():
+    if not TABLES:
+        pytest.skip("FANO_TABLES is not set")
+    assert fano.default_table_dir() == (TABLES, "FANO_TABLES")
+    for v in fano.VARIANTS:
+        assert fano.default_tablebase_path(v) == os.path.join(TABLES, v.slug + ".fanotb")
 
 
 def test_probe_many_threads(standard):
