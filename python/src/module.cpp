@@ -172,7 +172,8 @@ struct PyTablebase {
 
 // The folder of the default tables: $FANO_TABLES; else the source tree's
 // tables/ when this module was built in (and is loaded from) the build tree;
-// else the library's default_table_dir().
+// else, as for the installed fano command, <prefix>/share/fano/tables of the
+// prefix the module is installed under (<prefix>/FANO_PYTHON_INSTALL_DIR).
 TableDir table_dir() {
   if (const char* env = std::getenv("FANO_TABLES"); env && *env) return {env, "FANO_TABLES"};
   Dl_info info{};
@@ -183,9 +184,21 @@ TableDir table_dir() {
     if (!ec) {
       const auto rel = self.lexically_relative(build);
       if (!rel.empty() && *rel.begin() != "..") return {FANO_SOURCE_TABLE_DIR, "source tree"};
+      // Strip the install folder's components from the module's folder.
+      fs::path prefix = self.parent_path();
+      const fs::path install_dir = fs::path(FANO_PYTHON_INSTALL_DIR).lexically_normal();
+      bool matches = !install_dir.empty();  // empty: no install rules
+      std::vector<fs::path> parts(install_dir.begin(), install_dir.end());
+      for (auto it = parts.rbegin(); it != parts.rend() && matches; ++it) {
+        if (it->empty()) continue;  // a trailing separator
+        matches = prefix.filename() == *it;
+        prefix = prefix.parent_path();
+      }
+      if (matches)
+        return {(prefix / FANO_INSTALL_DATADIR / "fano" / "tables").string(), "installed"};
     }
   }
-  return default_table_dir();
+  return {FANO_INSTALL_TABLE_DIR, "installed"};
 }
 
 std::string table_path(const Variant& v) { return default_tablebase_path(v, table_dir().path); }
@@ -551,13 +564,14 @@ PYBIND11_MODULE(fano, m) {
            "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
            "positions in the class; they sum to header['reachable']).");
 
-  m.def("open_tablebase", &open_tablebase, py::arg("path") = py::none(),
-        py::arg("variant") = py::none(),
-        "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
-        "the variant's default table (STANDARD unless given), in $FANO_TABLES, else the source "
-        "tree's tables/ when imported from the build tree, else the installed "
-        "share/fano/tables. With a path: the file's own variant, which must equal `variant` "
-        "if given. Raises TablebaseError (with `kind`).");
+  m.def(
+      "open_tablebase", &open_tablebase, py::arg("path") = py::none(),
+      py::arg("variant") = py::none(),
+      "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
+      "the variant's default table (STANDARD unless given), in $FANO_TABLES, else the source "
+      "tree's tables/ when imported from the build tree, else the installed "
+      "<prefix>/share/fano/tables. With a path: the file's own variant, which must equal `variant` "
+      "if given. Raises TablebaseError (with `kind`).");
   m.def(
       "default_tablebase_path", [](const Variant& v) { return table_path(v); },
       py::arg("variant") = kStandard, "Where open_tablebase() looks for a variant's table.");
