@@ -1,0 +1,593 @@
+// The Python module `fano`: positions, moves, tablebases, analysis and the
+// solver from Python. A thin front end: every answer comes from the libraries
+// (core's rules and notation, the tablebase reader, analyse() and
+// report_json(), solve()); nothing here re-implements a rule.
+#include <dlfcn.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
+#include "fano/board.hpp"
+#include "fano/game.hpp"
+#include "fano/json.hpp"
+#include "fano/notation.hpp"
+#include "fano/rules.hpp"
+#include "fano/solver.hpp"
+#include "fano/solver_json.hpp"
+#include "fano/state.hpp"
+#include "fano/symmetry.hpp"
+#include "fano/tablebase.hpp"
+#include "fano/value.hpp"
+
+namespace py = pybind11;
+
+namespace fano::python {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The exception types the module defines (created in PYBIND11_MODULE).
+PyObject* g_tablebase_error = nullptr;
+PyObject* g_unreachable = nullptr;
+
+// The name of an error kind, as the `kind` attribute of fano.TablebaseError.
+const char* kind_name(TablebaseErrorKind kind) {
+  switch (kind) {
+    case TablebaseErrorKind::kMissing:
+      return "missing";
+    case TablebaseErrorKind::kNotAFile:
+      return "not_a_file";
+    case TablebaseErrorKind::kTruncated:
+      return "truncated";
+    case TablebaseErrorKind::kBadMagic:
+      return "bad_magic";
+    case TablebaseErrorKind::kBadVersion:
+      return "bad_version";
+    case TablebaseErrorKind::kChecksum:
+      return "checksum";
+    case TablebaseErrorKind::kCorrupt:
+      return "corrupt";
+    case TablebaseErrorKind::kWrongVariant:
+      return "wrong_variant";
+    case TablebaseErrorKind::kIo:
+      return "io";
+  }
+  return "unknown";
+}
+
+// nlohmann JSON to Python objects (dicts keep the document's key order).
+py::object to_python(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null:
+      return py::none();
+    case Json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case Json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case Json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case Json::value_t::number_float:
+      return py::float_(j.get<double>());
+    case Json::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case Json::value_t::array: {
+      py::list out;
+      for (const Json& e : j) out.append(to_python(e));
+      return out;
+    }
+    case Json::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = to_python(v);
+      return out;
+    }
+    default:
+      throw std::runtime_error("unexpected JSON value: " + json_text(j));
+  }
+}
+
+// ---------------------------------------------------------------- variants
+
+Variant make_variant(int stack_cap, const std::string& adjacency) {
+  if (stack_cap != 2 && stack_cap != 3)
+    throw py::value_error("stack_cap must be 2 or 3, got " + std::to_string(stack_cap));
+  Variant v;
+  v.stack_cap = stack_cap;
+  if (!parse_adjacency(adjacency, v.adjacency))
+    throw py::value_error("adjacency must be 'board' or 'projective', got '" + adjacency + "'");
+  return v;
+}
+
+std::string variant_repr(const Variant& v) {
+  return "Variant(stack_cap=" + std::to_string(v.stack_cap) + ", adjacency='" +
+         std::string(adjacency_name(v.adjacency)) + "')";
+}
+
+// ---------------------------------------------------------------- positions
+
+// A position of a variant (no game history: rule 3 needs a game, see
+// Tablebase.analyse(moves=...)).
+struct Position {
+  State state;
+  Variant variant;
+
+  Rules rules() const { return Rules(variant); }
+};
+
+Position parse(const std::string& text, const Variant& v) { return {parse_position(text, v), v}; }
+
+// A code checked as parse_position checks text: each stack byte well formed,
+// no stray bits, then the notation's checks (stack cap, counts, side to move).
+Position from_code(std::uint64_t code, const Variant& v) {
+  if (code >> (kSideBit + 1))
+    throw NotationError("code " + std::to_string(code) + " has bits set above the side to move");
+  for (int s = 0; s < kSpaces; ++s)
+    if (!kStackInfo[std::uint8_t(code >> (kStackBits * s))].valid)
+      throw NotationError("code " + std::to_string(code) + " has a malformed stack on space " +
+                          std::to_string(s + 1));
+  return parse(format_position(State{code}), v);
+}
+
+std::string position_repr(const Position& p) {
+  std::string r = "Position('" + format_position(p.state) + "'";
+  if (!(p.variant == kStandard)) r += ", variant=" + variant_repr(p.variant);
+  return r + ")";
+}
+
+std::vector<std::string> legal_move_strings(const Position& p) {
+  const Rules rules = p.rules();
+  std::vector<std::string> out;
+  if (game_end(rules, p.state)) return out;  // no move is played once the game is over
+  for (const Move& m : legal_moves(rules, p.state)) out.push_back(format_move(m));
+  return out;
+}
+
+Position play(const Position& p, const std::string& moves) {
+  const GameRecord g = GameRecord::from_moves(p.rules(), p.state, moves);
+  return {g.current(), p.variant};
+}
+
+py::object game_over_dict(const Position& p) {
+  const auto end = game_end(p.rules(), p.state);
+  if (!end) return py::none();
+  return to_python(game_end_json(*end, p.state));
+}
+
+// ---------------------------------------------------------------- tablebases
+
+struct PyTablebase {
+  Tablebase tb;
+  std::string path;
+};
+
+// The folder of the default tables: $FANO_TABLES; else the source tree's
+// tables/ when this module was built in (and is loaded from) the build tree;
+// else, as for the installed fano command, <prefix>/share/fano/tables of the
+// prefix the module is installed under (<prefix>/FANO_PYTHON_INSTALL_DIR).
+TableDir table_dir() {
+  if (const char* env = std::getenv("FANO_TABLES"); env && *env) return {env, "FANO_TABLES"};
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&table_dir), &info) && info.dli_fname) {
+    std::error_code ec;
+    const fs::path self = fs::weakly_canonical(info.dli_fname, ec);
+    const fs::path build = fs::weakly_canonical(FANO_BUILD_DIR, ec);
+    if (!ec) {
+      const auto rel = self.lexically_relative(build);
+      if (!rel.empty() && *rel.begin() != "..") return {FANO_SOURCE_TABLE_DIR, "source tree"};
+      // Strip the install folder's components from the module's folder.
+      fs::path prefix = self.parent_path();
+      const fs::path install_dir = fs::path(FANO_PYTHON_INSTALL_DIR).lexically_normal();
+      bool matches = !install_dir.empty();  // empty: no install rules
+      std::vector<fs::path> parts(install_dir.begin(), install_dir.end());
+      for (auto it = parts.rbegin(); it != parts.rend() && matches; ++it) {
+        if (it->empty()) continue;  // a trailing separator
+        matches = prefix.filename() == *it;
+        prefix = prefix.parent_path();
+      }
+      if (matches)
+        return {(prefix / FANO_INSTALL_DATADIR / "fano" / "tables").string(), "installed"};
+    }
+  }
+  return {FANO_INSTALL_TABLE_DIR, "installed"};
+}
+
+std::string table_path(const Variant& v) { return default_tablebase_path(v, table_dir().path); }
+
+PyTablebase open_tablebase(const std::optional<fs::path>& path, const std::optional<Variant>& v) {
+  // As the fano command: the default path is the variant's (standard unless
+  // given) and must hold that variant; an explicit path holds its own variant
+  // unless one is given.
+  const std::string p = path ? path->string() : table_path(v.value_or(kStandard));
+  const std::optional<Variant> expected = path ? v : std::optional(v.value_or(kStandard));
+  py::gil_scoped_release release;
+  Tablebase tb = Tablebase::open(p, expected);
+  return PyTablebase{std::move(tb), p};
+}
+
+void check_variant(const PyTablebase& t, const Position& p) {
+  if (!(p.variant == t.tb.variant()))
+    throw py::value_error("position " + position_repr(p) + " is not of the table's variant " +
+                          variant_repr(t.tb.variant()));
+}
+
+py::tuple outcome_tuple(Outcome o) {
+  return py::make_tuple(std::string(value_name(o.value)),
+                        o.value == Value::kDraw ? py::object(py::none()) : py::int_(o.plies));
+}
+
+Outcome probe_state(const Tablebase& tb, State st) {
+  const auto o = tb.probe(st);
+  if (!o) throw UnreachablePosition(st);
+  return *o;
+}
+
+py::tuple probe(const PyTablebase& t, const Position& p) {
+  check_variant(t, p);
+  return outcome_tuple(probe_state(t.tb, p.state));
+}
+
+py::list probe_many(const PyTablebase& t, const py::iterable& items) {
+  std::vector<State> states;
+  for (const py::handle& item : items) {
+    if (py::isinstance<Position>(item)) {
+      const Position& p = item.cast<const Position&>();
+      check_variant(t, p);
+      states.push_back(p.state);
+    } else {
+      states.push_back(State{item.cast<std::uint64_t>()});
+    }
+  }
+  std::vector<Outcome> outcomes(states.size());
+  std::optional<State> unreachable;
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const auto o = t.tb.probe(states[i]);
+      if (!o) {
+        unreachable = states[i];
+        break;
+      }
+      outcomes[i] = *o;
+    }
+  }
+  if (unreachable) throw UnreachablePosition(*unreachable);
+  py::list out;
+  for (const Outcome& o : outcomes) out.append(outcome_tuple(o));
+  return out;
+}
+
+// The game to analyse: `moves` played from `position` (default the empty
+// board; rule 3 applies to them), or `position` alone.
+GameRecord game_for(const PyTablebase& t, const std::optional<Position>& position,
+                    const std::optional<std::string>& moves) {
+  if (!position && !moves) throw py::type_error("give a Position or moves=\"C4,t3,...\"");
+  const Rules rules(t.tb.variant());
+  State start = kEmptyBoard;
+  if (position) {
+    check_variant(t, *position);
+    start = position->state;
+  }
+  if (moves) return GameRecord::from_moves(rules, start, *moves);
+  return GameRecord(rules, start);
+}
+
+PositionReport report(const PyTablebase& t, const std::optional<Position>& position,
+                      const std::optional<std::string>& moves) {
+  const GameRecord game = game_for(t, position, moves);
+  py::gil_scoped_release release;
+  return analyse(t.tb, game);
+}
+
+py::dict header_dict(const TablebaseHeader& h) {
+  py::dict d;
+  d["version"] = h.version;
+  d["stack_cap"] = int(h.stack_cap);
+  d["adjacency"] = std::string(adjacency_name(Adjacency(h.adjacency)));
+  d["symmetry_order"] = h.symmetry_order;
+  d["reachable"] = h.reachable;
+  d["placement"] = h.placement;
+  d["movement"] = h.movement;
+  d["canonical"] = h.canonical;
+  d["win"] = h.win;
+  d["loss"] = h.loss;
+  d["draw"] = h.draw;
+  d["checksum"] = h.checksum;
+  return d;
+}
+
+py::dict classes(const PyTablebase& t) {
+  const Tablebase& tb = t.tb;
+  const auto n = py::ssize_t(tb.size());
+  py::array_t<std::uint64_t> code(n);
+  py::array_t<std::uint8_t> value(n);
+  py::array_t<std::uint16_t> plies(n);
+  py::array_t<std::uint32_t> orbit(n);
+  std::uint64_t* c = code.mutable_data();
+  std::uint8_t* v = value.mutable_data();
+  std::uint16_t* p = plies.mutable_data();
+  std::uint32_t* o = orbit.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (py::ssize_t i = 0; i < n; ++i) {
+      const State st = tb.position_at(std::size_t(i));
+      const Outcome out = tb.outcome_at(std::size_t(i));
+      c[i] = st.code;
+      v[i] = std::uint8_t(out.value);
+      p[i] = out.plies;
+      o[i] = std::uint32_t(tb.symmetry().orbit_size(st));
+    }
+  }
+  py::dict d;
+  d["code"] = code;
+  d["value"] = value;
+  d["plies"] = plies;
+  d["orbit"] = orbit;
+  return d;
+}
+
+py::dict solve_variant(const Variant& v, const std::optional<fs::path>& path,
+                       const std::optional<int>& threads) {
+  if (threads && (*threads < 0 || *threads > 1024))
+    throw py::value_error("threads must be 0..1024, got " + std::to_string(*threads));
+  Json j;
+  {
+    py::gil_scoped_release release;
+    SolveOptions opts;
+    opts.threads = threads.value_or(0);
+    const Solution sol = solve(v, opts);
+    j = solution_json(sol);
+    if (path) {
+      const auto bytes = encode_solution(sol);
+      write_file_atomically(path->string(), bytes);
+      j["tablebase"] = path->string();
+      j["tablebase_bytes"] = bytes.size();
+    }
+    j["seconds"] = {{"enumerate", sol.times.enumerate},
+                    {"graph", sol.times.graph},
+                    {"retrograde", sol.times.retrograde}};
+  }
+  return to_python(j).cast<py::dict>();
+}
+
+// Raises a module exception type with the message (and TablebaseError's kind).
+void raise(PyObject* type, const std::exception& e, const char* kind = nullptr) {
+  py::object exc = py::reinterpret_borrow<py::object>(type)(e.what());
+  if (kind) exc.attr("kind") = kind;
+  PyErr_SetObject(type, exc.ptr());
+}
+
+}  // namespace
+}  // namespace fano::python
+
+PYBIND11_MODULE(fano, m) {
+  using namespace fano;
+  using namespace fano::python;
+  namespace fs = std::filesystem;
+
+  m.doc() =
+      "Fano330-R-Morris: positions, moves, the solved tablebases and perfect play.\n\n"
+      "Positions are written as in the fano command: seven stacks for spaces 1..7, each\n"
+      "bottom to top (C white circle, T white triangle, c black circle, t black triangle,\n"
+      "- empty), then w or b: '-/-/-/-/-/-/- w' is the empty board. Moves: 'C4', 'T4'\n"
+      "(placements, the mover's colour), '7-5' (movements).\n\n"
+      "Values are for the side to move: 'win', 'draw' or 'loss', with the plies until the\n"
+      "game is over under perfect play (None for a draw).";
+  m.attr("__version__") = FANO_VERSION;
+
+  // Exceptions. TablebaseError has `kind` ("missing", "not_a_file", "truncated",
+  // "bad_magic", "bad_version", "checksum", "corrupt", "wrong_variant", "io").
+  g_tablebase_error = PyErr_NewExceptionWithDoc(
+      "fano.TablebaseError",
+      "A tablebase file was refused or could not be written; `kind` says why (\"missing\", "
+      "\"not_a_file\", \"truncated\", \"bad_magic\", \"bad_version\", \"checksum\", \"corrupt\", "
+      "\"wrong_variant\", \"io\").",
+      PyExc_RuntimeError, nullptr);
+  g_unreachable = PyErr_NewExceptionWithDoc(
+      "fano.UnreachablePosition",
+      "A legal position that no game from the empty board reaches (the table does not hold it).",
+      PyExc_ValueError, nullptr);
+  m.attr("TablebaseError") = py::reinterpret_borrow<py::object>(g_tablebase_error);
+  m.attr("UnreachablePosition") = py::reinterpret_borrow<py::object>(g_unreachable);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const TablebaseError& e) {
+      raise(g_tablebase_error, e, kind_name(e.kind()));
+    } catch (const UnreachablePosition& e) {
+      raise(g_unreachable, e);
+    } catch (const NotationError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  // ---- Variant
+  py::class_<Variant>(m, "Variant",
+                      "A rule variant: the stack cap (2 standard, 3) and where pieces move "
+                      "('board': the printed board's edges; 'projective': any two spaces on a "
+                      "common line). Immutable and hashable.")
+      .def(py::init(&make_variant), py::arg("stack_cap") = 2, py::arg("adjacency") = "board",
+           "Variant(stack_cap=2, adjacency='board'); ValueError for another cap or adjacency.")
+      .def_property_readonly(
+          "stack_cap", [](const Variant& v) { return v.stack_cap; },
+          "Most pieces a stack may hold (2 or 3).")
+      .def_property_readonly(
+          "adjacency", [](const Variant& v) { return std::string(adjacency_name(v.adjacency)); },
+          "'board' or 'projective'.")
+      .def_property_readonly("slug", &variant_slug,
+                             "Short name used for table files: 'standard', 'cap3-board', ...")
+      .def_property_readonly("description", &variant_description,
+                             "In words: 'stack cap 2, board adjacency'.")
+      .def("__repr__", &variant_repr)
+      .def("__eq__",
+           [](const Variant& a, const py::object& b) {
+             return py::isinstance<Variant>(b) && a == b.cast<const Variant&>();
+           })
+      .def("__hash__", [](const Variant& v) {
+        return py::hash(py::make_tuple(v.stack_cap, int(v.adjacency)));
+      });
+  m.attr("STANDARD") = py::cast(kStandard);
+  py::list variants;
+  for (const Variant& v : kAllVariants) variants.append(py::cast(v));
+  m.attr("VARIANTS") = variants;
+
+  // ---- Position
+  py::class_<Position>(m, "Position",
+                       "A position of a variant: the seven stacks and the side to move. "
+                       "Immutable and hashable; play() returns a new Position.")
+      .def(py::init(&parse), py::arg("text"), py::arg("variant") = kStandard,
+           "Position(text, variant=STANDARD): as Position.parse.")
+      .def_static("parse", &parse, py::arg("text"), py::arg("variant") = kStandard,
+                  "Parses and checks a position in notation ('-/-/-/-/-/-/- w') against the "
+                  "variant (stack cap, stacking rule, piece counts, side to move). Raises "
+                  "ValueError naming the problem.")
+      .def_static(
+          "empty",
+          [](const Variant& v) {
+            return Position{kEmptyBoard, v};
+          },
+          py::arg("variant") = kStandard, "The empty board, White to move.")
+      .def_static("from_code", &from_code, py::arg("code"), py::arg("variant") = kStandard,
+                  "The position with this 64-bit code (see `code`); ValueError when the code is "
+                  "not a valid position of the variant.")
+      .def("__str__", [](const Position& p) { return format_position(p.state); })
+      .def("__repr__", &position_repr)
+      .def("__eq__",
+           [](const Position& a, const py::object& b) {
+             if (!py::isinstance<Position>(b)) return false;
+             const Position& o = b.cast<const Position&>();
+             return a.state == o.state && a.variant == o.variant;
+           })
+      .def("__hash__",
+           [](const Position& p) {
+             return py::hash(
+                 py::make_tuple(p.state.code, p.variant.stack_cap, int(p.variant.adjacency)));
+           })
+      .def_property_readonly(
+          "to_move", [](const Position& p) { return colour_name(p.state.to_move()); },
+          "'white' or 'black'.")
+      .def_property_readonly(
+          "code", [](const Position& p) { return p.state.code; },
+          "The compact 64-bit code (core/include/fano/state.hpp): one per position.")
+      .def_property_readonly(
+          "variant", [](const Position& p) { return p.variant; }, "The position's Variant.")
+      .def_property_readonly(
+          "pieces_on_board", [](const Position& p) { return p.state.pieces_on_board(); },
+          "Pieces on the board (placement ends at 8).")
+      .def_property_readonly(
+          "placement_phase", [](const Position& p) { return p.state.placement_phase(); },
+          "True while pieces are still being placed.")
+      .def("legal_moves", &legal_move_strings,
+           "The legal moves in notation, in the rules' order (placements by shape, circle "
+           "first, then space; movements by from-space then to-space). Empty when the game is "
+           "over.")
+      .def("play", &play, py::arg("moves"),
+           "The Position after a move ('C4', '7-5'), or a sequence of moves ('C4,t3'). "
+           "Raises ValueError for an illegal move or one played after the game has ended "
+           "(a line, no move, or a repetition within the sequence).")
+      .def("game_over", &game_over_dict,
+           "None, or why the game is over here: {'reason': 'line'|'no_move', 'line': [1, 2, "
+           "4] or None, 'loser': 'white'|'black', 'text': ...}. A Position has no history, "
+           "so 'repetition' (rule 3) comes only from Tablebase.analyse(moves=...).");
+
+  // ---- Tablebase
+  py::class_<PyTablebase>(m, "Tablebase",
+                          "A solved variant's table, checked and held in memory (open with "
+                          "open_tablebase). Probing is thread-safe and releases the GIL in "
+                          "probe_many, analyse and classes.")
+      .def_property_readonly(
+          "variant", [](const PyTablebase& t) { return t.tb.variant(); }, "The table's Variant.")
+      .def_property_readonly(
+          "path", [](const PyTablebase& t) { return t.path; }, "The file it was read from.")
+      .def_property_readonly(
+          "header", [](const PyTablebase& t) { return header_dict(t.tb.header()); },
+          "The file's header: version, stack_cap, adjacency, symmetry_order, reachable, "
+          "placement, movement, canonical (stored classes), win, loss, draw (over all "
+          "reachable positions, side to move) and checksum.")
+      .def(
+          "__len__", [](const PyTablebase& t) { return t.tb.size(); },
+          "The number of stored symmetry classes.")
+      .def("__repr__",
+           [](const PyTablebase& t) {
+             return "<fano.Tablebase " + variant_repr(t.tb.variant()) + " '" + t.path + "', " +
+                    std::to_string(t.tb.size()) + " classes>";
+           })
+      .def("probe", &probe, py::arg("position"),
+           "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
+           "plies to the end under perfect play (None for a draw). No history (see analyse). "
+           "Raises UnreachablePosition for a position no game reaches.")
+      .def(
+          "probe",
+          [](const PyTablebase& t, std::uint64_t code) {
+            return outcome_tuple(probe_state(t.tb, State{code}));
+          },
+          py::arg("code"), "probe() of a position given by its code.")
+      .def("probe_many", &probe_many, py::arg("positions"),
+           "probe() of many positions (Positions or int codes, e.g. classes()['code']): a list "
+           "of (value, plies) tuples in the same order. Probes without the GIL, so threads "
+           "probe in parallel. Raises UnreachablePosition for the first unreachable one.")
+      .def(
+          "analyse",
+          [](const PyTablebase& t, const std::optional<Position>& position,
+             const std::optional<std::string>& moves) {
+            return to_python(report_json(report(t, position, moves)));
+          },
+          py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
+          "The report of 'fano query --json' as a dict: position, to_move, value, plies, "
+          "table_value, table_plies, game_over, moves (every legal move rated, best first: "
+          "move, position, result, plies, repeats), engine_move, pv, pv_end, history_note. "
+          "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
+          "position; the game's history applies: a repeated position is a draw, rule 3).")
+      .def(
+          "mainline",
+          [](const PyTablebase& t, const std::optional<Position>& position,
+             const std::optional<std::string>& moves) {
+            std::vector<std::string> out;
+            for (const Move& mv : report(t, position, moves).pv) out.push_back(format_move(mv));
+            return out;
+          },
+          py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
+          "The principal variation (the engine's play for both sides to the end of the game, "
+          "or to the repetition that ends a draw) as move strings; arguments as analyse().")
+      .def("classes", &classes,
+           "Every stored symmetry class as numpy arrays of equal length len(tb): 'code' "
+           "(uint64, the canonical position's code), 'value' (uint8: 0 loss, 1 draw, 2 win, "
+           "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
+           "positions in the class; they sum to header['reachable']).");
+
+  m.def(
+      "open_tablebase", &open_tablebase, py::arg("path") = py::none(),
+      py::arg("variant") = py::none(),
+      "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
+      "the variant's default table (STANDARD unless given), in $FANO_TABLES, else the source "
+      "tree's tables/ when imported from the build tree, else the installed "
+      "<prefix>/share/fano/tables. With a path: the file's own variant, which must equal `variant` "
+      "if given. Raises TablebaseError (with `kind`).");
+  m.def(
+      "default_tablebase_path", [](const Variant& v) { return table_path(v); },
+      py::arg("variant") = kStandard, "Where open_tablebase() looks for a variant's table.");
+  m.def(
+      "default_table_dir",
+      [] {
+        const TableDir d = table_dir();
+        return py::make_tuple(d.path, d.source);
+      },
+      "(folder, why) of the default tables: why is 'FANO_TABLES', 'source tree' or "
+      "'installed'.");
+  m.def("solve", &solve_variant, py::arg("variant") = kStandard, py::arg("path") = py::none(),
+        py::arg("threads") = py::none(),
+        "Solves a variant (enumeration, retrograde analysis; the GIL is released) and, given a "
+        "path, writes its table there atomically. Returns the counts as 'fano solve --json': "
+        "stack_cap, adjacency, reachable, placement, movement, canonical, win, loss, draw, "
+        "start {value, plies}, then tablebase and tablebase_bytes (with a path) and seconds. "
+        "threads: worker threads (None or 0: all cores).");
+}
