@@ -28,6 +28,7 @@
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/tablebase.hpp"
+#include "fano/tablebase_json.hpp"
 #include "fano/value.hpp"
 
 namespace py = pybind11;
@@ -288,22 +289,7 @@ PositionReport report(const PyTablebase& t, const std::optional<Position>& posit
   return analyse(t.tb, game);
 }
 
-py::dict header_dict(const TablebaseHeader& h) {
-  py::dict d;
-  d["version"] = h.version;
-  d["stack_cap"] = int(h.stack_cap);
-  d["adjacency"] = std::string(adjacency_name(Adjacency(h.adjacency)));
-  d["symmetry_order"] = h.symmetry_order;
-  d["reachable"] = h.reachable;
-  d["placement"] = h.placement;
-  d["movement"] = h.movement;
-  d["canonical"] = h.canonical;
-  d["win"] = h.win;
-  d["loss"] = h.loss;
-  d["draw"] = h.draw;
-  d["checksum"] = h.checksum;
-  return d;
-}
+py::dict header_dict(const TablebaseHeader& h) { return to_python(header_json(h)); }
 
 py::dict classes(const PyTablebase& t) {
   const Tablebase& tb = t.tb;

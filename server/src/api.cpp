@@ -9,6 +9,7 @@
 #include "fano/notation.hpp"
 #include "fano/server.hpp"
 #include "fano/svg.hpp"
+#include "fano/tablebase_json.hpp"
 #include "web_assets.hpp"
 
 namespace fano::server {
@@ -253,14 +254,8 @@ Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache
     const TablebaseHeader& h = t.table.header();
     Json v{{"name", api_variant_name(t.table.variant())},
            {"slug", variant_slug(t.table.variant())}};
-    v.update(variant_json(t.table.variant()));
-    v["reachable"] = h.reachable;
-    v["placement"] = h.placement;
-    v["movement"] = h.movement;
-    v["canonical"] = h.canonical;
-    v["win"] = h.win;
-    v["loss"] = h.loss;
-    v["draw"] = h.draw;
+    v.update(header_json(h));
+    v.erase("version");
     v["checksum"] = hex64(h.checksum);
     v["table"] = t.path;
     variants.push_back(std::move(v));

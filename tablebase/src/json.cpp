@@ -1,0 +1,21 @@
+#include "fano/tablebase_json.hpp"
+
+namespace fano {
+
+Json header_json(const TablebaseHeader& h) {
+  const Variant v{h.stack_cap, Adjacency(h.adjacency)};
+  Json o{{"version", h.version}};
+  o.update(variant_json(v));
+  o["symmetry_order"] = h.symmetry_order;
+  o["reachable"] = h.reachable;
+  o["placement"] = h.placement;
+  o["movement"] = h.movement;
+  o["canonical"] = h.canonical;
+  o["win"] = h.win;
+  o["loss"] = h.loss;
+  o["draw"] = h.draw;
+  o["checksum"] = h.checksum;
+  return o;
+}
+
+}  // namespace fano
