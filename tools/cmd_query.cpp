@@ -140,7 +140,7 @@ int cmd_query(const Args& args) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t bad = run_batch(tb, rules, input, vm->count("value-only") > 0);
     progress("query --batch: " + std::to_string(bad) + " bad lines, " +
-             std::to_string(seconds_since(t0)) + " s");
+             seconds_text(seconds_since(t0)));
     return bad == 0 ? 0 : kExitUsage;
   }
   if (vm->count("value-only")) throw UsageError("--value-only needs --batch");
@@ -158,8 +158,7 @@ int cmd_query(const Args& args) {
   }
   const State st = r.position;
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap) << "\n";
-  std::cout << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(r.value)
-            << (r.value.value == Value::kDraw ? "" : " plies") << "\n";
+  std::cout << value_sentence(r) << "\n";
   if (!r.history_note.empty()) std::cout << "history: " << r.history_note << "\n";
   if (r.game_over) {
     std::cout << "game over: " << describe_end(*r.game_over, st) << "\n";
@@ -167,8 +166,7 @@ int cmd_query(const Args& args) {
   }
   std::cout << "moves (" << r.moves.size() << "), best first:\n";
   for (const RatedMove& m : r.moves)
-    std::cout << "  " << format_move(m.move) << "  " << outcome_text(m.result)
-              << (m.result.value == Value::kDraw ? "" : " plies")
+    std::cout << "  " << format_move(m.move) << "  " << outcome_phrase(m.result)
               << (m.repeats ? " (repeats an earlier position)" : "") << "\n";
   if (r.engine_choice)
     std::cout << "engine: " << format_move(r.moves[*r.engine_choice].move) << "\n";

@@ -10,6 +10,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano {
@@ -90,37 +91,13 @@ std::string line(Point a, Point b, const std::string& attrs) {
          num(b.y) + "\" " + attrs + "/>\n";
 }
 
-// Splits text at spaces into lines of at most `width` characters (a longer
-// word stays whole on its own line).
-std::vector<std::string> wrap(const std::string& text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::string cur;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t j = text.find(' ', i);
-    if (j == std::string::npos) j = text.size();
-    const std::string word = text.substr(i, j - i);
-    if (!cur.empty() && cur.size() + 1 + word.size() > width) {
-      lines.push_back(cur);
-      cur.clear();
-    }
-    if (!word.empty()) {
-      if (!cur.empty()) cur += ' ';
-      cur += word;
-    }
-    i = j + 1;
-  }
-  if (!cur.empty() || lines.empty()) lines.push_back(cur);
-  return lines;
-}
-
 }  // namespace
 
 std::string board_svg(State st, const SvgOptions& options) {
   const auto pts = space_points();
   std::vector<std::string> notes;
   for (const std::string& note : options.notes)
-    for (std::string& l : wrap(note, 52)) notes.push_back(std::move(l));
+    for (std::string& l : wrap_words(note, 52)) notes.push_back(std::move(l));
   const double height = kHeight + 20 * double(notes.size());
   std::string o;
   o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
@@ -213,8 +190,7 @@ std::string board_svg(State st, const SvgOptions& options) {
 SvgOptions svg_options_for(const PositionReport& r) {
   SvgOptions options;
   const State st = r.position;
-  options.notes.push_back("value for " + colour_name(st.to_move()) + ": " +
-                          outcome_phrase(r.value));
+  options.notes.push_back(value_sentence(r));
   std::string names;
   for (const RatedMove& m : r.moves) {
     if (!(m.result == r.moves.front().result)) break;
