@@ -104,6 +104,7 @@ int cmd_query(const Args& args) {
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
       "marked to FILE (as 'fano show --svg FILE --best')")(
+      "all-moves", "with --svg: mark every move, coloured by its result (as 'fano show --all-moves')")(
       "batch", po::value<std::string>()->implicit_value("-")->value_name("FILE"),
       "answer one position (or 'moves:' and a move list) per line of FILE (- or none: stdin), "
       "one JSON line each in input order")(
@@ -144,6 +145,7 @@ int cmd_query(const Args& args) {
     return bad == 0 ? 0 : kExitUsage;
   }
   if (vm->count("value-only")) throw UsageError("--value-only needs --batch");
+  if (vm->count("all-moves") && !vm->count("svg")) throw UsageError("--all-moves needs --svg");
   require_one_position(*vm, "query");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
@@ -151,7 +153,7 @@ int cmd_query(const Args& args) {
   const PositionReport r = analyse(tb, game);
   if (vm->count("svg"))
     write_text_atomically((*vm)["svg"].as<std::string>(),
-                          board_svg(r.position, svg_options_for(r)));
+                          board_svg(r.position, svg_options_for(r, vm->count("all-moves") > 0)));
   if (vm->count("json")) {
     print_json(report_json(r));
     return 0;
