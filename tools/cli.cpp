@@ -142,7 +142,8 @@ std::string wrap_paragraphs(const std::string& text, unsigned width) {
     // Indented lines (examples, lists) keep their indent on continuation lines.
     const std::string pad(indent + (indent ? 4 : 0), ' ');
     bool first = true;
-    for (const std::string& l : wrap_words(line.substr(indent), width > pad.size() + 20 ? width - pad.size() : 20)) {
+    for (const std::string& l :
+         wrap_words(line.substr(indent), width > pad.size() + 20 ? width - pad.size() : 20)) {
       out += (first ? std::string(indent, ' ') : pad) + l + "\n";
       first = false;
     }
@@ -160,12 +161,14 @@ std::string examples_for(const std::string& command) {
       {"info", "  fano info\n  fano info --stack-cap 3 --adjacency projective --json"},
       {"perft", "  fano perft --depth 9\n  fano perft --depth 12 --expand-ended --json"},
       {"solve", "  fano solve\n  fano solve --stack-cap 3 --out cap3.fanotb --threads 2"},
-      {"play", "  fano play\n  fano play --as black --moves C4\n"
-               "  fano play --engine-vs-engine --max-plies 20\n  echo C7 | fano play"},
+      {"play",
+       "  fano play\n  fano play --as black --moves C4\n"
+       "  fano play --engine-vs-engine --max-plies 20\n  echo C7 | fano play"},
       {"show", "  fano show \"-/-/-/C/-/-/- b\"\n  fano show --moves C4,t3 --svg board.svg --best"},
       {"serve", "  fano serve\n  fano serve --port 8080 --threads 4"},
-      {"verify", "  fano verify\n  fano verify --lines games.txt --json\n"
-                 "  fano verify --perft published.txt"},
+      {"verify",
+       "  fano verify\n  fano verify --lines games.txt --json\n"
+       "  fano verify --perft published.txt"},
       {"bench", "  fano bench\n  fano bench --history --games 1000 --json"},
   };
   for (const auto& [name, text] : kExamples)
@@ -183,9 +186,24 @@ void print_help(std::ostream& out, const std::string& command, const std::string
     text += "\n\nexamples:\n" + examples_for(command);
   po::options_description wrapped("options", width, width / 2);
   for (const auto& opt : desc.options()) wrapped.add(opt);
-  out << "usage: fano " << command << " " << synopsis << "\n\n"
-      << wrap_paragraphs(text, width) << "\n\n"
-      << wrapped;
+  // The usage lines, continued under their first word after "usage: ".
+  const std::string usage = "usage: fano " + command + " " + synopsis;
+  std::size_t start = 0;
+  while (start < usage.size()) {
+    std::size_t end = usage.find('\n', start);
+    if (end == std::string::npos) end = usage.size();
+    const std::string line = usage.substr(start, end - start);
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    const std::string body = indent ? line.substr(indent) : line.substr(7);
+    bool first = true;
+    for (const std::string& l : wrap_words(body, width > 31 ? width - 11 : 20)) {
+      out << (first ? (indent ? std::string(indent, ' ') : "usage: ") : std::string(11, ' ')) << l
+          << "\n";
+      first = false;
+    }
+    start = end + 1;
+  }
+  out << "\n" << wrap_paragraphs(text, width) << "\n\n" << wrapped;
 }
 
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,

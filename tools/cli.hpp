@@ -3,8 +3,8 @@
 
 #include <boost/program_options.hpp>
 #include <chrono>
-#include <ostream>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>

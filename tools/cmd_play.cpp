@@ -208,8 +208,8 @@ int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) 
         for (const RatedMove& r : rated)
           if (r.move == m) after = r.result;
         game.play(m);
-        std::cout << "ply " << game.plies() << ": " << label(human) << " plays "
-                  << format_move(m) << "\n";
+        std::cout << "ply " << game.plies() << ": " << label(human) << " plays " << format_move(m)
+                  << "\n";
         if (!(after == before))
           std::cout << format_move(m) << ": " << outcome_text(before) << " -> "
                     << outcome_text(after) << "\n";

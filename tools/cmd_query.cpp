@@ -104,7 +104,8 @@ int cmd_query(const Args& args) {
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
       "marked to FILE (as 'fano show --svg FILE --best')")(
-      "all-moves", "with --svg: mark every move, coloured by its result (as 'fano show --all-moves')")(
+      "all-moves",
+      "with --svg: mark every move, coloured by its result (as 'fano show --all-moves')")(
       "batch", po::value<std::string>()->implicit_value("-")->value_name("FILE"),
       "answer one position (or 'moves:' and a move list) per line of FILE (- or none: stdin), "
       "one JSON line each in input order")(

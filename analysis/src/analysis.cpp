@@ -129,7 +129,8 @@ Move choose_move(const Tablebase& tb, const GameRecord& game) {
 }
 
 std::string value_sentence(const PositionReport& r) {
-  return "value for " + colour_name(r.position.to_move()) + " (to move): " + outcome_phrase(r.value);
+  return "value for " + colour_name(r.position.to_move()) +
+         " (to move): " + outcome_phrase(r.value);
 }
 
 EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_plies) {

@@ -47,13 +47,13 @@ Json engine_game_json(const EngineGame& g) {
                      {"position", format_position(game.positions()[ply + 1])}});
   }
   const auto end = game.end();
-  return Json{{"variant", variant_json(game.rules().variant)},
-              {"start", format_position(game.start())},
-              {"moves", std::move(moves)},
-              {"move_list", game.move_list()},
-              {"end", end ? game_end_json(*end, game.current()) : Json(nullptr)},
-              {"winner", end && end->loser ? Json(colour_name(opponent(*end->loser)))
-                                           : Json(nullptr)}};
+  return Json{
+      {"variant", variant_json(game.rules().variant)},
+      {"start", format_position(game.start())},
+      {"moves", std::move(moves)},
+      {"move_list", game.move_list()},
+      {"end", end ? game_end_json(*end, game.current()) : Json(nullptr)},
+      {"winner", end && end->loser ? Json(colour_name(opponent(*end->loser))) : Json(nullptr)}};
 }
 
 }  // namespace fano

@@ -29,7 +29,7 @@ constexpr double kStep = 16;                      // offset between stacked piec
 // up-right), on the side away from the board's other lines.
 constexpr std::array<Point, kSpaces> kLabelOffset{
     {{-38, -10}, {14, 34}, {14, 34}, {22, 16}, {14, 34}, {-42, 0}, {-32, -14}}};
-constexpr double kOutlineCircle = kPieceR + 16;   // a placement's circle outline
+constexpr double kOutlineCircle = kPieceR + 16;          // a placement's circle outline
 constexpr double kOutlineTriangle = kPieceR * 1.3 + 20;  // its triangle's circumradius
 // A space with both placements marked: the triangle inside the circle.
 constexpr double kNestedCircle = kPieceR + 24, kNestedTriangle = kPieceR + 18;
@@ -184,8 +184,8 @@ std::string board_svg(State st, const SvgOptions& options) {
   for (const Move& m : options.best) marks.push_back({m, "best", kBestColour, "arrowhead", ""});
   for (const RatedMove& r : options.all_moves) {
     const std::string result(value_name(r.result.value));
-    marks.push_back({r.move, "move " + result, result_colour(r.result.value),
-                     "arrowhead-" + result, format_move(r.move) + ": " + outcome_text(r.result)});
+    marks.push_back({r.move, "move " + result, result_colour(r.result.value), "arrowhead-" + result,
+                     format_move(r.move) + ": " + outcome_text(r.result)});
   }
   // Placement outlines under the pieces.
   for (const MoveMark& mk : marks) {
@@ -198,7 +198,8 @@ std::string board_svg(State st, const SvgOptions& options) {
     const std::string mark = "class=\"" + mk.cls + " placement\" data-move=\"" + format_move(m) +
                              "\" fill=\"none\" stroke=\"" + mk.colour +
                              "\" stroke-width=\"2.5\" stroke-dasharray=\"5,3\"";
-    const std::string title = "<title>" + xml_escape(mk.title.empty() ? format_move(m) : mk.title) + "</title>";
+    const std::string title =
+        "<title>" + xml_escape(mk.title.empty() ? format_move(m) : mk.title) + "</title>";
     if (shape_of(m.piece) == Shape::kCircle)
       o += "  <circle " + mark + " cx=\"" + num(pts[m.to].x) + "\" cy=\"" + num(pts[m.to].y) +
            "\" r=\"" + num(both ? kNestedCircle : kOutlineCircle) + "\">" + title + "</circle>\n";

@@ -37,7 +37,8 @@ struct Spot {
 void segment(Canvas& cv, Spot a, Spot b) {
   const double dr = b.row - a.row, dc = b.col - a.col;
   if (std::abs(dr) < 1e-9) {
-    for (double c = std::min(a.col, b.col); c <= std::max(a.col, b.col); c += 1) cv.put(a.row, c, '-');
+    for (double c = std::min(a.col, b.col); c <= std::max(a.col, b.col); c += 1)
+      cv.put(a.row, c, '-');
     return;
   }
   const double slope = dc / dr;  // columns per row
@@ -89,8 +90,8 @@ std::string render_board(State st, int stack_cap) {
   // midpoints; 7 the centre.
   const Spot c6{0, double(centre)}, c5{kBase, centre - half_base}, c3{kBase, centre + half_base};
   auto mid = [](Spot a, Spot b) { return Spot{(a.row + b.row) / 2, (a.col + b.col) / 2}; };
-  const Spot spots[kSpaces] = {mid(c6, c5), mid(c5, c3), c3,  mid(c6, c3),
-                               c5,          c6,          Spot{kBase * 2.0 / 3, double(centre)}};
+  const Spot spots[kSpaces] = {
+      mid(c6, c5), mid(c5, c3), c3, mid(c6, c3), c5, c6, Spot{kBase * 2.0 / 3, double(centre)}};
   for (const auto& l : kLineSpaces) {
     if (l[0] == 0 && l[1] == 1) continue;  // the circle {1,2,4}, drawn below
     segment(cv, spots[l[0]], spots[l[1]]);
@@ -99,10 +100,10 @@ std::string render_board(State st, int stack_cap) {
   const double radius = kBase / 3.0;
   for (int k = 0; k < 720; ++k) {
     const double t = 2 * M_PI * k / 720;
-    const Spot p{spots[6].row + radius * std::sin(t), spots[6].col + radius * kAspect * std::cos(t)};
+    const Spot p{spots[6].row + radius * std::sin(t),
+                 spots[6].col + radius * kAspect * std::cos(t)};
     const int r = int(std::lround(p.row)), c = int(std::lround(p.col));
-    if (r >= 0 && r < cv.rows && c >= 0 && c < cv.cols && cv.grid[r][c] == ' ')
-      cv.grid[r][c] = '*';
+    if (r >= 0 && r < cv.rows && c >= 0 && c < cv.cols && cv.grid[r][c] == ' ') cv.grid[r][c] = '*';
   }
   // The cells, each "[n:" then the stack bottom to top, over the drawing; the
   // space number sits on the spot's column, so the vertical median 6-7-2 runs
@@ -131,7 +132,8 @@ std::string render_board(State st, int stack_cap) {
       std::string left;
       for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
         const Piece p = make_piece(c, sh);
-        for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k) left += std::string(" ") + piece_char(p);
+        for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k)
+          left += std::string(" ") + piece_char(p);
       }
       out += left.empty() ? " none" : left;
     }
