@@ -126,6 +126,26 @@ TEST(ParsePosition, MissingOrBadSide) {
   EXPECT_CONTAINS(position_error("   "), "empty position");
 }
 
+// '_' for the space before the side (issue 16, item 8): the same position as
+// with the space, for sampled positions of every variant; errors as before.
+TEST(ParsePosition, UnderscoreStandsForTheSpace) {
+  for (const Variant& v : {kStandard, kCap3Board}) {
+    for (const State st : sample_positions(v, 200, 16)) {
+      std::string text = format_position(st);
+      std::replace(text.begin(), text.end(), ' ', '_');
+      EXPECT_EQ(parse_position(text, v), st) << text;
+      EXPECT_EQ(parse_position("  " + text + "\n", v), st) << text;
+    }
+  }
+  EXPECT_EQ(parse_position("-/-/-/C/-/-/-_b", kStandard),
+            kEmptyBoard.with_pushed(3, Piece::kWhiteCircle).with_to_move(Colour::kBlack));
+  EXPECT_CONTAINS(position_error("-/-/-/-/-/-/-_x"), "side to move must be 'w' or 'b', got 'x'");
+  EXPECT_CONTAINS(position_error("-/-/-/-/-/-/-_"), "side to move must be 'w' or 'b', got ''");
+  EXPECT_CONTAINS(position_error("-/-/-/-/-/-/-__w"), "stack 7 '-_'");
+  EXPECT_CONTAINS(position_error("-/-/_/-/-/-/- w"), "unknown character '_'");
+  EXPECT_CONTAINS(position_error("-/-/_/-/-/-/-_w"), "unknown character '_'");
+}
+
 TEST(FormatPosition, IssueExamples) {
   EXPECT_EQ(format_position(kEmptyBoard), "-/-/-/-/-/-/- w");
   const State st = kEmptyBoard.with_pushed(3, Piece::kWhiteCircle)

@@ -5,17 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "fano/analysis.hpp"
-#include "fano/render.hpp"
-#include "fano/svg.hpp"
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
 #include "fano/rules.hpp"
+#include "fano/svg.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -224,7 +227,9 @@ TEST_F(Play, EngineAgainstEngineEndsByRepetition) {
 TEST_F(Play, HelpDocumentsTheChoiceRule) {
   const RunResult r = run_fano({"play", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.out.find("fewest replies keeping the opponent's result"), std::string::npos) << r.out;
+  // The help is wrapped at the terminal width: read it as one line.
+  const std::string flat = std::regex_replace(r.out, std::regex("\\s+"), " ");
+  EXPECT_NE(flat.find("fewest replies keeping the opponent's result"), std::string::npos) << r.out;
   EXPECT_EQ(run_fano({"show", "--help"}).exit_code, 0);
   const RunResult bad = play({"--as", "green"}, "");
   EXPECT_EQ(bad.exit_code, 2);
@@ -357,6 +362,402 @@ TEST_F(Play, BestMovesAndQuerySvg) {
       run_fano({"show", kChoicePosition, "--best", "--tb", (*dir_ / "none.fanotb").string()});
   EXPECT_EQ(no_table.exit_code, 10);
   EXPECT_EQ(no_table.err_lines(), 1) << no_table.err;
+}
+
+// --- issue 16, items 11 to 13 --------------------------------------------------
+
+TEST_F(Play, HumanMoveThatChangesTheResultIsSaid) {
+  // C7 loses in 13 (the table: the reply position is Black's win in 12); the
+  // empty board is a draw for White.
+  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Rules rules(kStandard);
+  const Outcome after = outcome_for_mover(
+      *tb.probe(apply_move(kEmptyBoard, Move{Move::kFromSupply, 6, Piece::kWhiteCircle})));
+  ASSERT_EQ(outcome_text(after), "loss in 13");
+  const RunResult r = play({}, "C7\n");
+  EXPECT_NE(r.out.find("ply 1: White (you) plays C7\nC7: draw -> loss in 13\n"), std::string::npos)
+      << r.out;
+  // A move keeping the draw says nothing.
+  const RunResult keep = play({}, "C1\n");
+  EXPECT_EQ(keep.out.find(" -> "), std::string::npos) << keep.out;
+}
+
+TEST_F(Play, NewGameAfterTheEnd) {
+  const RunResult r = play({kAfterChoice}, "6-7\nnew\nmoves\n1-5\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("type 'new' for a new game, 'undo' to take back moves, or 'quit'"),
+            std::string::npos)
+      << r.out;
+  const std::size_t at = r.out.find("new game\n");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("moves: (none)", at), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ply 1: White (you) plays 1-5", at), std::string::npos) << r.out;
+  // From --moves, a new game starts after those moves.
+  const RunResult set_up = play({"--moves", "C4,t3"}, "T1\nnew\nmoves\n");
+  EXPECT_NE(set_up.out.find("new game"), std::string::npos);
+  EXPECT_NE(set_up.out.find("moves: C4,t3\n", set_up.out.find("new game")), std::string::npos)
+      << set_up.out;
+}
+
+TEST_F(Play, UndoNeverTakesBackTheSetUpMoves) {
+  const RunResult r = play({"--moves", "C4,t3"}, "undo\nT1\nundo\nmoves\nundo\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count(r.out, "nothing to undo (the moves given with --moves stay)\n"), 2) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("took back: T1, [ct][1-7]\n"))) << r.out;
+  EXPECT_NE(r.out.find("moves: C4,t3\n"), std::string::npos) << r.out;
+}
+
+TEST_F(Play, UnknownWordIsAnUnknownCommand) {
+  const RunResult r = play({}, "clearhint\nC9\nround\nHINTS\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("unknown command 'clearhint' (type 'help' for commands)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("unknown command 'HINTS'"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not played: move 'clearhint'"), std::string::npos) << r.out;
+  // Move-like words are still moves, with the notation's message.
+  EXPECT_NE(r.out.find("not played: move 'C9'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not played: move 'round'"), std::string::npos) << r.out;
+}
+
+TEST_F(Play, OutputEndsWithANewline) {
+  for (const auto& [args, input] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{}, ""}, {{}, "quit\n"}, {{}, "C4"}, {{}, "C4\nhint"}, {{kAfterChoice}, "6-7\n"}}) {
+    const RunResult r = play(args, input);
+    EXPECT_EQ(r.exit_code, 0) << input;
+    ASSERT_FALSE(r.out.empty());
+    EXPECT_EQ(r.out.back(), '\n') << "input '" << input << "': " << r.out;
+  }
+}
+
+TEST_F(Play, EngineAgainstEngineAsJson) {
+  const RunResult r = run_fano({"play", "--tb", table_, "--engine-vs-engine", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = parse_json(r.out);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["start"], "-/-/-/-/-/-/- w");
+  EXPECT_EQ(j["variant"]["stack_cap"], 2);
+  // Replayed through the rules: every position and mover as the JSON says.
+  const Rules rules(kStandard);
+  State st = kEmptyBoard;
+  int ply = 0;
+  for (const nlohmann::json& m : j["moves"]) {
+    EXPECT_EQ(m["ply"], ++ply);
+    EXPECT_EQ(m["mover"], colour_name(st.to_move()));
+    st = play_moves(rules, st, m["move"].get<std::string>());
+    EXPECT_EQ(m["position"], format_position(st));
+    EXPECT_EQ(m["result"], "draw");  // the standard game is a draw, and the engine keeps it
+    EXPECT_TRUE(m["plies"].is_null());
+  }
+  EXPECT_GT(ply, 8);
+  EXPECT_EQ(j["end"]["reason"], "repetition");
+  EXPECT_TRUE(j["winner"].is_null());
+  // The same game as the text output's.
+  const RunResult text = run_fano({"play", "--tb", table_, "--engine-vs-engine"});
+  const std::size_t at = text.out.rfind("moves: ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(j["move_list"], text.out.substr(at + 7, text.out.find('\n', at) - at - 7));
+  // Stopped by --max-plies: no end.
+  const RunResult cut =
+      run_fano({"play", "--tb", table_, "--engine-vs-engine", "--max-plies", "5", "--json"});
+  const nlohmann::json c = parse_json(cut.out);
+  EXPECT_EQ(c["moves"].size(), 5u);
+  EXPECT_TRUE(c["end"].is_null());
+}
+
+TEST_F(Play, MaxPliesAndJsonNeedEngineVsEngine) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--max-plies", "5"}, std::vector<std::string>{"--json"}}) {
+    const RunResult r = play(extra, "C4\n");
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_NE(r.err.find("needs --engine-vs-engine"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("plays"), std::string::npos) << "a game was played";
+  }
+}
+
+// The first line of text starting with `prefix`, or "".
+std::string line_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind(prefix, 0) == 0) return l;
+  return "";
+}
+
+TEST_F(Play, WordingOnePlyAndOneValuePhrase) {
+  // After the engine's 3-4, White's 6-7 forms a line: a loss in 1 ply.
+  const RunResult q = run_fano({"query", "--tb", table_, kAfterChoice});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_NE(q.out.find("  6-7  loss in 1 ply\n"), std::string::npos) << q.out;
+  EXPECT_EQ(q.out.find(" 1 plies"), std::string::npos) << q.out;
+  // The value in one phrase in query, show --best and play's hint.
+  const std::string value = line_starting(q.out, "value for ");
+  EXPECT_EQ(value, "value for white (to move): draw");
+  const RunResult show = run_fano({"show", "--tb", table_, "--best", kAfterChoice});
+  EXPECT_EQ(line_starting(show.out, "value for "), value) << show.out;
+  const RunResult hint = play({kAfterChoice}, "hint\n");
+  EXPECT_EQ(line_starting(hint.out.substr(hint.out.find("hint\n")), "value for "), value);
+  // A decisive value: "loss in 13 plies" in both.
+  const RunResult q7 = run_fano({"query", "--tb", table_, "-/-/-/-/-/-/C b"});
+  const RunResult s7 = run_fano({"show", "--tb", table_, "--best", "-/-/-/-/-/-/C b"});
+  EXPECT_EQ(line_starting(q7.out, "value for "), "value for black (to move): win in 12 plies");
+  EXPECT_EQ(line_starting(s7.out, "value for "), line_starting(q7.out, "value for "));
+}
+
+// --- SVG structure --------------------------------------------------------------
+
+struct Element {
+  std::string name;
+  std::map<std::string, std::string> attrs;
+  std::string text;  // up to the next tag
+  bool has_class(const std::string& c) const {
+    const auto it = attrs.find("class");
+    if (it == attrs.end()) return false;
+    std::istringstream words(it->second);
+    for (std::string w; words >> w;)
+      if (w == c) return true;
+    return false;
+  }
+  double num(const std::string& a) const { return std::stod(attrs.at(a)); }
+};
+
+// Every start tag of an SVG document, in order, with its attributes.
+std::vector<Element> svg_elements(const std::string& svg) {
+  std::vector<Element> out;
+  const std::regex attr("([A-Za-z_:][-A-Za-z0-9_:.]*)=\"([^\"]*)\"");
+  for (std::size_t i = svg.find('<'); i != std::string::npos; i = svg.find('<', i + 1)) {
+    if (svg[i + 1] == '/' || svg[i + 1] == '?' || svg[i + 1] == '!') continue;
+    const std::size_t end = svg.find('>', i);
+    const std::string tag = svg.substr(i + 1, end - i - 1);
+    Element e;
+    e.name = tag.substr(0, tag.find_first_of(" />"));
+    for (std::sregex_iterator it(tag.begin(), tag.end(), attr), stop; it != stop; ++it)
+      e.attrs[(*it)[1]] = (*it)[2];
+    const std::size_t next = svg.find('<', end);
+    if (tag.back() != '/') e.text = svg.substr(end + 1, next - end - 1);
+    out.push_back(e);
+  }
+  return out;
+}
+
+struct Pt {
+  double x, y;
+};
+
+std::vector<Pt> polygon_points(const Element& e) {
+  std::vector<Pt> pts;
+  std::istringstream in(e.attrs.at("points"));
+  for (std::string p; in >> p;) pts.push_back({std::stod(p), std::stod(p.substr(p.find(',') + 1))});
+  return pts;
+}
+
+// A piece's bounding circle: a circle's own, a triangle's circumcircle.
+void bounding_circle(const Element& e, Pt& c, double& r) {
+  if (e.name == "circle") {
+    c = {e.num("cx"), e.num("cy")}, r = e.num("r");
+    return;
+  }
+  const std::vector<Pt> pts = polygon_points(e);
+  c = {0, 0};
+  for (const Pt& p : pts) c.x += p.x / double(pts.size()), c.y += p.y / double(pts.size());
+  r = 0;
+  for (const Pt& p : pts) r = std::max(r, std::hypot(p.x - c.x, p.y - c.y));
+}
+
+TEST_F(Play, SvgHighlightsTheLineThatEndedTheGame) {
+  const Rules rules(kStandard);
+  const State end = play_moves(rules, parse_position(kAfterChoice, kStandard), "6-7");
+  const auto over = game_end(rules, end);
+  ASSERT_TRUE(over && over->reason == EndReason::kLine);
+  std::set<std::string> want;
+  for (int s : kLineSpaces[over->line]) want.insert(std::to_string(s + 1));
+  const std::string file = (*dir_ / "ended.svg").string();
+  ASSERT_EQ(run_fano({"show", format_position(end), "--svg", file}).exit_code, 0);
+  std::set<std::string> got;
+  for (const Element& e : svg_elements(read_text(file)))
+    if (e.has_class("line-highlight")) got.insert(e.attrs.at("data-space"));
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(want, (std::set<std::string>{"3", "4", "6"}));  // the hand-checked line
+}
+
+TEST_F(Play, SvgDrawsEachPlayersSupply) {
+  for (const State st : sample_positions(kStandard, 100, 13)) {
+    std::map<std::string, int> drawn;
+    for (const Element& e : svg_elements(board_svg(st))) {
+      if (!e.has_class("supply")) continue;
+      EXPECT_EQ(e.attrs.count("data-space"), 0u) << "a supply piece is not on a space";
+      EXPECT_FALSE(e.has_class("piece"));
+      drawn[std::string(e.has_class("white") ? "white" : "black") +
+            (e.has_class("circle") ? " circle" : " triangle")]++;
+    }
+    // The supply from the notation: two of each kind, less those on the board.
+    const std::string text = format_position(st);
+    const std::string board = text.substr(0, text.find(' '));
+    const std::map<std::string, char> kinds{{"white circle", 'C'},
+                                            {"white triangle", 'T'},
+                                            {"black circle", 'c'},
+                                            {"black triangle", 't'}};
+    for (const auto& [name, ch] : kinds) {
+      const int left = 2 - int(std::count(board.begin(), board.end(), ch));
+      EXPECT_EQ(drawn[name], st.placement_phase() ? left : 0) << text << " " << name;
+    }
+  }
+}
+
+// Checks that no space has two placement outlines that cross: when both
+// shapes are marked at a space, the triangle lies inside the circle.
+void expect_outlines_apart(const std::string& svg, int& nested) {
+  std::map<std::string, std::vector<Element>> at;  // by the space's centre
+  for (const Element& e : svg_elements(svg))
+    if (e.has_class("placement")) {
+      Pt c;
+      double r;
+      bounding_circle(e, c, r);
+      at[std::to_string(std::lround(c.x)) + "," + std::to_string(std::lround(c.y))].push_back(e);
+    }
+  for (const auto& [where, marks] : at) {
+    ASSERT_LE(marks.size(), 2u) << where;
+    if (marks.size() < 2) continue;
+    const Element& circle = marks[0].name == "circle" ? marks[0] : marks[1];
+    const Element& triangle = marks[0].name == "circle" ? marks[1] : marks[0];
+    ASSERT_EQ(circle.name, "circle") << where;
+    ASSERT_EQ(triangle.name, "polygon") << where;
+    const Pt c{circle.num("cx"), circle.num("cy")};
+    for (const Pt& p : polygon_points(triangle))
+      EXPECT_LT(std::hypot(p.x - c.x, p.y - c.y), circle.num("r") - 3) << where;
+    ++nested;
+  }
+}
+
+TEST_F(Play, SvgPlacementOutlinesNeverCross) {
+  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Rules rules(kStandard);
+  int nested = 0;
+  for (const State st : sample_positions(kStandard, 60, 7, 8, 8)) {
+    if (game_over(rules, st) != GameOver::kNone) continue;
+    const PositionReport r =
+        analyse(tb, st, {.principal_variation = false, .engine_choice = false});
+    expect_outlines_apart(board_svg(st, svg_options_for(r)), nested);
+    expect_outlines_apart(board_svg(st, svg_options_for(r, true)), nested);
+  }
+  EXPECT_GT(nested, 50);
+  // The empty board through the tool: every space has both shapes marked.
+  const std::string file = (*dir_ / "all.svg").string();
+  ASSERT_EQ(
+      run_fano({"show", "-/-/-/-/-/-/- w", "--all-moves", "--tb", table_, "--svg", file}).exit_code,
+      0);
+  int empty_board = 0;
+  expect_outlines_apart(read_text(file), empty_board);
+  EXPECT_EQ(empty_board, 7);
+}
+
+TEST_F(Play, SvgCircleMovesFollowTheArc) {
+  const Rules rules(kStandard);
+  int arcs = 0, lines = 0;
+  for (const State st : sample_positions(kStandard, 200, 21)) {
+    if (st.placement_phase() || game_over(rules, st) != GameOver::kNone) continue;
+    SvgOptions options;
+    options.best = legal_moves(rules, st);
+    const std::vector<Element> els = svg_elements(board_svg(st, options));
+    Pt centre{0, 0};
+    double radius = 0;
+    for (const Element& e : els)
+      if (e.name == "circle" && e.has_class("board"))
+        centre = {e.num("cx"), e.num("cy")}, radius = e.num("r");
+    ASSERT_GT(radius, 0);
+    for (const Element& e : els) {
+      if (!e.has_class("movement")) continue;
+      const std::string m = e.attrs.at("data-move");
+      const auto circle = [](char s) { return s == '1' || s == '2' || s == '4'; };
+      if (!(circle(m[0]) && circle(m[2]))) {
+        EXPECT_EQ(e.name, "line") << m;
+        ++lines;
+        continue;
+      }
+      // "Mx,y Ar,r 0 0 s x2,y2": both ends and the arc on the circle (within
+      // the 5-unit shift that keeps opposite arrows apart).
+      ASSERT_EQ(e.name, "path") << m;
+      double x1, y1, rx, ry, rot, large, sweep, x2, y2;
+      ASSERT_EQ(std::sscanf(e.attrs.at("d").c_str(), "M%lf,%lf A%lf,%lf %lf %lf %lf %lf,%lf", &x1,
+                            &y1, &rx, &ry, &rot, &large, &sweep, &x2, &y2),
+                9)
+          << e.attrs.at("d");
+      EXPECT_NEAR(rx, radius, 5.5) << m;
+      EXPECT_EQ(rx, ry);
+      EXPECT_EQ(large, 0) << m << ": the short arc";
+      EXPECT_NEAR(std::hypot(x1 - centre.x, y1 - centre.y), rx, 0.2) << m;
+      EXPECT_NEAR(std::hypot(x2 - centre.x, y2 - centre.y), rx, 0.2) << m;
+      ++arcs;
+    }
+  }
+  EXPECT_GT(arcs, 10);
+  EXPECT_GT(lines, 10);
+}
+
+TEST_F(Play, SvgLabelsClearOfThreePieceStacks) {
+  const Variant cap3{3, Adjacency::kBoard};
+  for (int s = 0; s < kSpaces; ++s) {
+    // A 3-piece stack on space s, and a black circle elsewhere.
+    std::string stacks[kSpaces] = {"-", "-", "-", "-", "-", "-", "-"};
+    stacks[s] = "CtT";
+    stacks[(s + 1) % kSpaces] = "c";
+    std::string text;
+    for (int k = 0; k < kSpaces; ++k) text += (k ? "/" : "") + stacks[k];
+    const State st = parse_position(text + " w", cap3);
+    const std::vector<Element> els = svg_elements(board_svg(st));
+    int labels = 0;
+    for (const Element& label : els) {
+      if (!label.has_class("label")) continue;
+      ++labels;
+      // The digit's box at font-size 16: 10 wide, 12 high above the baseline.
+      const double x0 = label.num("x"), y1 = label.num("y"), x1 = x0 + 10, y0 = y1 - 12;
+      for (const Element& piece : els) {
+        if (!piece.has_class("piece")) continue;
+        Pt c;
+        double r;
+        bounding_circle(piece, c, r);
+        const double dx = std::max({x0 - c.x, 0.0, c.x - x1}),
+                     dy = std::max({y0 - c.y, 0.0, c.y - y1});
+        EXPECT_GT(std::hypot(dx, dy), r + 1)
+            << text << ": label " << label.text << " under a piece of space "
+            << piece.attrs.at("data-space");
+      }
+    }
+    EXPECT_EQ(labels, 7);
+  }
+}
+
+TEST_F(Play, SvgAllMovesColouredByResult) {
+  const std::string file = (*dir_ / "rated.svg").string();
+  ASSERT_EQ(
+      run_fano({"show", kChoicePosition, "--all-moves", "--tb", table_, "--svg", file}).exit_code,
+      0);
+  const RunResult q = run_fano({"query", "--tb", table_, kChoicePosition, "--json"});
+  const nlohmann::json report = parse_json(q.out);
+  std::map<std::string, std::string> result;  // move -> win/draw/loss, from query
+  for (const nlohmann::json& m : report["moves"]) result[m["move"]] = m["result"];
+  ASSERT_EQ(result.size(), 6u);
+  std::map<std::string, std::string> colour_of;  // result -> stroke
+  std::set<std::string> marked;
+  const std::vector<Element> els = svg_elements(read_text(file));
+  for (std::size_t i = 0; i + 1 < els.size(); ++i) {
+    const Element& e = els[i];
+    if (!e.attrs.count("data-move")) continue;
+    const std::string m = e.attrs.at("data-move");
+    EXPECT_TRUE(marked.insert(m).second) << m << " marked twice";
+    ASSERT_TRUE(result.count(m)) << m;
+    EXPECT_TRUE(e.has_class("move") && e.has_class(result[m])) << m << ": " << e.attrs.at("class");
+    EXPECT_FALSE(e.has_class("best"));
+    const auto [it, fresh] = colour_of.emplace(result[m], e.attrs.at("stroke"));
+    EXPECT_EQ(it->second, e.attrs.at("stroke")) << "one colour per result";
+    // Its tooltip: the move and its result.
+    EXPECT_EQ(els[i + 1].name, "title");
+    EXPECT_EQ(els[i + 1].text.rfind(m + ": " + result[m], 0), 0u) << els[i + 1].text;
+  }
+  EXPECT_EQ(marked.size(), 6u);
+  std::set<std::string> colours;
+  for (const auto& [r, c] : colour_of) colours.insert(c);
+  EXPECT_EQ(colours.size(), colour_of.size()) << "each result its own colour";
+  EXPECT_GE(colour_of.size(), 2u);  // draws and losses here
 }
 
 }  // namespace

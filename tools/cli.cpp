@@ -1,9 +1,16 @@
 #include "cli.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <utility>
 
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -83,16 +90,151 @@ int exit_code_for(TablebaseErrorKind kind) {
   return kExitInternal;
 }
 
+namespace {
+
+// Whether `arg` names an option of desc that takes a value in the next word.
+bool takes_next_value(const po::options_description& desc, const std::string& arg) {
+  if (arg.size() < 2 || arg[0] != '-' || arg.find('=') != std::string::npos) return false;
+  const bool is_long = arg[1] == '-';
+  if (is_long && arg.size() == 2) return false;
+  const auto* opt = is_long           ? desc.find_nothrow(arg.substr(2), false)
+                    : arg.size() == 2 ? desc.find_nothrow(arg, false)
+                                      : nullptr;  // "-p5": the value is attached
+  return opt && opt->semantic()->max_tokens() > 0;
+}
+
+// A position's stacks without the side to move ("-/-/-/C/-/-/-"): six slashes, no space.
+bool looks_like_board(const std::string& a) {
+  return std::count(a.begin(), a.end(), '/') == 6 && a.find_first_of(" \t_") == std::string::npos;
+}
+
+bool is_side(const std::string& a) { return a == "w" || a == "b"; }
+
+[[noreturn]] void split_position(const std::string& command, const std::string& board,
+                                 const std::string& side) {
+  throw UsageError("the position '" + board + " " + side +
+                   "' is split into two words: quote it (fano " + command + " '" + board + " " +
+                   side + "') or write '_' for the space (" + board + "_" + side + ")");
+}
+
+}  // namespace
+
+unsigned help_width() {
+  if (const char* c = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long n = std::strtol(c, &end, 10);
+    if (end != c && *end == '\0' && n >= 40 && n <= 1000) return unsigned(n);
+  }
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+    return std::min<unsigned>(ws.ws_col, 1000);
+  return 80;
+}
+
+std::string wrap_paragraphs(const std::string& text, unsigned width) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    // Indented lines (examples, lists) keep their indent on continuation lines.
+    const std::string pad(indent + (indent ? 4 : 0), ' ');
+    bool first = true;
+    for (const std::string& l :
+         wrap_words(line.substr(indent), width > pad.size() + 20 ? width - pad.size() : 20)) {
+      out += (first ? std::string(indent, ' ') : pad) + l + "\n";
+      first = false;
+    }
+    start = end + 1;
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+namespace {
+
+// Examples for the commands whose about text has none of its own.
+std::string examples_for(const std::string& command) {
+  static const std::pair<const char*, const char*> kExamples[] = {
+      {"info", "  fano info\n  fano info --stack-cap 3 --adjacency projective --json"},
+      {"perft", "  fano perft --depth 9\n  fano perft --depth 12 --expand-ended --json"},
+      {"solve", "  fano solve\n  fano solve --stack-cap 3 --out cap3.fanotb --threads 2"},
+      {"play",
+       "  fano play\n  fano play --as black --moves C4\n"
+       "  fano play --engine-vs-engine --max-plies 20\n  echo C7 | fano play"},
+      {"show", "  fano show \"-/-/-/C/-/-/- b\"\n  fano show --moves C4,t3 --svg board.svg --best"},
+      {"serve", "  fano serve\n  fano serve --port 8080 --threads 4"},
+      {"verify",
+       "  fano verify\n  fano verify --lines games.txt --json\n"
+       "  fano verify --perft published.txt"},
+      {"bench", "  fano bench\n  fano bench --history --games 1000 --json"},
+  };
+  for (const auto& [name, text] : kExamples)
+    if (command == name) return text;
+  return "";
+}
+
+}  // namespace
+
+void print_help(std::ostream& out, const std::string& command, const std::string& synopsis,
+                const std::string& about, const po::options_description& desc) {
+  const unsigned width = help_width();
+  std::string text = about;
+  if (text.find("examples:") == std::string::npos && !examples_for(command).empty())
+    text += "\n\nexamples:\n" + examples_for(command);
+  po::options_description wrapped("options", width, width / 2);
+  for (const auto& opt : desc.options()) wrapped.add(opt);
+  // The usage lines, continued under their first word after "usage: ".
+  const std::string usage = "usage: fano " + command + " " + synopsis;
+  std::size_t start = 0;
+  while (start < usage.size()) {
+    std::size_t end = usage.find('\n', start);
+    if (end == std::string::npos) end = usage.size();
+    const std::string line = usage.substr(start, end - start);
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    const std::string body = indent ? line.substr(indent) : line.substr(7);
+    bool first = true;
+    for (const std::string& l : wrap_words(body, width > 31 ? width - 11 : 20)) {
+      out << (first ? (indent ? std::string(indent, ' ') : "usage: ") : std::string(11, ' ')) << l
+          << "\n";
+      first = false;
+    }
+    start = end + 1;
+  }
+  out << "\n" << wrap_paragraphs(text, width) << "\n\n" << wrapped;
+}
+
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,
                                        const std::string& about, po::options_description& desc,
                                        const po::positional_options_description* positional,
                                        const std::vector<std::string>& args) {
   desc.add_options()("help,h", "show this help");
+  const std::string see = " (see 'fano " + command + " --help')";
   // A position may start with '-' ("-/-/-/-/-/-/- w"), which the option parser
   // would take for an option: pass such an argument as --position=... instead.
+  // After "--" every word is an operand: here only the position.
   std::vector<std::string> argv;
   const bool has_position = desc.find_nothrow("position", false) != nullptr;
-  for (const std::string& a : args) {
+  bool operands = false;
+  unsigned operand_count = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool after_value = i > 0 && takes_next_value(desc, args[i - 1]);
+    if (!operands && a == "--" && !after_value) {
+      operands = true;
+      continue;
+    }
+    if (has_position && looks_like_board(a) && i + 1 < args.size() && is_side(args[i + 1]) &&
+        (!after_value || args[i - 1] == "--position" || args[i - 1] == "-p"))
+      split_position(command, a, args[i + 1]);
+    if (operands) {
+      if (!has_position || ++operand_count > 1)
+        throw UsageError("unexpected argument '" + a + "'" + see);
+      argv.push_back("--position=" + a);
+      continue;
+    }
     const bool looks_like_position =
         a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find('/') != std::string::npos;
     if (has_position && looks_like_position) {
@@ -111,9 +253,7 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
     parser.positional(positional ? *positional : kNone);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
-      std::cout << "usage: fano " << command << " " << synopsis << "\n\n"
-                << about << "\n\n"
-                << desc;
+      print_help(std::cout, command, synopsis, about, desc);
       return std::nullopt;
     }
     po::notify(vm);
@@ -124,18 +264,14 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
     for (size_t i = 0; i < argv.size(); ++i) {
       const std::string& a = argv[i];
       if (a.size() > 1 && a[0] == '-') {
-        const bool inline_value = a.find('=') != std::string::npos;
-        const std::string name = a.substr(a[1] == '-' ? 2 : 1, a.find('=') - (a[1] == '-' ? 2 : 1));
-        const auto* opt = a[1] == '-' ? desc.find_nothrow(name, false)
-                                      : desc.find_nothrow("-" + name, false);
-        if (opt && opt->semantic()->max_tokens() > 0 && !inline_value) ++i;  // skip its value
+        if (takes_next_value(desc, a)) ++i;  // skip its value
       } else if (++seen > allowed) {
-        throw UsageError("unexpected argument '" + a + "' (see 'fano " + command + " --help')");
+        throw UsageError("unexpected argument '" + a + "'" + see);
       }
     }
-    throw UsageError("too many arguments (see 'fano " + command + " --help')");
+    throw UsageError("too many arguments" + see);
   } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) + " (see 'fano " + command + " --help')");
+    throw UsageError(std::string(e.what()) + see);
   }
   return vm;
 }
@@ -144,6 +280,12 @@ void print_json(const Json& j) { std::cout << json_text(j) << "\n"; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string seconds_text(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+  return buf;
 }
 
 void progress(const std::string& line) {

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,11 +68,22 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
                                        const po::positional_options_description* positional,
                                        const std::vector<std::string>& args);
 
+// The width help text wraps at: $COLUMNS, else the terminal's (stdout), else 80.
+unsigned help_width();
+// Text wrapped at width, line by line; an indented line keeps its indent (and 4
+// more columns on its continuation lines).
+std::string wrap_paragraphs(const std::string& text, unsigned width);
+// A command's help: usage, about (wrapped) and the options (wrapped at the same width).
+void print_help(std::ostream& out, const std::string& command, const std::string& synopsis,
+                const std::string& about, const po::options_description& desc);
+
 // One JSON document on one line of stdout.
 void print_json(const Json& j);
 
 // Seconds since a time point.
 double seconds_since(std::chrono::steady_clock::time_point t0);
+// "0.048 s": a duration for people, rounded to milliseconds.
+std::string seconds_text(double seconds);
 
 // Progress line on stderr (suppressed with FANO_QUIET=1).
 void progress(const std::string& line);

@@ -56,7 +56,7 @@ int cmd_export(const Args& args) {
     }
     done += rows.size();
     progress("export: " + std::to_string(done) + " / " + std::to_string(total) + " rows, " +
-             std::to_string(seconds_since(t0)) + " s");
+             seconds_text(seconds_since(t0)));
   };
   if (classes)
     for_each_class(tb, chunk);
@@ -69,7 +69,7 @@ int cmd_export(const Args& args) {
   sink.write(buf);
   sink.finish();
   progress("export: " + std::to_string(done) + " rows, " + std::to_string(sink.bytes_in()) +
-           " bytes of text in " + std::to_string(seconds_since(t0)) + " s");
+           " bytes of text in " + seconds_text(seconds_since(t0)));
   return 0;
 }
 

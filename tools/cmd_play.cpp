@@ -12,6 +12,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/tablebase.hpp"
@@ -40,13 +41,11 @@ std::string end_message(const GameRecord& game, Label label) {
 // The hint: the value and every move rated under the game's history.
 void print_moves(std::ostream& out, const Tablebase& tb, const GameRecord& game) {
   const PositionReport r = analyse(tb, game, {.principal_variation = false, .engine_choice = false});
-  out << "value for " << colour_name(r.position.to_move()) << " (to move): " << outcome_text(r.value)
-      << (r.value.value == Value::kDraw ? "" : " plies") << "\n";
+  out << value_sentence(r) << "\n";
   if (!r.history_note.empty()) out << "history: " << r.history_note << "\n";
   out << "moves (" << r.moves.size() << "), best first:\n";
   for (const RatedMove& m : r.moves)
-    out << "  " << format_move(m.move) << "  " << outcome_text(m.result)
-        << (m.result.value == Value::kDraw ? "" : " plies")
+    out << "  " << format_move(m.move) << "  " << outcome_phrase(m.result)
         << (m.repeats ? " (repeats an earlier position)" : "") << "\n";
 }
 
@@ -75,30 +74,32 @@ constexpr const char* kHelp =
     "  hint        every legal move with its result for you, best first\n"
     "  undo        take back your last move (and the engine's reply)\n"
     "  moves       the moves played so far\n"
+    "  new         start the game again (from the --moves or POSITION given)\n"
     "  board       show the board again\n"
     "  help        this text\n"
     "  quit        leave the game\n";
 
-int engine_vs_engine(const Tablebase& tb, GameRecord game, int max_plies) {
-  const Rules& rules = game.rules();
+int engine_vs_engine(const Tablebase& tb, GameRecord start, int max_plies, bool json) {
+  const Rules& rules = start.rules();
+  const EngineGame g = engine_game(tb, std::move(start), std::size_t(max_plies));
+  if (json) {
+    print_json(engine_game_json(g));
+    return 0;
+  }
+  const GameRecord& game = g.game;
   std::cout << "engine against engine (" << variant_description(rules.variant) << ")\n\n"
-            << render_board(game.current(), rules.stack_cap()) << "\n";
-  auto label = [](Colour c) { return side_name(c); };
-  int ply = 0;
-  std::string end = end_message(game, label);
-  while (end.empty() && ply < max_plies) {
-    const State st = game.current();
-    const RatedMove r = engine_move(tb, game);
-    game.play(r.move);
-    ++ply;
-    std::cout << "ply " << game.plies() << ": " << side_name(st.to_move()) << " plays "
-              << format_move(r.move) << " (" << colour_name(st.to_move()) << ": "
-              << outcome_text(r.result) << ")\n";
-    end = end_message(game, label);
+            << render_board(game.positions()[g.first_ply], rules.stack_cap()) << "\n";
+  for (std::size_t i = 0; i < g.results.size(); ++i) {
+    const std::size_t ply = g.first_ply + i;
+    const Colour mover = game.positions()[ply].to_move();
+    std::cout << "ply " << ply + 1 << ": " << side_name(mover) << " plays "
+              << format_move(game.moves()[ply]) << " (" << colour_name(mover) << ": "
+              << outcome_text(g.results[i]) << ")\n";
   }
   std::cout << "\n" << render_board(game.current(), rules.stack_cap()) << "\n";
+  const std::string end = end_message(game, [](Colour c) { return side_name(c); });
   if (end.empty())
-    std::cout << "stopped after " << ply << " plies (--max-plies " << max_plies
+    std::cout << "stopped after " << g.results.size() << " plies (--max-plies " << max_plies
               << "); the game goes on\n";
   else
     std::cout << end;
@@ -106,12 +107,23 @@ int engine_vs_engine(const Tablebase& tb, GameRecord game, int max_plies) {
   return 0;
 }
 
-int human_vs_engine(const Tablebase& tb, GameRecord game, Colour human) {
+// Whether a word is meant as a command rather than a move: letters only, and
+// not a placement missing its space ("C", "round").
+bool looks_like_command(const std::string& word) {
+  if (word.size() < 2) return false;
+  for (char c : word)
+    if (!std::isalpha(static_cast<unsigned char>(c))) return false;
+  return word != "round" && word != "triangle";
+}
+
+int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) {
+  GameRecord game = start;
   const Rules& rules = game.rules();
   const bool echo = !::isatty(STDIN_FILENO);  // scripted: echo input so the transcript reads well
   const Colour engine = opponent(human);
   auto label = [&](Colour c) { return side_name(c) + (c == human ? " (you)" : " (engine)"); };
   const int cap = rules.stack_cap();
+  const std::size_t setup = start.plies();  // moves given with --moves: never taken back
   std::cout << "you play " << colour_name(human) << " against perfect play ("
             << variant_description(rules.variant) << "); type 'help' for commands\n\n"
             << render_board(game.current(), cap) << "\n";
@@ -121,7 +133,7 @@ int human_vs_engine(const Tablebase& tb, GameRecord game, Colour human) {
     const State st = game.current();
     const std::string end = end_message(game, label);
     if (!end.empty() && !announced) {
-      std::cout << end << "type 'undo' to take back moves, or 'quit'\n";
+      std::cout << end << "type 'new' for a new game, 'undo' to take back moves, or 'quit'\n";
       announced = true;
     }
     if (end.empty() && st.to_move() == engine) {
@@ -136,7 +148,7 @@ int human_vs_engine(const Tablebase& tb, GameRecord game, Colour human) {
     std::cout << (end.empty() ? label(human) + " to move> " : std::string("game over> "))
               << std::flush;
     if (!std::getline(std::cin, line)) {
-      std::cout << "\n";
+      std::cout << "\n";  // end of input: leave the prompt's line finished
       return 0;
     }
     const std::string input = trim(line);
@@ -150,17 +162,24 @@ int human_vs_engine(const Tablebase& tb, GameRecord game, Colour human) {
       std::cout << render_board(st, cap);
     } else if (cmd == "moves") {
       std::cout << "moves: " << (game.plies() == 0 ? "(none)" : game.move_list()) << "\n";
+    } else if (cmd == "new") {
+      game = start;
+      announced = false;
+      std::cout << "new game\n\n" << render_board(game.current(), cap) << "\n";
     } else if (cmd == "hint") {
       if (!end.empty())
-        std::cout << "the game is over: 'undo' to take back moves, or 'quit'\n";
+        std::cout << "the game is over: 'new', 'undo' to take back moves, or 'quit'\n";
       else
         print_moves(std::cout, tb, game);
     } else if (cmd == "undo") {
       // Take back moves until one of the human's has gone: it is then her turn.
+      // The set-up moves stay.
       bool any = false;
-      for (std::size_t i = 0; i < game.plies(); ++i) any |= game.positions()[i].to_move() == human;
+      for (std::size_t i = setup; i < game.plies(); ++i)
+        any |= game.positions()[i].to_move() == human;
       if (!any) {
-        std::cout << "nothing to undo\n";
+        std::cout << "nothing to undo" << (setup ? " (the moves given with --moves stay)" : "")
+                  << "\n";
         continue;
       }
       std::string taken;
@@ -173,16 +192,28 @@ int human_vs_engine(const Tablebase& tb, GameRecord game, Colour human) {
       }
       announced = false;
       std::cout << "took back: " << taken << "\n\n" << render_board(game.current(), cap) << "\n";
+    } else if (split_moves(input).size() == 1 && looks_like_command(cmd)) {
+      std::cout << "unknown command '" << input << "' (type 'help' for commands)\n";
     } else if (!end.empty()) {
-      std::cout << "the game is over: 'undo' to take back moves, or 'quit'\n";
+      std::cout << "the game is over: 'new', 'undo' to take back moves, or 'quit'\n";
     } else {
       try {
         if (split_moves(input).size() != 1)
           throw NotationError("one move per line, got '" + input + "'");
-        const Move m = game.play(std::string_view(input));
-        std::cout << "ply " << game.plies() << ": " << label(human) << " plays "
-                  << format_move(m) << "\n\n"
-                  << render_board(game.current(), cap) << "\n";
+        const Move m = resolve_move(rules, st, parse_move_text(input), input);
+        // The result before and after the move, under the game's history.
+        const std::vector<RatedMove> rated = rate_moves(tb, game);
+        const Outcome before = rated.front().result;
+        Outcome after = before;
+        for (const RatedMove& r : rated)
+          if (r.move == m) after = r.result;
+        game.play(m);
+        std::cout << "ply " << game.plies() << ": " << label(human) << " plays " << format_move(m)
+                  << "\n";
+        if (!(after == before))
+          std::cout << format_move(m) << ": " << outcome_text(before) << " -> "
+                    << outcome_text(after) << "\n";
+        std::cout << "\n" << render_board(game.current(), cap) << "\n";
       } catch (const NotationError& e) {
         std::cout << "not played: " << e.what() << " (type 'help' for commands)\n";
       }
@@ -199,6 +230,7 @@ int cmd_play(const Args& args) {
   desc.add_options()("as", po::value<std::string>()->default_value("white"),
                      "your side: white (moves first) or black")(
       "engine-vs-engine", "let the engine play both sides and print the moves")(
+      "json", "with --engine-vs-engine: print the game as one JSON document")(
       "max-plies", po::value<int>()->default_value(200),
       "with --engine-vs-engine: stop after this many plies")(
       "position,p", po::value<std::string>(),
@@ -208,13 +240,15 @@ int cmd_play(const Args& args) {
   pos.add("position", 1);
   const auto vm = parse(
       "play",
-      "[--tb FILE] [--as white|black] [--engine-vs-engine [--max-plies N]] [POSITION | --moves "
-      "\"C4,t3\"]",
+      "[--tb FILE] [--as white|black] [--engine-vs-engine [--max-plies N] [--json]] "
+      "[POSITION | --moves \"C4,t3\"]",
       std::string("Plays against perfect play from the tablebase. Type moves in the project's "
                   "notation (C4, T4: a placement, your colour implied; 7-5: a movement), one per "
                   "line; the board is shown after every move. Commands: hint (every move with "
                   "its result, best first, as 'fano query' prints them), undo (takes back your "
-                  "last move and the engine's reply), moves, board, help, quit. The game ends "
+                  "last move and the engine's reply; never the moves given with --moves), moves, "
+                  "board, new (start again), help, quit. When your move changes your result, it "
+                  "is said (\"C7: draw -> loss in 13\"). The game ends "
                   "when a line of three tops of one colour or one shape stands (its maker "
                   "loses), when the side to move has no legal move (she loses), or when a "
                   "position repeats (same stacks, same side to move: a draw). Moves may come "
@@ -231,6 +265,9 @@ int cmd_play(const Args& args) {
     throw UsageError("--as and --engine-vs-engine exclude each other");
   const int max_plies = (*vm)["max-plies"].as<int>();
   if (max_plies < 0) throw UsageError("--max-plies must be 0 or more");
+  if (!eve && !(*vm)["max-plies"].defaulted())
+    throw UsageError("--max-plies needs --engine-vs-engine");
+  if (!eve && vm->count("json")) throw UsageError("--json needs --engine-vs-engine");
   if (vm->count("position") && vm->count("moves"))
     throw UsageError("give a POSITION or --moves, not both");
   const Tablebase tb = open_table(*vm, v);
@@ -241,9 +278,8 @@ int cmd_play(const Args& args) {
   else if (vm->count("moves"))
     game = GameRecord::from_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
   if (!tb.probe(game.current())) throw UnreachablePosition(game.current());
-  if (eve) return engine_vs_engine(tb, std::move(game), max_plies);
-  return human_vs_engine(tb, std::move(game),
-                         as == "white" ? Colour::kWhite : Colour::kBlack);
+  if (eve) return engine_vs_engine(tb, std::move(game), max_plies, vm->count("json") > 0);
+  return human_vs_engine(tb, game, as == "white" ? Colour::kWhite : Colour::kBlack);
 }
 
 }  // namespace fano::cli

@@ -104,6 +104,8 @@ int cmd_query(const Args& args) {
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
       "marked to FILE (as 'fano show --svg FILE --best')")(
+      "all-moves",
+      "with --svg: mark every move, coloured by its result (as 'fano show --all-moves')")(
       "batch", po::value<std::string>()->implicit_value("-")->value_name("FILE"),
       "answer one position (or 'moves:' and a move list) per line of FILE (- or none: stdin), "
       "one JSON line each in input order")(
@@ -140,10 +142,11 @@ int cmd_query(const Args& args) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t bad = run_batch(tb, rules, input, vm->count("value-only") > 0);
     progress("query --batch: " + std::to_string(bad) + " bad lines, " +
-             std::to_string(seconds_since(t0)) + " s");
+             seconds_text(seconds_since(t0)));
     return bad == 0 ? 0 : kExitUsage;
   }
   if (vm->count("value-only")) throw UsageError("--value-only needs --batch");
+  if (vm->count("all-moves") && !vm->count("svg")) throw UsageError("--all-moves needs --svg");
   require_one_position(*vm, "query");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
@@ -151,15 +154,14 @@ int cmd_query(const Args& args) {
   const PositionReport r = analyse(tb, game);
   if (vm->count("svg"))
     write_text_atomically((*vm)["svg"].as<std::string>(),
-                          board_svg(r.position, svg_options_for(r)));
+                          board_svg(r.position, svg_options_for(r, vm->count("all-moves") > 0)));
   if (vm->count("json")) {
     print_json(report_json(r));
     return 0;
   }
   const State st = r.position;
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap) << "\n";
-  std::cout << "value for " << colour_name(st.to_move()) << " (to move): " << outcome_text(r.value)
-            << (r.value.value == Value::kDraw ? "" : " plies") << "\n";
+  std::cout << value_sentence(r) << "\n";
   if (!r.history_note.empty()) std::cout << "history: " << r.history_note << "\n";
   if (r.game_over) {
     std::cout << "game over: " << describe_end(*r.game_over, st) << "\n";
@@ -167,8 +169,7 @@ int cmd_query(const Args& args) {
   }
   std::cout << "moves (" << r.moves.size() << "), best first:\n";
   for (const RatedMove& m : r.moves)
-    std::cout << "  " << format_move(m.move) << "  " << outcome_text(m.result)
-              << (m.result.value == Value::kDraw ? "" : " plies")
+    std::cout << "  " << format_move(m.move) << "  " << outcome_phrase(m.result)
               << (m.repeats ? " (repeats an earlier position)" : "") << "\n";
   if (r.engine_choice)
     std::cout << "engine: " << format_move(r.moves[*r.engine_choice].move) << "\n";

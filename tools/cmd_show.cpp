@@ -21,25 +21,33 @@ int cmd_show(const Args& args) {
                      "write an SVG picture of the printed board to FILE (written atomically)")(
       "best",
       "mark the best moves (needs the tablebase): movements as arrows from-to, "
-      "placements as a dashed outline of the shape around the space");
+      "placements as a dashed outline of the shape around the space")(
+      "all-moves",
+      "mark every legal move (needs the tablebase), coloured by its result for the mover: "
+      "win green, draw blue, loss red");
   const auto vm = parse(
-      "show", "(POSITION | --moves \"C4,t3,...\") [--svg FILE] [--best] [--tb FILE]",
+      "show", "(POSITION | --moves \"C4,t3,...\") [--svg FILE] [--best | --all-moves] [--tb FILE]",
       "Shows a position on the printed board: as text on stdout and, with --svg, as an SVG "
       "picture (the triangle with corners 6 top, 5 bottom-left and 3 bottom-right, its medians, "
       "the circle through 1, 2 and 4, every stack drawn bottom to top, white pieces white and "
       "black pieces black, and the side to move). Each piece is one SVG element of class "
-      "\"piece\". The tablebase is read only with --best.",
+      "\"piece\". The tablebase is read only with --best or --all-moves.",
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
   require_one_position(*vm, "show");
   std::optional<Tablebase> tb;
-  if (vm->count("best")) tb.emplace(open_table(*vm, v));
+  const bool all_moves = vm->count("all-moves") > 0;
+  if (all_moves && vm->count("best")) throw UsageError("give --best or --all-moves, not both");
+  if (vm->count("best") || all_moves) tb.emplace(open_table(*vm, v));
   const Rules rules(v);
   const GameRecord game = game_from(*vm, rules, "show");
   const State st = game.current();
-  const SvgOptions options = tb ? svg_options_for(analyse(
-                                         *tb, game, {.principal_variation = false, .engine_choice = false})) : svg_options_for(game);
+  const SvgOptions options =
+      tb ? svg_options_for(
+               analyse(*tb, game, {.principal_variation = false, .engine_choice = false}),
+               all_moves)
+         : svg_options_for(game);
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap);
   for (const std::string& note : options.notes) std::cout << note << "\n";
   if (vm->count("svg")) {

@@ -59,14 +59,16 @@ int cmd_solve(const Args& args) {
   }
   std::cout << "variant: " << variant_description(v) << "\n"
             << "value of the empty board (White to move): " << value_name(start.value);
-  if (start.value != Value::kDraw) std::cout << " in " << start.plies << " plies";
+  if (start.value != Value::kDraw)
+    std::cout << " in " << start.plies << (start.plies == 1 ? " ply" : " plies");
   std::cout << "\nreachable positions: " << s.reachable << " (placement " << s.placement
             << ", movement " << s.movement << ")\n"
             << "symmetry classes stored: " << s.canonical << "\n"
             << "win " << s.win << ", loss " << s.loss << ", draw " << s.draw << " (side to move)\n"
-            << "seconds: enumerate " << sol.times.enumerate << ", graph " << sol.times.graph
-            << ", retrograde " << sol.times.retrograde << ", write " << write_s << ", total "
-            << total_s << "\n"
+            << "times: enumerate " << seconds_text(sol.times.enumerate) << ", graph "
+            << seconds_text(sol.times.graph) << ", retrograde "
+            << seconds_text(sol.times.retrograde) << ", write " << seconds_text(write_s)
+            << ", total " << seconds_text(total_s) << "\n"
             << "tablebase: " << out << " (" << bytes.size() << " bytes)\n";
   return 0;
 }

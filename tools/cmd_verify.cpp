@@ -72,7 +72,7 @@ int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::s
       std::cout << "longest forced win: " << r.longest_win->plies << " plies, e.g. "
                 << r.longest_win_position << "\n";
     std::cout << "result: " << (r.errors ? std::to_string(r.errors) + " errors" : "no errors")
-              << " in " << r.seconds << " s\n";
+              << " in " << seconds_text(r.seconds) << "\n";
   }
   if (r.first_error) {
     std::cerr << "fano verify: " << path << ": " << finding_text(*r.first_error) << "\n";

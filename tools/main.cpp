@@ -1,4 +1,7 @@
 // fano: the Fano330-R-Morris solver's command-line tool.
+#include <tbb/version.h>
+#include <zstd.h>
+
 #include <exception>
 #include <iostream>
 #include <string>
@@ -34,7 +37,8 @@ const Command kCommands[] = {
 };
 
 void usage(std::ostream& out) {
-  out << "usage: fano <command> [options]   ('fano <command> --help' for details)\n\n"
+  out << "usage: fano <command> [options]   ('fano help <command>' or 'fano <command> --help' "
+         "for details)\n       fano --version\n\n"
          "Solver for Fano330-R-Morris, the ruthless stacking game on the Fano plane.\n\n"
          "commands:\n";
   for (const Command& c : kCommands) {
@@ -42,6 +46,15 @@ void usage(std::ostream& out) {
     name.resize(8, ' ');
     out << "  " << name << c.summary << "\n";
   }
+  out << "\nexamples:\n  fano solve\n  fano query \"-/-/-/C/-/-/- b\"\n  fano play --as black\n"
+         "  fano help query\n";
+}
+
+// The version, the commit built and the libraries' versions (compiled against, and run with).
+void version(std::ostream& out) {
+  out << "fano " << FANO_VERSION << " (commit " << FANO_GIT_COMMIT << ")\n"
+      << "zstd " << ZSTD_versionString() << "\n"
+      << "oneTBB " << TBB_runtime_version() << " (built with " << TBB_VERSION_STRING << ")\n";
 }
 
 }  // namespace
@@ -51,12 +64,20 @@ int main(int argc, char** argv) {
     usage(std::cerr);
     return 2;
   }
-  const std::string name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
+  std::string name = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (name == "--version" || name == "-V" || name == "version") {
+    version(std::cout);
+    return 0;
+  }
+  if (name == "help" && !args.empty()) {
+    // "fano help CMD" is "fano CMD --help".
+    name = args.front();
+    args = {"--help"};
+  } else if (name == "--help" || name == "-h" || name == "help") {
     usage(std::cout);
     return 0;
   }
-  const std::vector<std::string> args(argv + 2, argv + argc);
   for (const Command& c : kCommands) {
     if (name != c.name) continue;
     try {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 #include "fano/history.hpp"
 #include "fano/notation.hpp"
@@ -125,6 +126,23 @@ std::size_t choose_index(const Tablebase& tb, const Rules& rules,
 Move choose_move(const Tablebase& tb, const GameRecord& game) {
   const std::vector<RatedMove> rated = rate_moves(tb, game);
   return rated[choose_index(tb, game.rules(), rated)].move;
+}
+
+std::string value_sentence(const PositionReport& r) {
+  return "value for " + colour_name(r.position.to_move()) +
+         " (to move): " + outcome_phrase(r.value);
+}
+
+EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_plies) {
+  EngineGame g{std::move(game), 0, {}};
+  g.first_ply = g.game.plies();
+  while (g.results.size() < max_plies && !g.game.over()) {
+    const std::vector<RatedMove> rated = rate_moves(tb, g.game);
+    const RatedMove& m = rated[choose_index(tb, g.game.rules(), rated)];
+    g.results.push_back(m.result);
+    g.game.play(m.move);
+  }
+  return g;
 }
 
 GameRecord principal_variation(const Tablebase& tb, const GameRecord& game, std::size_t max_plies) {

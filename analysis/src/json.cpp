@@ -34,4 +34,26 @@ Json report_json(const PositionReport& r) {
   };
 }
 
+Json engine_game_json(const EngineGame& g) {
+  const GameRecord& game = g.game;
+  Json moves = Json::array();
+  for (std::size_t i = 0; i < g.results.size(); ++i) {
+    const std::size_t ply = g.first_ply + i;
+    moves.push_back({{"ply", ply + 1},
+                     {"move", format_move(game.moves()[ply])},
+                     {"mover", colour_name(game.positions()[ply].to_move())},
+                     {"result", value_name(g.results[i].value)},
+                     {"plies", plies_json(g.results[i])},
+                     {"position", format_position(game.positions()[ply + 1])}});
+  }
+  const auto end = game.end();
+  return Json{
+      {"variant", variant_json(game.rules().variant)},
+      {"start", format_position(game.start())},
+      {"moves", std::move(moves)},
+      {"move_list", game.move_list()},
+      {"end", end ? game_end_json(*end, game.current()) : Json(nullptr)},
+      {"winner", end && end->loser ? Json(colour_name(opponent(*end->loser))) : Json(nullptr)}};
+}
+
 }  // namespace fano

@@ -67,13 +67,16 @@ State parse_position(std::string_view text, const Variant& variant) {
   const size_t last = text.find_last_not_of(" \t\r\n");
   if (first == std::string_view::npos) throw NotationError("empty position");
   text = text.substr(first, last - first + 1);
-  const size_t space = text.find_first_of(" \t");
+  // '_' may stand for the space (a position in one shell word or a URL): the
+  // first blank separates the side to move, else the last '_'.
+  size_t space = text.find_first_of(" \t");
+  if (space == std::string_view::npos) space = text.rfind('_');
   if (space == std::string_view::npos)
     throw NotationError("position " + quote(text) +
                         " has no side to move: add ' w' or ' b' after the stacks");
   const std::string_view board = text.substr(0, space);
-  std::string_view side = text.substr(space);
-  side = side.substr(side.find_first_not_of(" \t"));
+  std::string_view side = text.substr(space + 1);
+  side = side.substr(std::min(side.size(), side.find_first_not_of(" \t")));
   if (side != "w" && side != "b")
     throw NotationError("side to move must be 'w' or 'b', got " + quote(side));
 

@@ -10,6 +10,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/notation.hpp"
+#include "fano/render.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano {
@@ -23,6 +24,15 @@ constexpr double kWidth = 420, kHeight = 440;
 constexpr double kCx = 210, kCy = 215, kR = 160;  // centroid and circumradius
 constexpr double kPieceR = 12;                    // circle radius / triangle size
 constexpr double kStep = 16;                      // offset between stacked pieces
+// Where each space's number starts (its baseline), from the space: up-left or
+// down-right, the quadrants a stack leaves free (its pieces go down-left to
+// up-right), on the side away from the board's other lines.
+constexpr std::array<Point, kSpaces> kLabelOffset{
+    {{-38, -10}, {14, 34}, {14, 34}, {22, 16}, {14, 34}, {-42, 0}, {-32, -14}}};
+constexpr double kOutlineCircle = kPieceR + 16;          // a placement's circle outline
+constexpr double kOutlineTriangle = kPieceR * 1.3 + 20;  // its triangle's circumradius
+// A space with both placements marked: the triangle inside the circle.
+constexpr double kNestedCircle = kPieceR + 24, kNestedTriangle = kPieceR + 18;
 
 // Space positions (0-based): corners 6 top, 5 bottom-left, 3 bottom-right;
 // midpoints 1 (side 6-5), 4 (side 6-3), 2 (side 5-3); centre 7.
@@ -85,33 +95,38 @@ std::string piece_element(Piece p, Point at, int space) {
          style + "/>\n";
 }
 
+// A piece of a player's supply: the piece's shape, smaller, class "supply".
+std::string supply_element(Piece p, Point at) {
+  const bool white = colour_of(p) == Colour::kWhite;
+  const std::string cls = std::string("supply ") + (white ? "white" : "black") +
+                          (shape_of(p) == Shape::kCircle ? " circle" : " triangle");
+  const std::string style = white ? R"( fill="#ffffff" stroke="#000000" stroke-width="1.5")"
+                                  : R"( fill="#000000" stroke="#9a9a9a" stroke-width="1")";
+  if (shape_of(p) == Shape::kCircle)
+    return "  <circle class=\"" + cls + "\" cx=\"" + num(at.x) + "\" cy=\"" + num(at.y) +
+           "\" r=\"8\"" + style + "/>\n";
+  return "  <polygon class=\"" + cls + "\" points=\"" + triangle_points(at, 10) + "\"" + style +
+         "/>\n";
+}
+
+// A move to mark: its class, colour and arrowhead, and a tooltip ("" for the move alone).
+struct MoveMark {
+  Move move;
+  std::string cls, colour, marker, title;
+};
+
+constexpr const char* kBestColour = "#1a8f3a";
+
+const char* result_colour(Value v) {
+  return v == Value::kWin ? "#1a8f3a" : v == Value::kDraw ? "#2f6fb5" : "#c0392b";
+}
+
+// Spaces 1, 2 and 4 (0-based 0, 1, 3): the circle's.
+bool on_circle(int s) { return s == 0 || s == 1 || s == 3; }
+
 std::string line(Point a, Point b, const std::string& attrs) {
   return "  <line x1=\"" + num(a.x) + "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" +
          num(b.y) + "\" " + attrs + "/>\n";
-}
-
-// Splits text at spaces into lines of at most `width` characters (a longer
-// word stays whole on its own line).
-std::vector<std::string> wrap(const std::string& text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::string cur;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t j = text.find(' ', i);
-    if (j == std::string::npos) j = text.size();
-    const std::string word = text.substr(i, j - i);
-    if (!cur.empty() && cur.size() + 1 + word.size() > width) {
-      lines.push_back(cur);
-      cur.clear();
-    }
-    if (!word.empty()) {
-      if (!cur.empty()) cur += ' ';
-      cur += word;
-    }
-    i = j + 1;
-  }
-  if (!cur.empty() || lines.empty()) lines.push_back(cur);
-  return lines;
 }
 
 }  // namespace
@@ -120,15 +135,23 @@ std::string board_svg(State st, const SvgOptions& options) {
   const auto pts = space_points();
   std::vector<std::string> notes;
   for (const std::string& note : options.notes)
-    for (std::string& l : wrap(note, 52)) notes.push_back(std::move(l));
+    for (std::string& l : wrap_words(note, 52)) notes.push_back(std::move(l));
   const double height = kHeight + 20 * double(notes.size());
   std::string o;
   o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
        num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(height) + "\">\n";
   o += "  <title>" + xml_escape(format_position(st)) + "</title>\n";
-  o += "  <defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-       "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" "
-       "fill=\"#1a8f3a\"/></marker></defs>\n";
+  auto marker = [](const std::string& id, const std::string& colour) {
+    return "<marker id=\"" + id +
+           "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
+           "orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"" +
+           colour + "\"/></marker>";
+  };
+  o += "  <defs>" + marker("arrowhead", kBestColour);
+  if (!options.all_moves.empty())
+    for (Value v : {Value::kWin, Value::kDraw, Value::kLoss})
+      o += marker("arrowhead-" + std::string(value_name(v)), result_colour(v));
+  o += "</defs>\n";
   o += "  <rect x=\"0\" y=\"0\" width=\"" + num(kWidth) + "\" height=\"" + num(height) +
        "\" fill=\"#f4efe4\"/>\n";
   // The board: triangle sides, medians and the inscribed circle.
@@ -140,11 +163,12 @@ std::string board_svg(State st, const SvgOptions& options) {
   o += line(pts[0], pts[2], board);  // median 1-7-3
   o += "  <circle " + board + " cx=\"" + num(kCx) + "\" cy=\"" + num(kCy) + "\" r=\"" +
        num(kR / 2) + "\"/>\n";
-  // Spaces and their numbers (below left of the space, clear of the stack).
+  // Spaces and their numbers (clear of a 3-piece stack).
   for (int s = 0; s < kSpaces; ++s) {
     o += "  <circle class=\"space\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
          num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"5\" fill=\"#5a4a3a\"/>\n";
-    o += "  <text class=\"label\" x=\"" + num(pts[s].x - 30) + "\" y=\"" + num(pts[s].y + 30) +
+    o += "  <text class=\"label\" x=\"" + num(pts[s].x + kLabelOffset[s].x) + "\" y=\"" +
+         num(pts[s].y + kLabelOffset[s].y) +
          "\" font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\" "
          "fill=\"#8a2a1a\">" +
          std::to_string(s + 1) + "</text>\n";
@@ -155,17 +179,34 @@ std::string board_svg(State st, const SvgOptions& options) {
       o += "  <circle class=\"line-highlight\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
            num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"" + num(kPieceR + 22) +
            "\" fill=\"#f2c14e\" fill-opacity=\"0.45\" stroke=\"#c0392b\" stroke-width=\"3\"/>\n";
-  // Best-move marks under the pieces: dashed outlines for placements.
-  for (const Move& m : options.best) {
+  // Move marks: the best moves in green, or every move coloured by its result.
+  std::vector<MoveMark> marks;
+  for (const Move& m : options.best) marks.push_back({m, "best", kBestColour, "arrowhead", ""});
+  for (const RatedMove& r : options.all_moves) {
+    const std::string result(value_name(r.result.value));
+    marks.push_back({r.move, "move " + result, result_colour(r.result.value), "arrowhead-" + result,
+                     format_move(r.move) + ": " + outcome_text(r.result)});
+  }
+  // Placement outlines under the pieces.
+  for (const MoveMark& mk : marks) {
+    const Move& m = mk.move;
     if (!m.is_placement()) continue;
-    const std::string mark = R"(class="best placement" fill="none" stroke="#1a8f3a" )"
-                             R"(stroke-width="2.5" stroke-dasharray="5,3")";
+    bool both = false;  // the other shape is marked at the same space
+    for (const MoveMark& other : marks)
+      both |= other.move.is_placement() && other.move.to == m.to &&
+              shape_of(other.move.piece) != shape_of(m.piece);
+    const std::string mark = "class=\"" + mk.cls + " placement\" data-move=\"" + format_move(m) +
+                             "\" fill=\"none\" stroke=\"" + mk.colour +
+                             "\" stroke-width=\"2.5\" stroke-dasharray=\"5,3\"";
+    const std::string title =
+        "<title>" + xml_escape(mk.title.empty() ? format_move(m) : mk.title) + "</title>";
     if (shape_of(m.piece) == Shape::kCircle)
       o += "  <circle " + mark + " cx=\"" + num(pts[m.to].x) + "\" cy=\"" + num(pts[m.to].y) +
-           "\" r=\"" + num(kPieceR + 16) + "\"><title>" + format_move(m) + "</title></circle>\n";
+           "\" r=\"" + num(both ? kNestedCircle : kOutlineCircle) + "\">" + title + "</circle>\n";
     else
-      o += "  <polygon " + mark + " points=\"" + triangle_points(pts[m.to], kPieceR * 1.3 + 20) +
-           "\"><title>" + format_move(m) + "</title></polygon>\n";
+      o += "  <polygon " + mark + " points=\"" +
+           triangle_points(pts[m.to], both ? kNestedTriangle : kOutlineTriangle) + "\">" + title +
+           "</polygon>\n";
   }
   // Stacks, bottom to top, each piece offset up and right of the one below.
   for (int s = 0; s < kSpaces; ++s) {
@@ -177,18 +218,56 @@ std::string board_svg(State st, const SvgOptions& options) {
     }
   }
   // Movements as arrows over the pieces, shifted a little to their right so
-  // that two opposite arrows stay apart, and shortened to leave the stacks visible.
-  for (const Move& m : options.best) {
+  // that two opposite arrows stay apart, and shortened to leave the stacks
+  // visible; a move along the circle follows its arc.
+  for (const MoveMark& mk : marks) {
+    const Move& m = mk.move;
     if (m.is_placement()) continue;
     const Point a = pts[m.from], b = pts[m.to];
+    constexpr double shift = 5, trim = 22;
+    const std::string attrs = "class=\"" + mk.cls + " movement\" data-move=\"" + format_move(m) +
+                              "\" fill=\"none\" stroke=\"" + mk.colour +
+                              "\" stroke-width=\"3\" marker-end=\"url(#" + mk.marker + ")\"";
+    const std::string title =
+        "<title>" + xml_escape(mk.title.empty() ? format_move(m) : mk.title) + "</title>";
+    if (on_circle(m.from) && on_circle(m.to)) {
+      // The minor arc (120 degrees) from a to b; to the right of travel is
+      // inwards when the angle grows (clockwise on screen), else outwards.
+      const double ta = std::atan2(a.y - kCy, a.x - kCx);
+      double d = std::atan2(b.y - kCy, b.x - kCx) - ta;
+      while (d > M_PI) d -= 2 * M_PI;
+      while (d < -M_PI) d += 2 * M_PI;
+      const double r = kR / 2 + (d > 0 ? -shift : shift), cut = trim / r * (d > 0 ? 1 : -1);
+      const Point p{kCx + r * std::cos(ta + cut), kCy + r * std::sin(ta + cut)};
+      const Point q{kCx + r * std::cos(ta + d - cut), kCy + r * std::sin(ta + d - cut)};
+      o += "  <path " + attrs + " d=\"M" + num(p.x) + "," + num(p.y) + " A" + num(r) + "," +
+           num(r) + " 0 0 " + (d > 0 ? "1 " : "0 ") + num(q.x) + "," + num(q.y) + "\">" + title +
+           "</path>\n";
+      continue;
+    }
     const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
-    const double ux = dx / len, uy = dy / len, shift = 5, trim = 22;
+    const double ux = dx / len, uy = dy / len;
     const Point p{a.x + ux * trim - uy * shift, a.y + uy * trim + ux * shift};
     const Point q{b.x - ux * trim - uy * shift, b.y - uy * trim + ux * shift};
-    o += "  <line class=\"best movement\" x1=\"" + num(p.x) + "\" y1=\"" + num(p.y) + "\" x2=\"" +
-         num(q.x) + "\" y2=\"" + num(q.y) +
-         "\" stroke=\"#1a8f3a\" stroke-width=\"3\" marker-end=\"url(#arrowhead)\"><title>" +
-         format_move(m) + "</title></line>\n";
+    o += "  <line " + attrs + " x1=\"" + num(p.x) + "\" y1=\"" + num(p.y) + "\" x2=\"" + num(q.x) +
+         "\" y2=\"" + num(q.y) + "\">" + title + "</line>\n";
+  }
+  // Each player's supply, below the board on the right (placement phase).
+  if (st.placement_phase()) {
+    double y = kHeight - 48;
+    for (Colour c : {Colour::kWhite, Colour::kBlack}) {
+      const std::string who = c == Colour::kWhite ? "white" : "black";
+      o += "  <text class=\"supply-label\" x=\"250\" y=\"" + num(y + 5) +
+           "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
+           (c == Colour::kWhite ? "White" : "Black") + "</text>\n";
+      double x = 310;
+      for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
+        const Piece p = make_piece(c, sh);
+        for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k, x += 24)
+          o += supply_element(p, Point{x, y});
+      }
+      y += 26;
+    }
   }
   // Side to move, then the notes.
   const bool white = st.to_move() == Colour::kWhite;
@@ -210,15 +289,15 @@ std::string board_svg(State st, const SvgOptions& options) {
   return o;
 }
 
-SvgOptions svg_options_for(const PositionReport& r) {
+SvgOptions svg_options_for(const PositionReport& r, bool all_moves) {
   SvgOptions options;
+  if (all_moves) options.all_moves = r.moves;
   const State st = r.position;
-  options.notes.push_back("value for " + colour_name(st.to_move()) + ": " +
-                          outcome_phrase(r.value));
+  options.notes.push_back(value_sentence(r));
   std::string names;
   for (const RatedMove& m : r.moves) {
     if (!(m.result == r.moves.front().result)) break;
-    options.best.push_back(m.move);
+    if (!all_moves) options.best.push_back(m.move);
     if (!names.empty()) names += ", ";
     names += format_move(m.move);
   }

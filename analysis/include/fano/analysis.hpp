@@ -104,6 +104,19 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
 // The report on a position reached with no history.
 PositionReport analyse(const Tablebase& tb, State st, const AnalysisOptions& options = {});
 
+// "value for white (to move): loss in 1 ply": the value in one phrase, as
+// `fano query`, `fano show --best` and `fano play`'s hint print it.
+std::string value_sentence(const PositionReport& report);
+
+// The engine against itself, continuing `game` until the game ends or
+// max_plies moves were made.
+struct EngineGame {
+  GameRecord game;               // the given moves, then the engine's
+  std::size_t first_ply = 0;     // the engine's moves are game.moves()[first_ply...]
+  std::vector<Outcome> results;  // each engine move's result for its mover
+};
+EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_plies);
+
 // The principal variation alone, as a game record continuing `game`.
 GameRecord principal_variation(const Tablebase& tb, const GameRecord& game,
                                std::size_t max_plies = 1000);

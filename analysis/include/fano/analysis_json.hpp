@@ -14,6 +14,13 @@ namespace fano {
 // Results are for the player making the move; value and plies for the side to move.
 Json report_json(const PositionReport& report);
 
+// An engine game (`fano play --engine-vs-engine --json`): {"variant", "start",
+//  "moves": [{"ply", "move", "mover", "result", "plies", "position"}...] (the
+//  engine's moves; result and plies for the mover), "move_list" (every move,
+//  the given ones first), "end": null (stopped at --max-plies) | {reason, line,
+//  loser, text}, "winner": "white" | "black" | null}.
+Json engine_game_json(const EngineGame& game);
+
 // One rated move: {"move", "position", "result", "plies", "repeats"}.
 Json rated_move_json(const RatedMove& m);
 

@@ -3,7 +3,8 @@
 // Position: seven stacks for spaces 1..7 separated by '/', each bottom to top
 // with C (white circle), T (white triangle), c (black circle), t (black
 // triangle) or '-' when empty; then a space and the side to move, w or b.
-// The empty board is "-/-/-/-/-/-/- w".
+// The empty board is "-/-/-/-/-/-/- w"; '_' may stand for the space
+// ("-/-/-/-/-/-/-_w", one shell word).
 // Move: a placement is shape and space ("C4", "T4"; "c4"/"t4" and the longer
 // "Round4"/"Triangle4" are accepted too: the colour is always the mover's);
 // a movement is "from-to" ("7-5"). Sequences are separated by commas or spaces.
