@@ -18,7 +18,10 @@
 namespace fano {
 
 inline constexpr char kTablebaseMagic[8] = {'F', 'A', 'N', 'O', 'T', 'B', '\x1a', '\n'};
-inline constexpr std::uint32_t kTablebaseVersion = 1;
+// Version 2: classes under the rules' full symmetry group (move-graph
+// symmetries times the shape swap, symmetry_order 12 or 336). Version 1
+// (move-graph symmetries only) is refused.
+inline constexpr std::uint32_t kTablebaseVersion = 2;
 
 // Fixed little-endian header at offset 0, followed by the two compressed
 // sections (codes, then outcomes) and nothing else.
@@ -28,7 +31,7 @@ struct TablebaseHeader {
   std::uint32_t header_size;     // sizeof(TablebaseHeader)
   std::uint8_t stack_cap;        // 2 or 3
   std::uint8_t adjacency;        // 0 board, 1 projective
-  std::uint16_t symmetry_order;  // size of the group the classes are taken under
+  std::uint16_t symmetry_order;  // order of the group the classes are taken under (12 or 336)
   std::uint32_t reserved;        // zero
   std::uint64_t reachable, placement, movement, canonical;  // position counts
   std::uint64_t win, loss, draw;                            // over all reachable positions
@@ -108,7 +111,8 @@ class AtomicFileWriter {
 class Tablebase {
  public:
   // Opens and checks a file (size, magic, version, checksum, sections, and the
-  // variant if one is expected). Throws TablebaseError naming file and problem.
+  // variant if one is expected); the header is read and checked against the
+  // file's size before the rest is read. Throws TablebaseError naming file and problem.
   static Tablebase open(const std::string& path, std::optional<Variant> expected = std::nullopt);
   // The same checks on bytes already in memory; `name` is used in messages.
   static Tablebase from_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
