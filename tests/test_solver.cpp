@@ -494,8 +494,8 @@ void check_against_reference(const Variant& v) {
   for (std::size_t i = 0; i < ref.codes.size(); ++i) {
     const auto o = sol.lookup(State{ref.codes[i]});
     if (o != std::optional(ref.outcomes[i]) && ++bad <= 10)
-      ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver "
-                    << describe(o) << ", reference " << outcome_text(ref.outcomes[i]);
+      ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver " << describe(o)
+                    << ", reference " << outcome_text(ref.outcomes[i]);
   }
   EXPECT_EQ(bad, 0u);
 }

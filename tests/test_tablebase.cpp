@@ -60,7 +60,6 @@ void put(Bytes& b, size_t at, T v) {
   std::memcpy(b.data() + at, &v, sizeof v);
 }
 
-
 std::string kind_name(TablebaseErrorKind k) { return std::to_string(int(k)); }
 
 // Expects `load` to throw a TablebaseError of kind `kind` whose one-line
@@ -336,11 +335,13 @@ TEST(TablebaseRefuse, LargeFileRefusedFromItsHeader) {
   put<std::uint64_t>(too_short, kCodesBytesAt, 2 * kGiB);
   const std::vector<Case> cases = {
       {"zeros", {}, TablebaseErrorKind::kBadMagic},
-      {"old", [&] {
+      {"old",
+       [&] {
          Bytes b = announced_small;
          put<std::uint32_t>(b, kVersionAt, 1);
          return b;
-       }(), TablebaseErrorKind::kBadVersion},
+       }(),
+       TablebaseErrorKind::kBadVersion},
       {"trailing", announced_small, TablebaseErrorKind::kCorrupt},
       {"short", too_short, TablebaseErrorKind::kTruncated},
       {"huge-sections", announced_huge, TablebaseErrorKind::kCorrupt},

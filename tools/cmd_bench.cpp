@@ -1,6 +1,5 @@
 // fano bench: timings of every stage on this machine (never part of the tests).
 #include <tbb/info.h>
-
 #include <unistd.h>
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 // tablebase/FORMAT.md; this header is its authoritative definition.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -133,12 +134,24 @@ class Tablebase {
 
  private:
   Tablebase(Variant v) : variant_(v), symmetry_(v.adjacency) {}
+  // The bucket of a code: side to move and the stacks of spaces 7 and 6 as
+  // digits (ranks among valid stacks); buckets are monotone in the code.
+  std::size_t bucket_of(std::uint64_t code) const {
+    return (std::size_t(code >> kSideBit & 1) * radix_ + digit_[std::uint8_t(code >> 48)]) *
+               radix_ +
+           digit_[std::uint8_t(code >> 40)];
+  }
+  void build_index();
   TablebaseHeader header_{};
   std::string name_;
   Variant variant_;
   Symmetry symmetry_;
   std::vector<std::uint64_t> codes_;
   std::vector<std::uint8_t> outcomes_;
+  // Probe index: the classes of bucket b are codes_[first_[b] .. first_[b + 1]).
+  std::array<std::uint16_t, 256> digit_{};
+  std::size_t radix_ = 0;
+  std::vector<std::uint32_t> first_;
 };
 
 // Where tables are looked for when no folder is given, and why.
