@@ -321,7 +321,7 @@ Tablebase Tablebase::open(const std::string& path, std::optional<Variant> expect
 Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
                                 std::optional<Variant> expected) {
   TablebaseHeader h{};
-  std::memcpy(&h, bytes.data(), std::min(bytes.size(), sizeof h));
+  if (!bytes.empty()) std::memcpy(&h, bytes.data(), std::min(bytes.size(), sizeof h));
   check_header(h, bytes.size(), name);
   if (header_checksum(h, bytes.subspan(sizeof h)) != h.checksum)
     refuse(TablebaseErrorKind::kChecksum, name, "checksum mismatch: the file is damaged");
