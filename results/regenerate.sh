@@ -53,8 +53,9 @@ this file. \`tests/test_verify.cpp\` recomputes every row and compares.
 
 Values are for the side to move; plies count until the game is over (winner
 fastest, loser slowest). Positions are counted individually; the tablebase
-stores one entry per symmetry class under the move graph's symmetries (group
-order in parentheses). The longest forced win is the most plies any reachable
+stores one entry per symmetry class under the rules' symmetries (the move
+graph's symmetries times the circle/triangle swap; group order in
+parentheses). The longest forced win is the most plies any reachable
 position needs to force a win, with the first such class in code order as the
 example. First moves that lose are White's opening placements whose result for
 White is a loss (symmetric moves are listed separately).

@@ -199,7 +199,7 @@ TEST_F(TablebaseDamage, WrongMagicIsRefused) {
 }
 
 TEST_F(TablebaseDamage, FutureVersionIsRefused) {
-  for (std::uint32_t version : {2u, 7u, 0xffffffffu, 0u}) {
+  for (std::uint32_t version : {kTablebaseVersion + 1, 1u, 7u, 0xffffffffu, 0u}) {
     Bytes bad = good_;
     std::memcpy(bad.data() + offsetof(TablebaseHeader, version), &version, 4);
     reseal(bad);  // a well-made file of another version

@@ -1,6 +1,7 @@
 // Tests of the symmetry groups: the 168 collineations of the Fano plane, the
-// subgroup preserving each variant's move graph, canonical forms, and that the
-// subgroup commutes with move generation and game-over detection.
+// subgroup preserving each variant's move graph, the shape swap, the rules'
+// full group (their product), canonical forms, and that every element commutes
+// with move generation, game-over detection and reachability.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -217,30 +218,116 @@ TEST(Permute, MovesStacksAndKeepsTheSide) {
 
 TEST(Canonical, HandCheckedOrbits) {
   // A lone white circle (Black to move). The code of "C on space s" is
-  // 0x40 << 8(s-1) plus the side bit, so the least image puts it on the
-  // lowest-numbered space of its orbit.
+  // 0x40 << 8(s-1) plus the side bit, and a lone T is one more, so the least
+  // image is a circle on the lowest-numbered space of its orbit.
   const Symmetry board(Adjacency::kBoard), proj(Adjacency::kProjective);
-  EXPECT_EQ(board.order(), 6);
-  EXPECT_EQ(proj.order(), 168);
-  auto one = [](int space) {
+  EXPECT_EQ(board.order(), 12);
+  EXPECT_EQ(proj.order(), 336);
+  auto one = [](int space, char piece = 'C') {
     std::string s = "-/-/-/-/-/-/- b";
-    s[2 * (space - 1)] = 'C';
+    s[2 * (space - 1)] = piece;
     return parse_position(s, kStandard);
   };
-  // Board: orbits {7}, {1,2,4} (midpoints), {3,5,6} (corners).
-  EXPECT_EQ(board.orbit_size(one(7)), 1);
-  EXPECT_EQ(board.orbit_size(one(2)), 3);
-  EXPECT_EQ(board.orbit_size(one(5)), 3);
+  // Board: spatial orbits {7}, {1,2,4} (midpoints), {3,5,6} (corners), each
+  // doubled by the shape swap (C <-> T).
+  EXPECT_EQ(board.orbit_size(one(7)), 2);
+  EXPECT_EQ(board.orbit_size(one(2)), 6);
+  EXPECT_EQ(board.orbit_size(one(5)), 6);
   EXPECT_EQ(board.canonical(one(7)), one(7));
+  EXPECT_EQ(board.canonical(one(7, 'T')), one(7));
   EXPECT_EQ(board.canonical(one(4)), one(1));
+  EXPECT_EQ(board.canonical(one(4, 'T')), one(1));
   EXPECT_EQ(board.canonical(one(6)), one(3));
-  // Projective: all seven spaces are one orbit.
+  EXPECT_EQ(board.canonical(one(6, 'T')), one(3));
+  // Projective: all seven spaces are one orbit, times the two shapes.
   for (int s = 1; s <= 7; ++s) {
-    EXPECT_EQ(proj.orbit_size(one(s)), 7);
+    EXPECT_EQ(proj.orbit_size(one(s)), 14);
     EXPECT_EQ(proj.canonical(one(s)), one(1));
+    EXPECT_EQ(proj.canonical(one(s, 'T')), one(1));
   }
   EXPECT_EQ(board.orbit_size(kEmptyBoard), 1);
   EXPECT_EQ(board.canonical(kEmptyBoard), kEmptyBoard);
+  // A stack on the centre alone: every spatial element fixes it, so its orbit
+  // is the stack and its shape-swapped image.
+  EXPECT_EQ(board.orbit_size(parse_position("-/-/-/-/-/-/Ct w", kStandard)), 2);
+  EXPECT_EQ(board.canonical(parse_position("-/-/-/-/-/-/Tc w", kStandard)),
+            parse_position("-/-/-/-/-/-/Ct w", kStandard));
+  EXPECT_EQ(board.orbit_size(parse_position("-/-/-/-/-/-/CTc b", kCap3Board)), 2);
+}
+
+// ---------------------------------------------------------------------------
+// The shape swap and the rules' full group
+
+TEST(ShapeSwap, HandChecked) {
+  // Each piece keeps its colour and changes shape; stacks keep their order.
+  const State st = parse_position("C/Tc/ct/-/tCT/-/- b", kCap3Board);
+  EXPECT_EQ(format_position(swap_shapes(st)), "T/Ct/tc/-/cTC/-/- b");
+  EXPECT_EQ(swap_shapes(swap_shapes(st)), st);
+  EXPECT_EQ(swap_shapes(kEmptyBoard), kEmptyBoard);
+  EXPECT_EQ(swap_shapes(st.with_side_flipped()), swap_shapes(st).with_side_flipped());
+}
+
+TEST(ShapeSwap, EveryValidStackByte) {
+  // Against a slot-by-slot definition, on every valid stack of cap 3.
+  for (int b = 0; b < 256; ++b) {
+    if (!kStackInfo[b].valid) continue;
+    int expect = b;
+    for (int i = 0; i < kStackInfo[b].height; ++i) expect ^= 1 << (2 * i);
+    for (int s = 0; s < kSpaces; ++s) {
+      const State st{std::uint64_t(b) << (8 * s)};
+      EXPECT_EQ(swap_shapes(st).stack(s), expect) << "byte " << b;
+      EXPECT_TRUE(kStackInfo[swap_shapes(st).stack(s)].valid);
+    }
+  }
+}
+
+TEST(ShapeSwap, LinesOfOneShapeGoToLinesOfTheOtherShape) {
+  // The swap moves no piece, so the same lines stand: a circle line becomes a
+  // triangle line and a colour line stays a colour line.
+  const State circles = parse_position("C/c/-/C/-/-/- b", kStandard);  // {1,2,4}: circles
+  ASSERT_EQ(formed_lines(circles), 1);
+  const State triangles = swap_shapes(circles);
+  EXPECT_EQ(format_position(triangles), "T/t/-/T/-/-/- b");
+  EXPECT_EQ(formed_lines(triangles), 1);
+  const TopMasks a = top_masks(circles), b = top_masks(triangles);
+  EXPECT_EQ(a.white, b.white);
+  EXPECT_EQ(b.circle, 0);
+  EXPECT_EQ(a.circle, a.occupied);
+}
+
+TEST(RuleSymmetries, AreTheMoveGraphSymmetriesTimesTheSwap) {
+  for (Adjacency adj : {Adjacency::kBoard, Adjacency::kProjective}) {
+    const auto spatial = move_graph_symmetries(adj);
+    const auto group = rule_symmetries(adj);
+    ASSERT_EQ(group.size(), 2 * spatial.size());
+    EXPECT_EQ(group.front(), (SymmetryElement{kIdentity, false}));
+    for (size_t i = 0; i < spatial.size(); ++i) {
+      EXPECT_EQ(group[i], (SymmetryElement{spatial[i], false}));
+      EXPECT_EQ(group[spatial.size() + i], (SymmetryElement{spatial[i], true}));
+    }
+    EXPECT_EQ(std::set<SymmetryElement>(group.begin(), group.end()).size(), group.size());
+    EXPECT_EQ(Symmetry(adj).group(), group);
+  }
+  EXPECT_EQ(rule_symmetries(Adjacency::kBoard).size(), 12u);
+  EXPECT_EQ(rule_symmetries(Adjacency::kProjective).size(), 336u);
+}
+
+TEST(RuleSymmetries, ActionOnPositionsIsAGroupAction) {
+  // apply(apply(st, g), h) = apply(st, h after g), and the swap commutes with
+  // every relabelling.
+  const auto group = rule_symmetries(Adjacency::kBoard);
+  const State st = parse_position("C/Tc/ct/-/tC/T/- b", kStandard);
+  std::set<std::uint64_t> images;
+  for (const SymmetryElement& g : group) {
+    EXPECT_EQ(swap_shapes(permute(st, g.perm)), permute(swap_shapes(st), g.perm));
+    images.insert(apply(st, g).code);
+    for (const SymmetryElement& h : group) {
+      const SymmetryElement hg{compose(h.perm, g.perm), g.swap != h.swap};
+      EXPECT_TRUE(std::find(group.begin(), group.end(), hg) != group.end());
+      EXPECT_EQ(apply(apply(st, g), h), apply(st, hg));
+    }
+  }
+  EXPECT_EQ(images.size(), 12u);  // this position has a trivial stabiliser
 }
 
 // ---------------------------------------------------------------------------
@@ -252,21 +339,58 @@ TEST_P(SymmetryVariantTest, GroupCommutesWithMovesAndGameOver) {
   const Variant v = GetParam();
   const Rules rules(v);
   const Symmetry sym(v.adjacency);
-  // Fewer positions for the 168-element group keep the test fast.
+  // Fewer positions for the 336-element group keep the test fast.
   const int games = v.adjacency == Adjacency::kBoard ? 2000 : 150;
   for (State st : symmetry_sample(v, games, 31337)) {
     const std::vector<std::uint64_t> children = sorted_children(rules, st);
     const GameOver over = game_over(rules, st);
-    for (const Permutation& p : sym.group()) {
-      const State img = permute(st, p);
+    for (const SymmetryElement& g : sym.group()) {
+      const State img = apply(st, g);
       std::vector<std::uint64_t> mapped;
-      for (std::uint64_t c : children) mapped.push_back(permute(State{c}, p).code);
+      for (std::uint64_t c : children) mapped.push_back(apply(State{c}, g).code);
       std::sort(mapped.begin(), mapped.end());
       ASSERT_EQ(mapped, sorted_children(rules, img)) << format_position(st);
       ASSERT_EQ(game_over(rules, img), over) << format_position(st);
-      // Lines go to lines: the formed-line sets have the same size.
-      ASSERT_EQ(std::popcount(unsigned(formed_lines(img))),
-                std::popcount(unsigned(formed_lines(st))));
+      ASSERT_EQ(img.placement_phase(), st.placement_phase());
+      ASSERT_EQ(img.to_move(), st.to_move());
+      // Lines go to lines: the formed-line sets are images of each other.
+      SpaceMask lines_img = 0, lines_st = 0;
+      for (int l = 0; l < kLines; ++l) {
+        if (formed_lines(st) >> l & 1) lines_st |= SpaceMask(1u << l);
+        if (formed_lines(img) >> l & 1) lines_img |= SpaceMask(1u << l);
+      }
+      SpaceMask mapped_lines = 0;
+      for (int l = 0; l < kLines; ++l)
+        if (lines_st >> l & 1) {
+          const SpaceMask m = image(kLineMasks[l], g.perm);
+          mapped_lines |= SpaceMask(
+              1u << (std::find(kLineMasks.begin(), kLineMasks.end(), m) - kLineMasks.begin()));
+        }
+      ASSERT_EQ(mapped_lines, lines_img) << format_position(st);
+    }
+  }
+}
+
+// Reachability: the image of a whole random game under any element is a game
+// (each step a legal move, none made after the game ended), so the image of
+// every reachable position is reachable.
+TEST_P(SymmetryVariantTest, ImagesOfGamesAreGames) {
+  const Variant v = GetParam();
+  const Rules rules(v);
+  const Symmetry sym(v.adjacency);
+  std::mt19937 rng(4242);
+  const int games = v.adjacency == Adjacency::kBoard ? 300 : 20;
+  for (int n = 0; n < games; ++n) {
+    const std::vector<State> game = playout(rules, rng, 80, n % 2 == 0);
+    for (const SymmetryElement& g : sym.group()) {
+      ASSERT_EQ(apply(game.front(), g), kEmptyBoard);
+      for (size_t i = 0; i + 1 < game.size(); ++i) {
+        const State from = apply(game[i], g), to = apply(game[i + 1], g);
+        ASSERT_EQ(game_over(rules, from), GameOver::kNone) << format_position(from);
+        const auto children = sorted_children(rules, from);
+        ASSERT_TRUE(std::binary_search(children.begin(), children.end(), to.code))
+            << format_position(from) << " -> " << format_position(to);
+      }
     }
   }
 }
@@ -279,13 +403,17 @@ TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
     const State canon = sym.canonical(st);
     // The canonical form is the least code in the orbit (computed here directly).
     std::set<std::uint64_t> orbit;
-    for (const Permutation& p : sym.group()) orbit.insert(permute(st, p).code);
+    for (const SymmetryElement& g : sym.group()) orbit.insert(apply(st, g).code);
     ASSERT_EQ(canon.code, *orbit.begin()) << format_position(st);
     ASSERT_EQ(sym.orbit_size(st), int(orbit.size())) << format_position(st);
     ASSERT_EQ(sym.order() % int(orbit.size()), 0);
-    // Every image has the same canonical form.
-    for (const Permutation& p : sym.group())
-      ASSERT_EQ(sym.canonical(permute(st, p)), canon) << format_position(st);
+    // Every image has the same canonical form; for_each_image lists the group's images in order.
+    for (const SymmetryElement& g : sym.group())
+      ASSERT_EQ(sym.canonical(apply(st, g)), canon) << format_position(st);
+    std::vector<std::uint64_t> listed;
+    sym.for_each_image(st, [&](std::uint64_t c) { listed.push_back(c); });
+    ASSERT_EQ(listed.size(), sym.group().size());
+    for (size_t i = 0; i < listed.size(); ++i) ASSERT_EQ(listed[i], apply(st, sym.group()[i]).code);
     ASSERT_EQ(canon.to_move(), st.to_move());
   }
 }

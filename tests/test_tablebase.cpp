@@ -60,7 +60,6 @@ void put(Bytes& b, size_t at, T v) {
   std::memcpy(b.data() + at, &v, sizeof v);
 }
 
-
 std::string kind_name(TablebaseErrorKind k) { return std::to_string(int(k)); }
 
 // Expects `load` to throw a TablebaseError of kind `kind` whose one-line
@@ -110,8 +109,8 @@ void expect_same_as_solved(const Tablebase& tb, const Solution& sol) {
   // Non-canonical members of classes give the same answers.
   const Symmetry& sym = tb.symmetry();
   for (std::size_t i = 0; i < sol.positions.size(); i += 97)
-    for (const Permutation& p : sym.group())
-      ASSERT_EQ(tb.probe(permute(State{sol.positions[i]}, p)), std::optional(sol.outcomes[i]));
+    for (const SymmetryElement& e : sym.group())
+      ASSERT_EQ(tb.probe(apply(State{sol.positions[i]}, e)), std::optional(sol.outcomes[i]));
 }
 
 void expect_header_matches(const TablebaseHeader& h, const Solution& sol, size_t file_size) {
@@ -289,6 +288,78 @@ TEST(TablebaseRefuse, FutureVersion) {
   EXPECT_NE(msg.find("version " + std::to_string(kTablebaseVersion + 1)), std::string::npos) << msg;
 }
 
+// A version-1 table (classes under the move-graph symmetries only, before the
+// shape swap) is refused with a message naming both versions.
+TEST(TablebaseRefuse, VersionOneTable) {
+  TempDir dir;
+  Bytes b = solved(kStandard).bytes;
+  put<std::uint32_t>(b, kVersionAt, 1);
+  put<std::uint16_t>(b, kSymmetryOrderAt, 6);
+  reseal(b);
+  const fs::path file = dir / "old.fanotb";
+  write_bytes(file, b);
+  const std::string msg = expect_file_refused(file, TablebaseErrorKind::kBadVersion);
+  EXPECT_NE(msg.find("format version 1;"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("reads version 2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("fano solve"), std::string::npos) << msg;
+  EXPECT_EQ(kTablebaseVersion, 2u);
+}
+
+// Bytes this process has read through read(2) and pread(2) so far (Linux).
+std::uint64_t bytes_read_so_far() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  std::uint64_t value = 0;
+  while (io >> key >> value)
+    if (key == "rchar:") return value;
+  return 0;
+}
+
+// The header is checked before the rest of the file is read: large sparse
+// files (made with truncate) whose header is bad, or announces another size,
+// or sections no table can have, are refused after reading a few bytes.
+TEST(TablebaseRefuse, LargeFileRefusedFromItsHeader) {
+  TempDir dir;
+  constexpr std::uint64_t kGiB = std::uint64_t(1) << 30;
+  const Bytes& good = solved(kCap2Projective).bytes;
+  struct Case {
+    std::string name;
+    Bytes head;  // written at offset 0, then the file is extended to 1 GiB
+    TablebaseErrorKind kind;
+  };
+  Bytes announced_small(good.begin(), good.begin() + kHeaderBytes);  // a real header
+  Bytes announced_huge = announced_small;
+  put<std::uint64_t>(announced_huge, kCodesBytesAt, kGiB - kHeaderBytes - 100);
+  put<std::uint64_t>(announced_huge, kOutcomesBytesAt, 100);  // the exact size of the file
+  Bytes too_short = announced_small;
+  put<std::uint64_t>(too_short, kCodesBytesAt, 2 * kGiB);
+  const std::vector<Case> cases = {
+      {"zeros", {}, TablebaseErrorKind::kBadMagic},
+      {"old",
+       [&] {
+         Bytes b = announced_small;
+         put<std::uint32_t>(b, kVersionAt, 1);
+         return b;
+       }(),
+       TablebaseErrorKind::kBadVersion},
+      {"trailing", announced_small, TablebaseErrorKind::kCorrupt},
+      {"short", too_short, TablebaseErrorKind::kTruncated},
+      {"huge-sections", announced_huge, TablebaseErrorKind::kCorrupt},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path file = dir / (c.name + ".fanotb");
+    write_bytes(file, c.head);
+    fs::resize_file(file, kGiB);  // sparse: no disk space used
+    ASSERT_EQ(fs::file_size(file), kGiB);
+    const std::uint64_t before = bytes_read_so_far();
+    expect_file_refused(file, c.kind);
+    const std::uint64_t read = bytes_read_so_far() - before;
+    EXPECT_LT(read, std::uint64_t(1) << 20) << "read " << read << " bytes of a 1 GiB file";
+    fs::remove(file);
+  }
+}
+
 TEST(TablebaseRefuse, EmptyFile) {
   TempDir dir;
   const fs::path file = dir / "empty.fanotb";
@@ -343,7 +414,7 @@ TEST(TablebaseRefuse, DamageBehindAValidChecksum) {
   {
     SCOPED_TRACE("another symmetry order");
     Bytes b = good;
-    put<std::uint16_t>(b, kSymmetryOrderAt, 6);
+    put<std::uint16_t>(b, kSymmetryOrderAt, 168);  // the version-1 group
     reseal(b);
     expect_bytes_refused(b, TablebaseErrorKind::kCorrupt);
   }

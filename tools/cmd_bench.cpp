@@ -1,8 +1,10 @@
 // fano bench: timings of every stage on this machine (never part of the tests).
 #include <tbb/info.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "fano/perft.hpp"
 #include "fano/solver.hpp"
 #include "fano/tablebase.hpp"
+#include "reference_solver.hpp"
 
 namespace fano::cli {
 namespace {
@@ -117,23 +120,50 @@ int cmd_bench(const Args& args) {
   desc.add_options()("runs", po::value<int>()->default_value(5),
                      "repetitions of each solve (best is kept)")(
       "probes", po::value<int>()->default_value(1000000), "random reachable positions probed")(
-      "dir", po::value<std::string>()->default_value("bench-tables"),
-      "folder for the tables written")("json", "print JSON")(
+      "dir", po::value<std::string>(),
+      "folder for the tables written (default: a temporary folder, removed at the end)")(
+      "reference-runs", po::value<int>()->default_value(1),
+      "runs of the plain reference solver (0: skip it)")("json", "print JSON")(
       "history", "only the history-aware analysis (rule 3) at the end of random games")(
       "games", po::value<int>()->default_value(2000), "random games per variant for --history");
   const auto vm =
-      parse("bench", "[--runs N] [--probes N] [--dir DIR] [--json] | --history [--games N]",
+      parse("bench",
+            "[--runs N] [--probes N] [--dir DIR] [--reference-runs N] [--json] | --history "
+            "[--games N]",
             "Measures on this machine: each solve stage for the standard game and "
             "the stack-cap-3 variants with 1 thread and all cores, move generation "
             "speed, tablebase open time, probe latency (median and 99th percentile) "
-            "and table size in bits per reachable position. Best of --runs.",
+            "and table size in bits per reachable position; the plain reference solver "
+            "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
+            "standard game and the ratio of its time to the solver's. Best of --runs.",
             desc, nullptr, args);
   if (!vm) return 0;
   if (vm->count("history")) return bench_history(*vm);
   const int runs = (*vm)["runs"].as<int>(), probes = (*vm)["probes"].as<int>();
   if (runs < 1 || runs > 100) throw UsageError("--runs must be 1..100");
   if (probes < 1 || probes > 100000000) throw UsageError("--probes must be 1..100000000");
-  const std::string dir = (*vm)["dir"].as<std::string>();
+  const int reference_runs = (*vm)["reference-runs"].as<int>();
+  if (reference_runs < 0 || reference_runs > 100)
+    throw UsageError("--reference-runs must be 0..100");
+  // Tables go to --dir, else to a temporary folder removed on the way out.
+  struct TempFolder {
+    std::string path;
+    ~TempFolder() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove_all(path, ec);
+    }
+  } temp;
+  std::string dir;
+  if (vm->count("dir")) {
+    dir = (*vm)["dir"].as<std::string>();
+  } else {
+    std::error_code ec;
+    const auto base = std::filesystem::temp_directory_path(ec);
+    if (ec) throw std::runtime_error("bench: no temporary folder: " + ec.message());
+    temp.path = dir = (base / ("fano-bench-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("bench: cannot create " + dir + ": " + ec.message());
+  }
   const int cores = tbb::info::default_concurrency();
 
   std::vector<SolveTiming> solves;
@@ -180,7 +210,7 @@ int cmd_bench(const Args& args) {
     // A random member of a random class: apply a random symmetry.
     const State c = tb.position_at(rng() % tb.size());
     const auto& g = sym.group()[rng() % sym.group().size()];
-    s = permute(c, g);
+    s = apply(c, g);
   }
   std::vector<double> ns(sample.size());
   std::uint64_t found = 0;
@@ -200,6 +230,21 @@ int cmd_bench(const Args& args) {
     throw std::runtime_error("bench: a reachable position was not found");
   const SolveTiming& std1 = solves[0];
   const double bits = 8.0 * double(std1.bytes) / double(std1.reachable);
+
+  // The yardstick: the plain reference solver on the standard game.
+  double reference_s = 0;
+  if (reference_runs > 0) {
+    reference_s = 1e9;
+    for (int r = 0; r < reference_runs; ++r) {
+      progress("bench: plain reference solver, standard game");
+      const auto t0 = Clock::now();
+      const auto ref = reference::solve_reference(kStandard);
+      reference_s = std::min(reference_s, seconds_since(t0));
+      if (ref.codes.size() != std1.reachable)
+        throw std::runtime_error("bench: the reference solver counts another reachable set");
+    }
+  }
+  const double ratio1 = reference_s / solves[0].total, ratio_all = reference_s / solves[1].total;
 
   if (vm->count("json")) {
     Json rows = Json::array();
@@ -222,7 +267,11 @@ int cmd_bench(const Args& args) {
                     {"probe_median_ns", median},
                     {"probe_p99_ns", p99},
                     {"probe_mean_batch_ns", mean_batch},
-                    {"bits_per_position", bits}});
+                    {"bits_per_position", bits},
+                    {"reference_s", reference_runs > 0 ? Json(reference_s) : Json(nullptr)},
+                    {"speedup_1_thread", reference_runs > 0 ? Json(ratio1) : Json(nullptr)},
+                    {"speedup_all_cores", reference_runs > 0 ? Json(ratio_all) : Json(nullptr)},
+                    {"thread_scaling", solves[0].total / solves[1].total}});
     return 0;
   }
   char line[256];
@@ -245,6 +294,16 @@ int cmd_bench(const Args& args) {
       open_s * 1e3, median, p99, mean_batch, probes, static_cast<unsigned long long>(std1.bytes),
       bits);
   std::cout << line;
+  std::snprintf(line, sizeof line, "standard solve, 1 thread / %d: %.2fx\n", cores,
+                solves[0].total / solves[1].total);
+  std::cout << line;
+  if (reference_runs > 0) {
+    std::snprintf(line, sizeof line,
+                  "plain reference solver (standard): %.0f ms; the solver end to end is %.1fx "
+                  "faster on 1 thread, %.1fx on %d\n",
+                  reference_s * 1e3, ratio1, ratio_all, cores);
+    std::cout << line;
+  }
   return 0;
 }
 

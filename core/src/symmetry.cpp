@@ -46,9 +46,17 @@ std::vector<Permutation> move_graph_symmetries(Adjacency adjacency) {
   return out;
 }
 
-Symmetry::Symmetry(Adjacency adjacency) : group_(move_graph_symmetries(adjacency)) {
+std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency) {
+  const std::vector<Permutation> spatial = move_graph_symmetries(adjacency);
+  std::vector<SymmetryElement> out;
+  for (bool swap : {false, true})
+    for (const Permutation& p : spatial) out.push_back(SymmetryElement{p, swap});
+  return out;
+}
+
+Symmetry::Symmetry(Adjacency adjacency) : group_(rule_symmetries(adjacency)) {
 #if defined(__SSSE3__)
-  for (const Permutation& p : group_) {
+  for (const Permutation& p : move_graph_symmetries(adjacency)) {
     Shuffle control;
     std::fill(std::begin(control.bytes), std::end(control.bytes), std::uint8_t(0x80));  // zero
     for (int s = 0; s < kSpaces; ++s) control.bytes[p[s]] = std::uint8_t(s);

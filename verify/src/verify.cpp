@@ -246,19 +246,22 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
   }
 
   // Symmetry: every element a permutation mapping lines onto lines and the
-  // variant's edges onto edges, and the set a group.
+  // variant's edges onto edges (with or without the shape swap, which maps
+  // lines of one shape to lines of the other), and the set a group.
   {
     CategoryResult& r = cat(Category::kSymmetry);
     const auto& group = sym.group();
-    std::vector<Permutation> sorted(group.begin(), group.end());
+    std::vector<SymmetryElement> sorted(group.begin(), group.end());
     std::sort(sorted.begin(), sorted.end());
-    Permutation id;
-    for (int s = 0; s < kSpaces; ++s) id[s] = std::uint8_t(s);
+    SymmetryElement id;
+    for (int s = 0; s < kSpaces; ++s) id.perm[s] = std::uint8_t(s);
     if (!std::binary_search(sorted.begin(), sorted.end(), id))
       add_error(r, Category::kSymmetry, std::nullopt, "the group lacks the identity");
-    for (const Permutation& p : group) {
+    for (const SymmetryElement& g : group) {
+      const Permutation& p = g.perm;
       std::string name;
       for (int s = 0; s < kSpaces; ++s) name += char('1' + p[s]);
+      if (g.swap) name += " with the shape swap";
       SpaceMask image = 0;
       for (int s = 0; s < kSpaces; ++s) image |= SpaceMask(p[s] < kSpaces ? 1u << p[s] : 0u);
       if (image != 0x7f) {
@@ -285,9 +288,10 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
         add_error(r, Category::kSymmetry, std::nullopt,
                   "element " + name + " does not preserve the " +
                       std::string(adjacency_name(rep.variant.adjacency)) + " adjacency");
-      for (const Permutation& q : group) {
-        Permutation pq;
-        for (int s = 0; s < kSpaces; ++s) pq[s] = q[p[s] % kSpaces];
+      for (const SymmetryElement& q : group) {
+        SymmetryElement pq;
+        for (int s = 0; s < kSpaces; ++s) pq.perm[s] = q.perm[p[s] % kSpaces];
+        pq.swap = g.swap != q.swap;
         if (!std::binary_search(sorted.begin(), sorted.end(), pq)) {
           add_error(r, Category::kSymmetry, std::nullopt,
                     "the set is not closed under composition");
@@ -461,7 +465,7 @@ std::string markdown_row(const TablebaseReport& r) {
     << (r.start ? outcome_text(*r.start) : std::string("not stored")) << " | "
     << std::to_string(r.recount.reachable) << " (" << std::to_string(r.recount.placement) << " + "
     << std::to_string(r.recount.movement) << ") | " << std::to_string(r.classes) << " ("
-    << move_graph_symmetries(r.variant.adjacency).size() << ") | " << std::to_string(r.recount.win)
+    << rule_symmetries(r.variant.adjacency).size() << ") | " << std::to_string(r.recount.win)
     << " / " << std::to_string(r.recount.loss) << " / " << std::to_string(r.recount.draw) << " | ";
   if (r.longest_win)
     o << r.longest_win->plies << " plies: `" << r.longest_win_position << "`";

@@ -8,6 +8,14 @@
 // a corner changes which moves exist and can change a position's value. Only
 // the subgroup that maps the variant's edge set onto itself is sound for
 // reducing positions (6 elements on the board, all 168 when projective).
+//
+// The rules also treat the two shapes alike (RULES.md: each player has two
+// circles and two triangles; a stack never holds two identical pieces; a line
+// of one colour or of one shape loses), so exchanging circles and triangles
+// for both colours at once maps legal moves to legal moves, a line of one
+// shape to a line of the other shape, and fixes the empty board, hence the
+// reachable set. The full group used to reduce positions is the move-graph
+// symmetries times this shape swap: 12 elements on the board, 336 projective.
 #pragma once
 
 #include <array>
@@ -40,7 +48,37 @@ constexpr State permute(State st, const Permutation& perm) {
   return State{out};
 }
 
-// Canonical forms under a variant's move-graph symmetry group.
+// Per stack byte, the shape bits (bit 0 of each occupied slot) as a mask:
+// slot i is occupied when the height (bits 7..6) exceeds i. Side bit untouched.
+constexpr std::uint64_t shape_bits(std::uint64_t code) {
+  constexpr std::uint64_t kOnes = 0x0001010101010101ull;  // bit 0 of stack bytes 0..6
+  const std::uint64_t hi = (code >> 7) & kOnes, lo = (code >> 6) & kOnes;
+  return (hi | lo) | hi << 2 | (hi & lo) << 4;
+}
+
+// Exchanges circles and triangles of both colours (the side to move stays).
+constexpr State swap_shapes(State st) { return State{st.code ^ shape_bits(st.code)}; }
+
+// An element of a variant's rule symmetry group: relabel the spaces by perm,
+// then, when swap is set, exchange the shapes (the two commute).
+struct SymmetryElement {
+  Permutation perm{};
+  bool swap = false;
+
+  constexpr bool operator==(const SymmetryElement&) const = default;
+  constexpr auto operator<=>(const SymmetryElement&) const = default;
+};
+
+constexpr State apply(State st, const SymmetryElement& g) {
+  const State p = permute(st, g.perm);
+  return g.swap ? swap_shapes(p) : p;
+}
+
+// The rules' symmetry group of a variant: every move-graph symmetry without
+// the shape swap (identity first), then each again with it (12 or 336).
+std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency);
+
+// Canonical forms under a variant's rule symmetry group (rule_symmetries).
 class Symmetry {
  public:
   explicit Symmetry(Adjacency adjacency);
@@ -55,24 +93,31 @@ class Symmetry {
   template <class F>
   void for_each_image(State st, F&& f) const {
 #if defined(__SSSE3__)
-    // One byte shuffle per group element: byte perm[s] of the image is byte s.
+    // One byte shuffle per spatial element: byte perm[s] of the image is byte
+    // s; the shape swap is a per-byte xor, so it commutes with the shuffle.
     const __m128i v = _mm_cvtsi64_si128(static_cast<long long>(st.code));
+    const __m128i w = _mm_cvtsi64_si128(static_cast<long long>(swap_shapes(st).code));
     for (const Shuffle& m : shuffles_) {
       const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
       f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(v, control))));
     }
+    for (const Shuffle& m : shuffles_) {
+      const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
+      f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(w, control))));
+    }
 #else
-    for (const Permutation& p : group_) f(permute(st, p).code);
+    for (const SymmetryElement& g : group_) f(apply(st, g).code);
 #endif
   }
   // The number of distinct positions symmetric to st (st included).
   int orbit_size(State st) const;
-  const std::vector<Permutation>& group() const { return group_; }
+  // The elements in the order of for_each_image.
+  const std::vector<SymmetryElement>& group() const { return group_; }
   int order() const { return int(group_.size()); }
 
  private:
-  std::vector<Permutation> group_;
-  // pshufb controls, one per group element (unused without SSSE3).
+  std::vector<SymmetryElement> group_;
+  // pshufb controls, one per spatial element (the first half of group_; unused without SSSE3).
   struct alignas(16) Shuffle {
     std::uint8_t bytes[16];
   };

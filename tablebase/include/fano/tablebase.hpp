@@ -2,6 +2,7 @@
 // tablebase/FORMAT.md; this header is its authoritative definition.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -18,7 +19,10 @@
 namespace fano {
 
 inline constexpr char kTablebaseMagic[8] = {'F', 'A', 'N', 'O', 'T', 'B', '\x1a', '\n'};
-inline constexpr std::uint32_t kTablebaseVersion = 1;
+// Version 2: classes under the rules' full symmetry group (move-graph
+// symmetries times the shape swap, symmetry_order 12 or 336). Version 1
+// (move-graph symmetries only) is refused.
+inline constexpr std::uint32_t kTablebaseVersion = 2;
 
 // Fixed little-endian header at offset 0, followed by the two compressed
 // sections (codes, then outcomes) and nothing else.
@@ -28,7 +32,7 @@ struct TablebaseHeader {
   std::uint32_t header_size;     // sizeof(TablebaseHeader)
   std::uint8_t stack_cap;        // 2 or 3
   std::uint8_t adjacency;        // 0 board, 1 projective
-  std::uint16_t symmetry_order;  // size of the group the classes are taken under
+  std::uint16_t symmetry_order;  // order of the group the classes are taken under (12 or 336)
   std::uint32_t reserved;        // zero
   std::uint64_t reachable, placement, movement, canonical;  // position counts
   std::uint64_t win, loss, draw;                            // over all reachable positions
@@ -108,7 +112,8 @@ class AtomicFileWriter {
 class Tablebase {
  public:
   // Opens and checks a file (size, magic, version, checksum, sections, and the
-  // variant if one is expected). Throws TablebaseError naming file and problem.
+  // variant if one is expected); the header is read and checked against the
+  // file's size before the rest is read. Throws TablebaseError naming file and problem.
   static Tablebase open(const std::string& path, std::optional<Variant> expected = std::nullopt);
   // The same checks on bytes already in memory; `name` is used in messages.
   static Tablebase from_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
@@ -129,12 +134,24 @@ class Tablebase {
 
  private:
   Tablebase(Variant v) : variant_(v), symmetry_(v.adjacency) {}
+  // The bucket of a code: side to move and the stacks of spaces 7 and 6 as
+  // digits (ranks among valid stacks); buckets are monotone in the code.
+  std::size_t bucket_of(std::uint64_t code) const {
+    return (std::size_t(code >> kSideBit & 1) * radix_ + digit_[std::uint8_t(code >> 48)]) *
+               radix_ +
+           digit_[std::uint8_t(code >> 40)];
+  }
+  void build_index();
   TablebaseHeader header_{};
   std::string name_;
   Variant variant_;
   Symmetry symmetry_;
   std::vector<std::uint64_t> codes_;
   std::vector<std::uint8_t> outcomes_;
+  // Probe index: the classes of bucket b are codes_[first_[b] .. first_[b + 1]).
+  std::array<std::uint16_t, 256> digit_{};
+  std::size_t radix_ = 0;
+  std::vector<std::uint32_t> first_;
 };
 
 // Where tables are looked for when no folder is given, and why.
