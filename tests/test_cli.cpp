@@ -137,7 +137,7 @@ TEST(CommandLine, HelpCommandPrintsThatCommandsHelp) {
 }
 
 TEST(CommandLine, EveryHelpHasExamplesAndWrapsAtTheWidth) {
-  for (const std::string& columns : {"", "60", "120"}) {
+  for (const std::string columns : {"", "60", "120"}) {
     const std::size_t width = columns.empty() ? 80 : std::stoul(columns);
     std::size_t longest = 0;
     for (const std::string& cmd : kCommands) {
