@@ -103,7 +103,7 @@ int cmd_query(const Args& args) {
   desc.add_options()("json", "print JSON")(
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
-      "marked to FILE (as 'fano show --svg FILE --best')")(
+      "marked to FILE (as 'fano show --svg FILE --best'; - for stdout, then the picture alone)")(
       "batch", po::value<std::string>()->implicit_value("-")->value_name("FILE"),
       "answer one position (or 'moves:' and a move list) per line of FILE (- or none: stdin), "
       "one JSON line each in input order")(
@@ -149,9 +149,13 @@ int cmd_query(const Args& args) {
   const Rules rules(v);
   const GameRecord game = game_from(*vm, rules, "query");
   const PositionReport r = analyse(tb, game);
-  if (vm->count("svg"))
-    write_text_atomically((*vm)["svg"].as<std::string>(),
-                          board_svg(r.position, svg_options_for(r)));
+  if (vm->count("svg")) {
+    const std::string svg = output_path_from(*vm, "svg");
+    if (svg == "-" && vm->count("json"))
+      throw UsageError("--svg - and --json both write to stdout: give --svg a file");
+    write_output(svg, board_svg(r.position, svg_options_for(r)));
+    if (svg == "-") return 0;  // the picture alone on stdout
+  }
   if (vm->count("json")) {
     print_json(report_json(r));
     return 0;
