@@ -238,6 +238,9 @@ TEST_F(FilesEndToEnd, MissingFolderOfAnExplicitPathIsRefusedNotCreated) {
   EXPECT_TRUE(contains(r.err, "no folder " + (dir / "no" / "such").string())) << r.err;
   const RunResult s = run_fano({"show", kEmpty, "--svg", (dir / "no" / "p.svg").string()});
   EXPECT_EQ(s.exit_code, 6) << s.err;
+  const RunResult t = run_fano({"solve", "--tables", (dir / "none").string()});
+  EXPECT_EQ(t.exit_code, exit_code_of(TablebaseErrorKind::kIo)) << t.err;
+  EXPECT_TRUE(contains(t.err, "no folder " + (dir / "none").string())) << t.err;
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
@@ -453,6 +456,9 @@ TEST_F(FilesEndToEnd, EndlessLinesAreRefusedByNumber) {
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.out;
     EXPECT_TRUE(contains(r.out, "/dev/zero: line 1 is longer than 65536 bytes")) << r.out;
   }
+  const RunResult b = run_bounded("query --tb " + shell_quote(table()) + " --batch", "/dev/zero");
+  EXPECT_EQ(b.exit_code, 2) << b.out;
+  EXPECT_TRUE(contains(b.out, "standard input: line 1 is longer than 65536 bytes")) << b.out;
   const RunResult p = run_bounded("play --tb " + shell_quote(table()), "/dev/zero");
   EXPECT_EQ(p.exit_code, 2) << p.out;
   EXPECT_TRUE(contains(p.out, "standard input: line 1 is longer than 65536 bytes")) << p.out;

@@ -17,6 +17,7 @@
 #include "fano/analysis_json.hpp"
 #include "fano/batch.hpp"
 #include "fano/export.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/svg.hpp"
@@ -87,6 +88,13 @@ std::size_t run_batch(const Tablebase& tb, const Rules& rules, const std::string
       bad += slice_bad[k];
     }
     data.erase(0, end);
+    // An unfinished line longer than any item: refused by its number, so that
+    // memory stays bounded (as every line input, fano/files.hpp).
+    if (!eof && data.size() > kMaxLineBytes)
+      throw FileError(FileProblem::kTooLong, false,
+                      (from_stdin ? std::string("standard input") : path) + ": line " +
+                          std::to_string(line_number + 1) + " is longer than " +
+                          std::to_string(kMaxLineBytes) + " bytes");
   }
   out.finish();
   return bad;
