@@ -462,6 +462,10 @@ TEST_F(FilesEndToEnd, EndlessLinesAreRefusedByNumber) {
   const RunResult p = run_bounded("play --tb " + shell_quote(table()), "/dev/zero");
   EXPECT_EQ(p.exit_code, 2) << p.out;
   EXPECT_TRUE(contains(p.out, "standard input: line 1 is longer than 65536 bytes")) << p.out;
+  // "-" is standard input.
+  const RunResult dash = run_bounded("verify --tb " + shell_quote(table()) + " --lines -", "/dev/zero");
+  EXPECT_EQ(dash.exit_code, 2) << dash.out;
+  EXPECT_TRUE(contains(dash.out, "standard input: line 1 is longer than 65536 bytes")) << dash.out;
   // A long line after good ones is named by its number.
   TempDir dir;
   write_text(dir / "games.txt", "C4\nC4,t3\n" + std::string(100000, 'x') + "\n");

@@ -224,7 +224,8 @@ int cmd_verify(const Args& args) {
   return arena.execute([&]() -> int {
     if (vm->count("perft")) return run_perft(*vm, v, (*vm)["perft"].as<std::string>());
     // The records' file is checked before the table is read (a directory is refused).
-    if (vm->count("lines")) check_readable_file((*vm)["lines"].as<std::string>(), false);
+    if (vm->count("lines") && (*vm)["lines"].as<std::string>() != "-")
+      check_readable_file((*vm)["lines"].as<std::string>(), false);
     // With --tb and no variant flags, the table's own variant is used.
     const std::string path = table_path_from(*vm, v);
     const Tablebase tb =
