@@ -1,6 +1,7 @@
 // Regression tests for faults found by the fuzz targets (fuzz/). Each test
 // names the target, the reproducer and what went wrong.
 #include <gtest/gtest.h>
+#include <sys/file.h>
 
 #include <cstddef>
 #include <cstring>
@@ -123,19 +124,25 @@ namespace fano {
 namespace {
 
 // Found in review of issue 6: a killed solve left "X.tmp.<pid>" behind for
-// good. The writer now removes such files whose process is gone, and leaves a
-// live process's file alone.
+// good. The writer now removes such files whose lock is free (their writer is
+// gone: issue 16 replaced the PID check, wrong across PID namespaces and never
+// true of "X.tmp.1", by flock), and leaves a live writer's locked file alone.
 TEST(ReviewRegression, StaleTemporaryFilesAreRemoved) {
   TempDir dir;
   const fs::path target = dir / "t.fanotb";
-  const fs::path dead = dir / "t.fanotb.tmp.999999999";   // beyond pid_max: never a live process
-  const fs::path live = dir / "t.fanotb.tmp.1";           // init is always alive
+  const fs::path dead = dir / "t.fanotb.tmp.999999999";   // no writer holds it
+  const fs::path pid1 = dir / "t.fanotb.tmp.1";           // PID 1 lives, but holds no lock
+  const fs::path live = dir / "t.fanotb.tmp.2";           // locked below: a live writer's
   const fs::path other = dir / "u.fanotb.tmp.999999999";  // another table's: not ours to touch
-  for (const fs::path& p : {dead, live, other}) write_bytes(p, {1, 2, 3});
+  for (const fs::path& p : {dead, pid1, live, other}) write_bytes(p, {1, 2, 3});
+  const int held = ::open(live.c_str(), O_RDONLY);
+  ASSERT_EQ(::flock(held, LOCK_EX | LOCK_NB), 0);
   const std::vector<std::uint8_t> bytes{4, 5, 6};
   write_file_atomically(target.string(), bytes);
+  ::close(held);
   EXPECT_EQ(read_bytes(target), bytes);
   EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(pid1));
   EXPECT_TRUE(fs::exists(live));
   EXPECT_TRUE(fs::exists(other));
 }

@@ -146,7 +146,12 @@ TEST(TablebaseRoundTrip, StandardFromBytes) {
 TEST(TablebaseRoundTrip, StandardThroughAFile) {
   const Solved& s = solved(kStandard);
   TempDir dir;
-  const fs::path path = dir / "nested/folders/standard.fanotb";  // created by the writer
+  const fs::path path = dir / "nested/folders/standard.fanotb";
+  // The writer creates no folder (issue 16): a missing one is refused, then made.
+  expect_refused([&] { write_file_atomically(path.string(), s.bytes); }, TablebaseErrorKind::kIo,
+                 path.string());
+  EXPECT_FALSE(fs::exists(dir / "nested"));
+  create_table_dir(path.parent_path().string());
   write_file_atomically(path.string(), s.bytes);
   EXPECT_EQ(read_bytes(path), s.bytes);
   // Nothing but the table is left in its folder (no temporary file).

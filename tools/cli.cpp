@@ -15,6 +15,13 @@
 
 namespace fano::cli {
 
+std::string output_path_from(const po::variables_map& vm, const std::string& option) {
+  const std::string path = vm[option].as<std::string>();
+  if (path.empty())
+    throw UsageError("--" + option + " needs a file name (or - for standard output), got ''");
+  return path;
+}
+
 void add_variant_options(po::options_description& desc) {
   desc.add_options()("stack-cap", po::value<int>()->default_value(2),
                      "most pieces a stack may hold: 2 (standard) or 3 (variant)")(

@@ -26,6 +26,7 @@ inline constexpr int kExitUsage = 2;        // bad arguments or notation
 inline constexpr int kExitUnreachable = 3;  // a legal position that no game reaches
 inline constexpr int kExitCheckFailed = 4;  // verify found an error
 inline constexpr int kExitCannotListen = 5;  // serve: the address or port cannot be bound
+inline constexpr int kExitCannotWrite = 6;   // an output file (SVG, export) cannot be written
 // 10..18: a tablebase refused or not written, by kind.
 int exit_code_for(TablebaseErrorKind kind);
 
@@ -40,6 +41,9 @@ class UsageError : public std::runtime_error {
   int code_;
 };
 
+// The value of an output option (--out, --svg): a file name, or "-" for
+// stdout. Throws UsageError for an empty one.
+std::string output_path_from(const po::variables_map& vm, const std::string& option);
 
 // --stack-cap and --adjacency.
 void add_variant_options(po::options_description& desc);

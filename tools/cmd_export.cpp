@@ -37,8 +37,8 @@ int cmd_export(const Args& args) {
   const ExportFormat format = format_name == "csv" ? ExportFormat::kCsv : ExportFormat::kJsonl;
   const bool classes = vm->count("classes") > 0;
   Variant v = variant_from(*vm);
+  const std::string out_path = output_path_from(*vm, "out");
   const Tablebase tb = open_table(*vm, v);
-  const std::string out_path = (*vm)["out"].as<std::string>();
   ExportSink sink(out_path, vm->count("zstd") > 0);
   const auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t total = classes ? tb.header().canonical : tb.header().reachable;

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/tablebase.hpp"
@@ -129,6 +130,7 @@ int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) 
             << render_board(game.current(), cap) << "\n";
   bool announced = false;
   std::string line;
+  LineReader input_lines("-");  // lines of at most kMaxLineBytes: a longer one is refused
   while (true) {
     const State st = game.current();
     const std::string end = end_message(game, label);
@@ -147,7 +149,7 @@ int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) 
     }
     std::cout << (end.empty() ? label(human) + " to move> " : std::string("game over> "))
               << std::flush;
-    if (!std::getline(std::cin, line)) {
+    if (!input_lines.next(line)) {
       std::cout << "\n";  // end of input: leave the prompt's line finished
       return 0;
     }
@@ -277,7 +279,7 @@ int cmd_play(const Args& args) {
     game = GameRecord(rules, parse_position((*vm)["position"].as<std::string>(), v));
   else if (vm->count("moves"))
     game = GameRecord::from_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
-  if (!tb.probe(game.current())) throw UnreachablePosition(game.current());
+  if (!tb.probe(game.current())) throw UnreachablePosition(tb, rules, game.current());
   if (eve) return engine_vs_engine(tb, std::move(game), max_plies, vm->count("json") > 0);
   return human_vs_engine(tb, game, as == "white" ? Colour::kWhite : Colour::kBlack);
 }

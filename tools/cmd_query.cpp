@@ -17,6 +17,7 @@
 #include "fano/analysis_json.hpp"
 #include "fano/batch.hpp"
 #include "fano/export.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/svg.hpp"
@@ -87,6 +88,13 @@ std::size_t run_batch(const Tablebase& tb, const Rules& rules, const std::string
       bad += slice_bad[k];
     }
     data.erase(0, end);
+    // An unfinished line longer than any item: refused by its number, so that
+    // memory stays bounded (as every line input, fano/files.hpp).
+    if (!eof && data.size() > kMaxLineBytes)
+      throw FileError(FileProblem::kTooLong, false,
+                      (from_stdin ? std::string("standard input") : path) + ": line " +
+                          std::to_string(line_number + 1) + " is longer than " +
+                          std::to_string(kMaxLineBytes) + " bytes");
   }
   out.finish();
   return bad;
@@ -103,7 +111,7 @@ int cmd_query(const Args& args) {
   desc.add_options()("json", "print JSON")(
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
-      "marked to FILE (as 'fano show --svg FILE --best')")(
+      "marked to FILE (as 'fano show --svg FILE --best'; - for stdout, then the picture alone)")(
       "all-moves",
       "with --svg: mark every move, coloured by its result (as 'fano show --all-moves')")(
       "batch", po::value<std::string>()->implicit_value("-")->value_name("FILE"),
@@ -152,9 +160,13 @@ int cmd_query(const Args& args) {
   const Rules rules(v);
   const GameRecord game = game_from(*vm, rules, "query");
   const PositionReport r = analyse(tb, game);
-  if (vm->count("svg"))
-    write_text_atomically((*vm)["svg"].as<std::string>(),
-                          board_svg(r.position, svg_options_for(r, vm->count("all-moves") > 0)));
+  if (vm->count("svg")) {
+    const std::string svg = output_path_from(*vm, "svg");
+    if (svg == "-" && vm->count("json"))
+      throw UsageError("--svg - and --json both write to stdout: give --svg a file");
+    write_output(svg, board_svg(r.position, svg_options_for(r, vm->count("all-moves") > 0)));
+    if (svg == "-") return 0;  // the picture alone on stdout
+  }
   if (vm->count("json")) {
     print_json(report_json(r));
     return 0;

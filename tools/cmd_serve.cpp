@@ -34,6 +34,7 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
       opts.progress = progress;
       const auto bytes = encode_solution(solve(v, opts));
       try {
+        if (dir == default_table_dir().path) create_table_dir(dir);  // only the default folder
         write_file_atomically(path, bytes);
         out.push_back({Tablebase::open(path, v), path});
       } catch (const TablebaseError& w) {

@@ -18,7 +18,8 @@ int cmd_show(const Args& args) {
   po::positional_options_description pos;
   add_position_options(desc, pos);
   desc.add_options()("svg", po::value<std::string>()->value_name("FILE"),
-                     "write an SVG picture of the printed board to FILE (written atomically)")(
+                     "write an SVG picture of the printed board to FILE (written atomically; - for "
+                     "stdout, then the picture alone)")(
       "best",
       "mark the best moves (needs the tablebase): movements as arrows from-to, "
       "placements as a dashed outline of the shape around the space")(
@@ -31,7 +32,9 @@ int cmd_show(const Args& args) {
       "picture (the triangle with corners 6 top, 5 bottom-left and 3 bottom-right, its medians, "
       "the circle through 1, 2 and 4, every stack drawn bottom to top, white pieces white and "
       "black pieces black, and the side to move). Each piece is one SVG element of class "
-      "\"piece\". The tablebase is read only with --best or --all-moves.",
+      "\"piece\". With --best, --all-moves or --tb the tablebase is required; without them the "
+      "default table is read when present, and a position no game reaches is refused as by "
+      "'fano query'.",
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
@@ -39,21 +42,36 @@ int cmd_show(const Args& args) {
   std::optional<Tablebase> tb;
   const bool all_moves = vm->count("all-moves") > 0;
   if (all_moves && vm->count("best")) throw UsageError("give --best or --all-moves, not both");
-  if (vm->count("best") || all_moves) tb.emplace(open_table(*vm, v));
+  if (vm->count("best") || all_moves || vm->count("tb")) {
+    tb.emplace(open_table(*vm, v));
+  } else {
+    // The default table when there is one, to say what 'query' says of an
+    // unreachable position; without it the board is drawn from the rules alone.
+    try {
+      tb.emplace(open_table(*vm, v));
+    } catch (const TablebaseError&) {
+    }
+  }
   const Rules rules(v);
   const GameRecord game = game_from(*vm, rules, "show");
   const State st = game.current();
+  if (tb && !tb->probe(st)) throw UnreachablePosition(*tb, rules, st);
   const SvgOptions options =
-      tb ? svg_options_for(
-               analyse(*tb, game, {.principal_variation = false, .engine_choice = false}),
-               all_moves)
-         : svg_options_for(game);
+      tb && (vm->count("best") || all_moves)
+          ? svg_options_for(
+                analyse(*tb, game, {.principal_variation = false, .engine_choice = false}),
+                all_moves)
+          : svg_options_for(game);
+  const std::string svg = vm->count("svg") ? output_path_from(*vm, "svg") : "";
+  if (svg == "-") {  // the picture alone on stdout
+    write_stdout(board_svg(st, options));
+    return 0;
+  }
   std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap);
   for (const std::string& note : options.notes) std::cout << note << "\n";
-  if (vm->count("svg")) {
-    const std::string file = (*vm)["svg"].as<std::string>();
-    write_text_atomically(file, board_svg(st, options));
-    std::cout << "svg: " << file << "\n";
+  if (!svg.empty()) {
+    write_output(svg, board_svg(st, options));
+    std::cout << "svg: " << svg << "\n";
   }
   return 0;
 }

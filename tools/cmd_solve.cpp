@@ -27,10 +27,14 @@ int cmd_solve(const Args& args) {
   const int threads = (*vm)["threads"].as<int>();
   if (threads < 0 || threads > 1024)
     throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
+  // Only the default tables folder is created; an explicit path's folder must exist.
+  const bool explicit_path = vm->count("out") || vm->count("tables");
   const std::string out =
       vm->count("out")
-          ? (*vm)["out"].as<std::string>()
+          ? output_path_from(*vm, "out")
           : default_tablebase_path(v, vm->count("tables") ? (*vm)["tables"].as<std::string>() : "");
+  if (out == "-") throw UsageError("--out - is not supported: a tablebase is written to a file");
+  if (!explicit_path) create_table_dir();
   const auto t0 = std::chrono::steady_clock::now();
   SolveOptions opts;
   opts.threads = threads;

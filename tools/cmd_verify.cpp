@@ -1,12 +1,11 @@
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/verify.hpp"
@@ -14,15 +13,6 @@
 
 namespace fano::cli {
 namespace {
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw UsageError("cannot read '" + path + "'");
-  return s.str();
-}
 
 std::string finding_text(const verify::Finding& f) {
   std::string out(verify::category_name(f.category));
@@ -86,7 +76,7 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
   const auto t0 = std::chrono::steady_clock::now();
   verify::PerftTable table;
   try {
-    table = verify::parse_perft_table(read_text_file(path));
+    table = verify::parse_perft_table(read_text_lines(path));
   } catch (const verify::InputError& e) {
     throw UsageError(path + ": " + e.what());
   }
@@ -134,7 +124,7 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<verify::RecordReport> recs;
   try {
-    recs = verify::verify_lines(tb, read_text_file(path));
+    recs = verify::verify_lines(tb, read_text_lines(path));
   } catch (const verify::InputError& e) {
     throw UsageError(path + ": " + e.what());
   }
@@ -233,6 +223,9 @@ int cmd_verify(const Args& args) {
   tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
   return arena.execute([&]() -> int {
     if (vm->count("perft")) return run_perft(*vm, v, (*vm)["perft"].as<std::string>());
+    // The records' file is checked before the table is read (a directory is refused).
+    if (vm->count("lines") && (*vm)["lines"].as<std::string>() != "-")
+      check_readable_file((*vm)["lines"].as<std::string>(), false);
     // With --tb and no variant flags, the table's own variant is used.
     const std::string path = table_path_from(*vm, v);
     const Tablebase tb =

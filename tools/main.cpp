@@ -10,6 +10,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/analysis.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
 
@@ -88,6 +89,10 @@ int main(int argc, char** argv) {
     } catch (const fano::TablebaseError& e) {
       std::cerr << "fano " << name << ": " << e.what() << "\n";
       return fano::cli::exit_code_for(e.kind());
+    } catch (const fano::FileError& e) {
+      // An input that cannot be read is bad input; an output gets its own code.
+      std::cerr << "fano " << name << ": " << e.what() << "\n";
+      return e.output() ? fano::cli::kExitCannotWrite : fano::cli::kExitUsage;
     } catch (const fano::UnreachablePosition& e) {
       std::cerr << "fano " << name << ": " << e.what() << "\n";
       return fano::cli::kExitUnreachable;

@@ -46,9 +46,44 @@ std::string history_note(const Tablebase& tb, const PositionReport& r, const Gam
 }  // namespace
 
 UnreachablePosition::UnreachablePosition(State st)
-    : std::runtime_error("position '" + format_position(st) +
-                         "' is legal but no game reaches it (for example a line stands that "
-                         "would have ended the game earlier)"),
+    : std::runtime_error("position '" + format_position(st) + "' is legal but no game reaches it"),
+      position_(st) {}
+
+namespace {
+
+// Why no game reaches `st`, from the positions one move before it.
+std::string unreachable_reason(const Tablebase& tb, const Rules& rules, State st) {
+  std::size_t parents = 0, ended = 0, line = 0, not_reached = 0;
+  for_each_unmove(rules, st, [&](State parent) {
+    ++parents;
+    if (game_over(rules, parent) != GameOver::kNone) {
+      ++ended;
+      line += formed_lines(parent) != 0;
+    } else if (!tb.probe(parent)) {
+      ++not_reached;
+    }
+  });
+  if (parents == 0) return "no legal move leads to it";
+  const std::string each =
+      parents == 1 ? "the one position" : "each of the " + std::to_string(parents) + " positions";
+  if (line == parents) return "a line stands in " + each + " a move leads to it from";
+  if (ended == parents) return "the game is already over in " + each + " a move leads to it from";
+  if (not_reached == parents) return "no game reaches " + each + " a move leads to it from";
+  if (ended + not_reached == parents)
+    return "of the " + std::to_string(parents) + " positions a move leads to it from, " +
+           std::to_string(ended) + " already end the game and no game reaches the other " +
+           std::to_string(not_reached);
+  return "";  // a parent is reached and goes on: the table lacks a position it should hold
+}
+
+}  // namespace
+
+UnreachablePosition::UnreachablePosition(const Tablebase& tb, const Rules& rules, State st)
+    : std::runtime_error([&] {
+        const std::string reason = unreachable_reason(tb, rules, st);
+        return "position '" + format_position(st) + "' is legal but no game reaches it" +
+               (reason.empty() ? "" : ": " + reason);
+      }()),
       position_(st) {}
 
 const char* const kEngineChoiceRule =
@@ -102,7 +137,7 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
 
 Outcome game_value(const Tablebase& tb, const GameRecord& game) {
   const auto table = tb.probe(game.current());
-  if (!table) throw UnreachablePosition(game.current());
+  if (!table) throw UnreachablePosition(tb, game.rules(), game.current());
   if (const auto end = game.end())
     return end->reason == EndReason::kRepetition ? Outcome{} : *table;
   return rate_moves(tb, game).front().result;
@@ -156,7 +191,7 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
   const Rules& rules = game.rules();
   const State st = game.current();
   const auto table = tb.probe(st);
-  if (!table) throw UnreachablePosition(st);
+  if (!table) throw UnreachablePosition(tb, rules, st);
   PositionReport r;
   r.variant = rules.variant;
   r.position = st;

@@ -68,7 +68,7 @@ bool answer_batch_line(const Tablebase& tb, const Rules& rules, const BatchLine&
       return true;
     }
     const std::optional<Outcome> o = tb.probe(st);
-    if (!o) throw UnreachablePosition(st);
+    if (!o) throw UnreachablePosition(tb, rules, st);
     append_value_only(out, st, *o, text);
     return true;
   } catch (const std::exception& e) {

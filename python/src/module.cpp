@@ -228,7 +228,7 @@ py::tuple outcome_tuple(Outcome o) {
 
 Outcome probe_state(const Tablebase& tb, State st) {
   const auto o = tb.probe(st);
-  if (!o) throw UnreachablePosition(st);
+  if (!o) throw UnreachablePosition(tb, Rules(tb.variant()), st);
   return *o;
 }
 
@@ -261,7 +261,7 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items) {
       outcomes[i] = *o;
     }
   }
-  if (unreachable) throw UnreachablePosition(*unreachable);
+  if (unreachable) throw UnreachablePosition(t.tb, Rules(t.tb.variant()), *unreachable);
   py::list out;
   for (const Outcome& o : outcomes) out.append(outcome_tuple(o));
   return out;

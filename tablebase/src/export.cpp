@@ -26,8 +26,8 @@ void append_number(std::string& out, std::uint64_t n) {
 constexpr int kBucketShift = 48;
 constexpr std::size_t kBuckets = 512;
 
-[[noreturn]] void io_error(const std::string& what) {
-  throw TablebaseError(TablebaseErrorKind::kIo, what);
+[[noreturn]] void zstd_error(std::size_t code) {
+  throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(code));
 }
 
 }  // namespace
@@ -167,14 +167,7 @@ void ExportSink::emit(const void* data, std::size_t size) {
     file_->write(std::span(static_cast<const std::uint8_t*>(data), size));
     return;
   }
-  const char* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::write(1, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) io_error(std::string("standard output: write failed: ") + std::strerror(errno));
-    p += n;
-    size -= std::size_t(n);
-  }
+  write_stdout(std::span(static_cast<const std::uint8_t*>(data), size));
 }
 
 void ExportSink::write(std::string_view bytes) {
@@ -187,7 +180,7 @@ void ExportSink::write(std::string_view bytes) {
   while (in.pos < in.size) {
     ZSTD_outBuffer out{zstd_->out.data(), zstd_->out.size(), 0};
     const size_t r = ZSTD_compressStream2(zstd_->cctx, &out, &in, ZSTD_e_continue);
-    if (ZSTD_isError(r)) io_error(std::string("zstd: ") + ZSTD_getErrorName(r));
+    if (ZSTD_isError(r)) zstd_error(r);
     emit(out.dst, out.pos);
   }
 }
@@ -198,7 +191,7 @@ void ExportSink::finish() {
     for (;;) {
       ZSTD_outBuffer out{zstd_->out.data(), zstd_->out.size(), 0};
       const size_t left = ZSTD_compressStream2(zstd_->cctx, &out, &in, ZSTD_e_end);
-      if (ZSTD_isError(left)) io_error(std::string("zstd: ") + ZSTD_getErrorName(left));
+      if (ZSTD_isError(left)) zstd_error(left);
       emit(out.dst, out.pos);
       if (left == 0) break;
     }

@@ -83,23 +83,35 @@ std::vector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame,
   return out;
 }
 
-// Removes "<target>.tmp.<pid>" files left by writers that were killed: those
-// whose process no longer exists. A live writer's file is left alone.
-void remove_stale_temporaries(const std::filesystem::path& target) {
+// How to write the missing table at `path`, for the message: "run 'fano
+// solve --stack-cap 3' to create it", with --tables or --out when path is not
+// the variant's default.
+std::string solve_hint(const std::string& path, const std::optional<Variant>& v) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string prefix = target.filename().string() + ".tmp.";
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const std::string pid_text = name.substr(prefix.size());
-    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos ||
-        pid_text.size() > 9)
-      continue;
-    const pid_t pid = pid_t(std::stol(pid_text));
-    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(entry.path(), ec);
+  auto quoted = [](const std::string& s) {
+    if (s.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") ==
+        std::string::npos)
+      return s;
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  };
+  std::string cmd = "fano solve";
+  if (!v)
+    return "run '" + cmd + " --out " + quoted(path) +
+           "' with the variant's flags (--stack-cap, --adjacency) to create it";
+  if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
+  if (v->adjacency != Adjacency::kBoard)
+    cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+  const fs::path p(path);
+  if (path != default_tablebase_path(*v)) {
+    if (p.filename() == variant_slug(*v) + ".fanotb" && p.has_parent_path())
+      cmd += " --tables " + quoted(p.parent_path().string());
+    else
+      cmd += " --out " + quoted(path);
   }
+  return "run '" + cmd + "' to create it";
 }
 
 }  // namespace
@@ -168,68 +180,23 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
 }
 
 void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  AtomicFileWriter out(path);
-  out.write(bytes);
-  out.commit();
-}
-
-AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
-  namespace fs = std::filesystem;
-  const fs::path target(path_);
-  std::error_code ec;
-  if (fs::is_directory(target, ec))
-    refuse(TablebaseErrorKind::kNotAFile, path_, "is a directory, not a file");
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec))
-    refuse(TablebaseErrorKind::kIo, path_, "cannot be written: no folder " + dir.string());
-  remove_stale_temporaries(target);
-  tmp_ = path_ + ".tmp." + std::to_string(::getpid());
-  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd_ < 0)
-    refuse(TablebaseErrorKind::kIo, tmp_, std::string("cannot create: ") + std::strerror(errno));
-}
-
-AtomicFileWriter::~AtomicFileWriter() {
-  if (fd_ < 0) return;
-  ::close(fd_);
-  ::unlink(tmp_.c_str());
-}
-
-void AtomicFileWriter::write(std::span<const std::uint8_t> bytes) {
-  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: write after commit");
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      refuse(TablebaseErrorKind::kIo, tmp_, std::string("write failed: ") + std::strerror(errno));
-    done += size_t(n);
+  try {
+    AtomicFileWriter out(path);
+    out.write(bytes);
+    out.commit();
+  } catch (const FileError& e) {
+    throw TablebaseError(e.problem() == FileProblem::kNotAFile ? TablebaseErrorKind::kNotAFile
+                                                               : TablebaseErrorKind::kIo,
+                         e.what());
   }
 }
 
-void AtomicFileWriter::commit() {
-  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: committed twice");
-  const int fd = fd_;
-  fd_ = -1;
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp_.c_str());
-    refuse(TablebaseErrorKind::kIo, tmp_, "flush failed: " + why);
+void create_table_dir(const std::string& dir) {
+  try {
+    create_folders(dir.empty() ? default_table_dir().path : dir);
+  } catch (const FileError& e) {
+    throw TablebaseError(TablebaseErrorKind::kIo, e.what());
   }
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp_.c_str());
-    refuse(TablebaseErrorKind::kIo, path_, "rename failed: " + why);
-  }
-}
-
-void write_text_atomically(const std::string& path, std::string_view text) {
-  write_file_atomically(path, std::span<const std::uint8_t>(
-                                  reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
 namespace {
@@ -285,13 +252,18 @@ bool read_exactly(int fd, std::uint8_t* out, std::size_t size, off_t offset) {
 }  // namespace
 
 Tablebase Tablebase::open(const std::string& path, std::optional<Variant> expected) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status))
-    refuse(TablebaseErrorKind::kMissing, path, "no such file (run 'fano solve' to create it)");
-  if (!fs::is_regular_file(status))
-    refuse(TablebaseErrorKind::kNotAFile, path, "is not a regular file");
+  try {
+    check_readable_file(path, true);
+  } catch (const FileError& e) {
+    // The real cause (a link loop, a permission, a directory); the way to
+    // create the table only when it is truly missing.
+    if (e.problem() == FileProblem::kMissing)
+      throw TablebaseError(TablebaseErrorKind::kMissing,
+                           std::string(e.what()) + " (" + solve_hint(path, expected) + ")");
+    throw TablebaseError(e.problem() == FileProblem::kNotAFile ? TablebaseErrorKind::kNotAFile
+                                                               : TablebaseErrorKind::kIo,
+                         e.what());
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) refuse(TablebaseErrorKind::kIo, path, "cannot be opened for reading");
   struct Closer {

@@ -20,7 +20,12 @@ namespace fano {
 // A legal position that no game reaches (the table does not hold it).
 class UnreachablePosition : public std::runtime_error {
  public:
+  // "position '...' is legal but no game reaches it", without a reason.
   explicit UnreachablePosition(State st);
+  // The same with the reason found by undoing the last move (for_each_unmove):
+  // no move leads to it, or every position a move leads to it from has ended
+  // the game already or is not reached itself.
+  UnreachablePosition(const Tablebase& tb, const Rules& rules, State st);
   State position() const { return position_; }
 
  private:

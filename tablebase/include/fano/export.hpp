@@ -54,7 +54,7 @@ void for_each_class(const Tablebase& tb, const std::function<void(std::span<cons
 // (AtomicFileWriter), optionally zstd-compressed (one streaming frame,
 // ZSTD_compressStream2). finish() ends the frame and, for a file, publishes
 // it; destroyed unfinished, a file output leaves nothing under its path.
-// Throws TablebaseError (kIo) when a write fails.
+// Throws FileError (output) when a write fails.
 class ExportSink {
  public:
   ExportSink(const std::string& path, bool zstd, int zstd_level = 3);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/files.hpp"
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/value.hpp"
@@ -77,36 +78,15 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
                                            std::span<const std::uint64_t> canonical_codes,
                                            std::span<const Outcome> outcomes);
 
-// Writes bytes to path atomically: a temporary file in the same folder, flushed,
-// then renamed over path. Creates missing parent folders. Throws TablebaseError.
+// Writes a table's bytes to path atomically (AtomicFileWriter of
+// fano/files.hpp: over a regular file or a missing one, never creating
+// folders). Throws TablebaseError (kNotAFile for a directory or special file,
+// else kIo) naming the destination and the cause.
 void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes);
-// The same for text (an SVG picture, an export).
-void write_text_atomically(const std::string& path, std::string_view text);
 
-// A file written in pieces and published atomically: the bytes go to
-// "<path>.tmp.<pid>" in the same folder, and commit() flushes it and renames
-// it over path. Destroyed without commit() (an error, an exception), the
-// temporary is removed; a killed writer's temporary is removed by the next
-// writer of the same path. Never leaves a partial file under path. Does not
-// create folders: a missing folder is an error. Throws TablebaseError (kIo,
-// or kNotAFile when path is a directory).
-class AtomicFileWriter {
- public:
-  explicit AtomicFileWriter(std::string path);
-  ~AtomicFileWriter();
-  AtomicFileWriter(const AtomicFileWriter&) = delete;
-  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
-  void write(std::span<const std::uint8_t> bytes);
-  void write(std::string_view text) {
-    write(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-  }
-  void commit();
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_, tmp_;
-  int fd_ = -1;
-};
+// Creates the tables folder `dir` (default_table_dir() when empty) and its
+// parents when missing. Throws TablebaseError (kIo) naming the cause.
+void create_table_dir(const std::string& dir = "");
 
 // A read-only, checked tablebase held in memory. probe() is thread-safe.
 class Tablebase {
