@@ -31,6 +31,7 @@ const Command kCommands[] = {
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
     {"bench", "measure every stage's speed and the table's size on this machine",
      fano::cli::cmd_bench},
+    {"selfplay", "seeded games between two players and their statistics", fano::cli::cmd_selfplay},
 };
 
 void usage(std::ostream& out) {
