@@ -45,6 +45,8 @@ void print_text(const SelfplayReport& r) {
               s.median_plies, s.min_plies, s.max_plies);
   std::printf("branching:   %.2f legal moves per position played from (%llu moves)\n",
               s.mean_branching, static_cast<unsigned long long>(s.moves));
+  std::printf("game tree:   10^%.2f (mean over games of the product of the branching factors)\n",
+              s.mean_log10_tree);
   std::printf("lost at once: %s of the moves formed a line (%llu avoidable)\n",
               percent_text(s.lost_at_once).c_str(),
               static_cast<unsigned long long>(s.avoidable_at_once));

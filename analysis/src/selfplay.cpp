@@ -47,8 +47,11 @@ GameSummary summarise_game(const GameRecord& game) {
   if (end->loser) s.winner = opponent(*end->loser);
   s.plies = std::uint32_t(game.plies());
   const Rules& rules = game.rules();
-  for (std::size_t p = 0; p < game.plies(); ++p)
-    s.legal_moves += legal_moves(rules, game.positions()[p]).size();
+  for (std::size_t p = 0; p < game.plies(); ++p) {
+    const std::size_t n = legal_moves(rules, game.positions()[p]).size();
+    s.legal_moves += n;
+    s.log10_tree += std::log10(double(n));
+  }
   if (end->reason == EndReason::kLine && game.plies() > 0) {
     s.lost_at_once = 1;
     const State before = game.positions()[game.plies() - 1];
@@ -98,6 +101,7 @@ SelfplayStats selfplay_stats(const std::vector<GameSummary>& games) {
   s.games = games.size();
   if (games.empty()) return s;
   std::uint64_t white = 0, black = 0, draws = 0, legal = 0, lost = 0;
+  double log10_tree = 0;
   std::vector<std::uint32_t> plies;
   for (const GameSummary& g : games) {
     if (!g.winner)
@@ -109,6 +113,7 @@ SelfplayStats selfplay_stats(const std::vector<GameSummary>& games) {
     plies.push_back(g.plies);
     s.moves += g.plies;
     legal += g.legal_moves;
+    log10_tree += g.log10_tree;
     lost += g.lost_at_once;
     s.avoidable_at_once += g.avoidable_at_once;
     ++s.ends[std::size_t(g.end)];
@@ -129,6 +134,7 @@ SelfplayStats selfplay_stats(const std::vector<GameSummary>& games) {
   s.mean_plies = double(s.moves) / double(n);
   s.median_plies = n % 2 ? plies[n / 2] : (double(plies[n / 2 - 1]) + double(plies[n / 2])) / 2;
   s.mean_branching = s.moves ? double(legal) / double(s.moves) : 0;
+  s.mean_log10_tree = log10_tree / double(n);
   s.lost_at_once = wilson(lost, s.moves);
   return s;
 }
@@ -195,6 +201,7 @@ Json selfplay_json(const SelfplayReport& r) {
         {"max", s.max_plies}}},
       {"moves", s.moves},
       {"branching", s.mean_branching},
+      {"log10_tree", s.mean_log10_tree},
       {"lost_at_once", proportion_json(s.lost_at_once)},
       {"avoidable_at_once", s.avoidable_at_once},
       {"ends",
@@ -205,9 +212,9 @@ Json selfplay_json(const SelfplayReport& r) {
 
 std::string selfplay_markdown_header() {
   return "| White | Black | games | White wins % | draws % | Black wins % | White score % | "
-         "plies: mean / median | branching | lost at once % of moves | mirror fallbacks | "
+         "plies: mean / median | branching | log10 tree | lost at once % of moves | mirror fallbacks | "
          "command |\n"
-         "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 }
 
 std::string selfplay_markdown_row(const SelfplayReport& r) {
@@ -223,7 +230,7 @@ std::string selfplay_markdown_row(const SelfplayReport& r) {
          proportion_text(s.draws) + " | " + proportion_text(s.black_wins) + " | " +
          percent(s.white_score) + " ± " + percent(s.white_score_half) + " | " +
          fixed(s.mean_plies, 2) + " / " + fixed(s.median_plies, 1) + " | " +
-         fixed(s.mean_branching, 2) + " | " + percent(s.lost_at_once.rate) + " | " + fallbacks +
+         fixed(s.mean_branching, 2) + " | " + fixed(s.mean_log10_tree, 2) + " | " + percent(s.lost_at_once.rate) + " | " + fallbacks +
          " | `" + selfplay_command(r.variant, r.options) + "` |\n";
 }
 

@@ -31,6 +31,8 @@ struct GameSummary {
   EndReason end = EndReason::kRepetition;
   std::uint32_t plies = 0;
   std::uint64_t legal_moves = 0;   // summed over the positions in which a move was made
+  double log10_tree = 0;  // sum of log10(legal moves) over those positions: the game's share
+                          // of a game-tree size estimate (the product of its branching factors)
   std::uint32_t lost_at_once = 0;  // moves that formed a line (0 or 1: that ends the game)
   std::uint32_t avoidable_at_once = 0;  // of those, moves made while another formed no line
   std::array<std::uint32_t, 2> mirrored{};   // by colour: mirroring moves due
@@ -63,6 +65,7 @@ struct SelfplayStats {
   std::uint32_t min_plies = 0, max_plies = 0;
   std::uint64_t moves = 0;     // plies played in all games
   double mean_branching = 0;   // legal moves per position in which a move was made
+  double mean_log10_tree = 0;  // mean over games of log10(product of the branching factors)
   Proportion lost_at_once;     // moves that formed a line, of all moves
   std::uint64_t avoidable_at_once = 0;
   std::array<std::uint64_t, 3> ends{};  // by EndReason: line, no move, repetition
@@ -89,7 +92,7 @@ std::string selfplay_command(const Variant& variant, const SelfplayOptions& opti
 
 // {"variant", "white", "black", "games", "seed", "from", "command", "white_wins": {count,
 //  rate, low, high}, "draws", "black_wins", "white_score", "white_score_half", "plies":
-//  {mean, median, min, max}, "moves", "branching", "lost_at_once", "avoidable_at_once",
+//  {mean, median, min, max}, "moves", "branching", "log10_tree", "lost_at_once", "avoidable_at_once",
 //  "ends": {line, no_move, repetition}, "mirror": {white, black: {moves, fallbacks}}}.
 Json selfplay_json(const SelfplayReport& report);
 
