@@ -253,7 +253,8 @@ TEST_F(Play, EngineAgainstEngineEndsByRepetition) {
 TEST_F(Play, HelpDocumentsTheChoiceRule) {
   const RunResult r = run_fano({"play", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.out.find("sets the likeliest trap for a fallible opponent"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sets the likeliest trap for a fallible opponent"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("fewest replies keeping her result"), std::string::npos) << r.out;
   EXPECT_EQ(run_fano({"show", "--help"}).exit_code, 0);
   const RunResult bad = play({"--as", "green"}, "");

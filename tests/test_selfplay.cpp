@@ -31,8 +31,8 @@ class Selfplay : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir;
-    const RunResult r = testing::run_fano(
-        {"solve", "--out", (dir_->path() / "standard.fanotb").string()});
+    const RunResult r =
+        testing::run_fano({"solve", "--out", (dir_->path() / "standard.fanotb").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     tb_ = new Tablebase(Tablebase::open((dir_->path() / "standard.fanotb").string(), kStandard));
   }
@@ -124,12 +124,12 @@ TEST(Players, RngIsSeededPerGameAndUniform) {
 TEST(Players, MirrorMapsAreTheGeometricMapsOfThePrintedBoard) {
   const double r3 = std::sqrt(3.0);
   const std::array<std::pair<double, double>, 7> xy{{{-r3 / 4, 0.25},  // 1
-                                                      {0, -0.5},       // 2
-                                                      {r3 / 2, -0.5},  // 3
-                                                      {r3 / 4, 0.25},  // 4
-                                                      {-r3 / 2, -0.5}, // 5
-                                                      {0, 1},          // 6
-                                                      {0, 0}}};        // 7
+                                                     {0, -0.5},        // 2
+                                                     {r3 / 2, -0.5},   // 3
+                                                     {r3 / 4, 0.25},   // 4
+                                                     {-r3 / 2, -0.5},  // 5
+                                                     {0, 1},           // 6
+                                                     {0, 0}}};         // 7
   // Rotation by a (anticlockwise), then an optional reflection in the line at angle b.
   struct Geo {
     MirrorMap map;
@@ -168,7 +168,8 @@ TEST(Players, MirrorMapsAreTheGeometricMapsOfThePrintedBoard) {
       whole &= image >= 0;
       perm[s] = std::uint8_t(std::max(image, 0));
     }
-    const bool symmetric = std::find(symmetries.begin(), symmetries.end(), perm) != symmetries.end();
+    const bool symmetric =
+        std::find(symmetries.begin(), symmetries.end(), perm) != symmetries.end();
     const bool expected = g.map != MirrorMap::kReflectX && g.map != MirrorMap::kHalfTurn;
     EXPECT_EQ(whole, expected) << mirror_map_name(g.map);
     EXPECT_EQ(symmetric, expected) << mirror_map_name(g.map);
@@ -228,11 +229,12 @@ TEST_F(Selfplay, PlayersFollowTheirDefinitions) {
       // cover: onto the space of the opponent's last piece whenever a legal move goes there.
       if (game.plies() > 0) {
         const int target = game.moves().back().to;
-        const bool can_cover = std::any_of(legal.begin(), legal.end(),
-                                           [&](const Move& m) { return m.to == target; });
+        const bool can_cover =
+            std::any_of(legal.begin(), legal.end(), [&](const Move& m) { return m.to == target; });
         std::set<std::string> seen;
         for (int k = 0; k < 40; ++k)
-          seen.insert(format_move(choose_player_move(parse_player("cover"), nullptr, game, rng).move));
+          seen.insert(
+              format_move(choose_player_move(parse_player("cover"), nullptr, game, rng).move));
         std::set<std::string> expected;
         for (const Move& m : legal)
           if (!can_cover || m.to == target) expected.insert(format_move(m));
@@ -429,7 +431,8 @@ TEST_F(Selfplay, DeterministicAtAnyThreadCount) {
   const std::string tb_path = table_dir() + "/standard.fanotb";
   const auto run = [&](const std::string& threads) {
     return testing::run_fano({"selfplay", "--white", "greedy", "--black", "engine", "--games",
-                              "300", "--seed", "5", "--threads", threads, "--tb", tb_path, "--json"});
+                              "300", "--seed", "5", "--threads", threads, "--tb", tb_path,
+                              "--json"});
   };
   const RunResult one = run("1"), two = run("2");
   ASSERT_EQ(one.exit_code, 0) << one.err;
@@ -444,9 +447,9 @@ TEST_F(Selfplay, DeterministicAtAnyThreadCount) {
 
 TEST_F(Selfplay, FromAPosition) {
   const std::string tb_path = table_dir() + "/standard.fanotb";
-  const RunResult r = testing::run_fano({"selfplay", "--white", "perfect", "--black", "random",
-                                         "--from", "-/-/-/-/-/-/C b", "--games", "50", "--tb",
-                                         tb_path, "--json"});
+  const RunResult r =
+      testing::run_fano({"selfplay", "--white", "perfect", "--black", "random", "--from",
+                         "-/-/-/-/-/-/C b", "--games", "50", "--tb", tb_path, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = testing::parse_json(r.out);
   EXPECT_EQ(j["from"], "-/-/-/-/-/-/C b");
@@ -460,18 +463,16 @@ TEST_F(Selfplay, FromAPosition) {
 
 TEST_F(Selfplay, BadInput) {
   const std::string tb_path = table_dir() + "/standard.fanotb";
-  for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"--white", "random"},
-                                             {"--white", "rand", "--black", "random"},
-                                             {"--white", "search:0", "--black", "random"},
-                                             {"--white", "random", "--black", "mirror:flip"},
-                                             {"--white", "random", "--black", "random", "--games", "0"},
-                                             {"--white", "random", "--black", "random", "--threads", "-1"},
-                                             {"--white", "random", "--black", "random", "--from",
-                                              "C/T/c/C/t/T/t b"},
-                                             {"--white", "random", "--black", "random", "--from", "x"},
-                                             {"--white", "random", "--black", "random", "--json",
-                                              "--markdown"}}) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--white", "random"},
+           {"--white", "rand", "--black", "random"},
+           {"--white", "search:0", "--black", "random"},
+           {"--white", "random", "--black", "mirror:flip"},
+           {"--white", "random", "--black", "random", "--games", "0"},
+           {"--white", "random", "--black", "random", "--threads", "-1"},
+           {"--white", "random", "--black", "random", "--from", "C/T/c/C/t/T/t b"},
+           {"--white", "random", "--black", "random", "--from", "x"},
+           {"--white", "random", "--black", "random", "--json", "--markdown"}}) {
     std::vector<std::string> full{"selfplay"};
     full.insert(full.end(), args.begin(), args.end());
     const RunResult r = testing::run_fano(full);
@@ -479,10 +480,31 @@ TEST_F(Selfplay, BadInput) {
     EXPECT_EQ(r.err_lines(), 1) << r.err;
     EXPECT_TRUE(r.out.empty());
   }
-  const RunResult missing = testing::run_fano(
-      {"selfplay", "--white", "perfect", "--black", "random", "--tb", table_dir() + "/none.fanotb"});
+  const RunResult missing = testing::run_fano({"selfplay", "--white", "perfect", "--black",
+                                               "random", "--tb", table_dir() + "/none.fanotb"});
   EXPECT_EQ(missing.exit_code, testing::exit_code_of(TablebaseErrorKind::kMissing)) << missing.err;
   EXPECT_EQ(missing.err_lines(), 1);
+}
+
+// The cells of a markdown row, trimmed.
+std::vector<std::string> split_row(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t b = 1;
+  while (b < line.size()) {
+    const std::size_t e = line.find(" | ", b);
+    const std::string cell = line.substr(b, (e == std::string::npos ? line.size() - 1 : e) - b);
+    out.push_back(cell.substr(cell.find_first_not_of(' ')));
+    if (e == std::string::npos) break;
+    b = e + 2;
+  }
+  return out;
+}
+
+// "41.20 [39.05, 43.38]" -> {41.20, 39.05, 43.38}.
+std::array<double, 3> interval(const std::string& cell) {
+  std::array<double, 3> v{-1, -1, -1};
+  std::sscanf(cell.c_str(), "%lf [%lf, %lf]", &v[0], &v[1], &v[2]);
+  return v;
 }
 
 // results/selfplay.md: every row of its tables is re-run with its own command
@@ -495,7 +517,8 @@ TEST_F(Selfplay, ResultsFileIsReproduced) {
   std::istringstream in(text);
   std::string line;
   std::size_t rows = 0;
-  std::map<std::string, std::string> rerun;  // command -> its row, each run once
+  std::map<std::string, std::string> rerun;               // command -> its row, each run once
+  std::map<std::string, std::vector<std::string>> cells;  // command -> the row's cells
   const std::string header = selfplay_markdown_header();
   EXPECT_NE(text.find(header), std::string::npos) << "the tables' header is not the tool's";
   const std::regex command_cell("\\| `fano selfplay ([^`]*)` \\|$");
@@ -503,7 +526,10 @@ TEST_F(Selfplay, ResultsFileIsReproduced) {
     if (line.rfind("| ", 0) != 0 || line.rfind("|---", 0) == 0) continue;
     if (header.find(line) != std::string::npos) continue;
     std::smatch m;
-    if (line.rfind("| mirror map", 0) == 0 || line.rfind("| map ", 0) == 0) continue;
+    // The maps table's header and the players table (no numbers).
+    if (line.rfind("| map ", 0) == 0 || line.rfind("| player ", 0) == 0 ||
+        line.rfind("| `", 0) == 0)
+      continue;
     if (line.find("`fano selfplay") == std::string::npos) {
       // The maps table: "| name | images of 1..7 | symmetry |".
       const std::regex map_row("^\\| ([a-z0-9-]+) \\| ([0-9-]( [0-9-]){6}) \\| (yes|no) \\|$");
@@ -535,9 +561,44 @@ TEST_F(Selfplay, ResultsFileIsReproduced) {
     }
     EXPECT_EQ(line + "\n", rerun[args]) << "results/selfplay.md is out of date (run "
                                            "results/selfplay.sh)";
+    cells[args] = split_row(line);
     ++rows;
   }
   EXPECT_GE(rows, 40u);
+  // The trap table's claims: against each fallible opponent, as each colour,
+  // engine and keeping never lose and win more than perfect with disjoint
+  // intervals; the engine wins more than keeping as White and draws fewer as Black.
+  const auto run = [&](const std::string& w,
+                       const std::string& b) -> const std::vector<std::string>& {
+    const std::string key = "--white " + w + " --black " + b + " --games 2000 --seed 1";
+    EXPECT_TRUE(cells.count(key)) << "no row for " << key;
+    return cells[key];
+  };
+  const auto [wins_w, draws_w] = std::pair{3, 4};  // cells: White wins, draws, Black wins
+  for (const std::string o : {"greedy", "search:2", "search:3"}) {
+    for (const bool engine_white : {true, false}) {
+      const auto& perfect = engine_white ? run("perfect", o) : run(o, "perfect");
+      const int wins = engine_white ? wins_w : wins_w + 2,
+                losses = engine_white ? wins_w + 2 : wins_w;
+      for (const std::string p : {"keeping", "engine"}) {
+        const auto& row = engine_white ? run(p, o) : run(o, p);
+        if (row.size() < 7 || perfect.size() < 7) continue;
+        EXPECT_EQ(interval(row[std::size_t(losses)])[0], 0) << p << " lost against " << o;
+        EXPECT_GT(interval(row[std::size_t(wins)])[1], interval(perfect[std::size_t(wins)])[2])
+            << p << " against " << o << (engine_white ? " as White" : " as Black");
+      }
+      const auto& engine = engine_white ? run("engine", o) : run(o, "engine");
+      const auto& keeping = engine_white ? run("keeping", o) : run(o, "keeping");
+      if (engine.size() < 7 || keeping.size() < 7) continue;
+      if (engine_white)
+        EXPECT_GT(interval(engine[std::size_t(wins)])[0], interval(keeping[std::size_t(wins)])[0])
+            << o;
+      else
+        EXPECT_LT(interval(engine[std::size_t(draws_w)])[0],
+                  interval(keeping[std::size_t(draws_w)])[0])
+            << o;
+    }
+  }
   // Ai Ai's complexity against its branching factor and game length.
   char buf[160];
   std::snprintf(buf, sizeof buf, "8.05^23.77 = 10^%.2f", 23.77 * std::log10(8.05));

@@ -51,7 +51,8 @@ void print_text(const SelfplayReport& r) {
               percent_text(s.lost_at_once).c_str(),
               static_cast<unsigned long long>(s.avoidable_at_once));
   std::printf("ends:        %llu by a line, %llu by no legal move, %llu by repetition\n",
-              static_cast<unsigned long long>(s.ends[0]), static_cast<unsigned long long>(s.ends[1]),
+              static_cast<unsigned long long>(s.ends[0]),
+              static_cast<unsigned long long>(s.ends[1]),
               static_cast<unsigned long long>(s.ends[2]));
   for (const Colour c : {Colour::kWhite, Colour::kBlack})
     if (s.mirrored[int(c)])

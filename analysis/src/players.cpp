@@ -29,9 +29,9 @@ constexpr std::array<std::array<int, kSpaces>, 8> kMaps{{
     {1, 4, 3, 2, 6, 5, 7},  // reflect-3: 2<->4, 5<->6; 1, 3, 7 fixed
 }};
 
-constexpr std::array<std::string_view, 8> kMapNames{
-    "copy", "reflect-x", "reflect-y", "half-turn", "rotate-120", "rotate-240", "reflect-5",
-    "reflect-3"};
+constexpr std::array<std::string_view, 8> kMapNames{"copy",      "reflect-x",  "reflect-y",
+                                                    "half-turn", "rotate-120", "rotate-240",
+                                                    "reflect-5", "reflect-3"};
 
 template <class T>
 const T& pick(const std::vector<T>& items, Rng& rng) {
@@ -104,7 +104,8 @@ PlayerSpec parse_player(std::string_view text) {
     for (const MirrorMap m : kAllMirrorMaps)
       if (name == mirror_map_name(m)) return {PlayerKind::kMirror, 0, m};
     std::string maps;
-    for (const MirrorMap m : kAllMirrorMaps) maps += (maps.empty() ? "" : ", ") + std::string(mirror_map_name(m));
+    for (const MirrorMap m : kAllMirrorMaps)
+      maps += (maps.empty() ? "" : ", ") + std::string(mirror_map_name(m));
     fail("unknown map (one of " + maps + ")");
   }
   fail("unknown player (random, greedy, search:K, perfect, engine, keeping, cover or mirror:MAP)");
@@ -113,14 +114,22 @@ PlayerSpec parse_player(std::string_view text) {
 
 std::string player_name(const PlayerSpec& p) {
   switch (p.kind) {
-    case PlayerKind::kRandom: return "random";
-    case PlayerKind::kGreedy: return "greedy";
-    case PlayerKind::kSearch: return "search:" + std::to_string(p.depth);
-    case PlayerKind::kPerfect: return "perfect";
-    case PlayerKind::kEngine: return "engine";
-    case PlayerKind::kKeeping: return "keeping";
-    case PlayerKind::kCover: return "cover";
-    case PlayerKind::kMirror: return "mirror:" + std::string(mirror_map_name(p.map));
+    case PlayerKind::kRandom:
+      return "random";
+    case PlayerKind::kGreedy:
+      return "greedy";
+    case PlayerKind::kSearch:
+      return "search:" + std::to_string(p.depth);
+    case PlayerKind::kPerfect:
+      return "perfect";
+    case PlayerKind::kEngine:
+      return "engine";
+    case PlayerKind::kKeeping:
+      return "keeping";
+    case PlayerKind::kCover:
+      return "cover";
+    case PlayerKind::kMirror:
+      return "mirror:" + std::string(mirror_map_name(p.map));
   }
   return "?";
 }
@@ -232,13 +241,27 @@ PlayerMove choose_player_move(const PlayerSpec& p, const Tablebase* tb, const Ga
   if (needs_table(p) && !tb) throw std::invalid_argument(player_name(p) + " needs a tablebase");
   PlayerMove out;
   switch (p.kind) {
-    case PlayerKind::kRandom: out.move = pick(legal_moves(rules, st), rng); break;
-    case PlayerKind::kGreedy: out.move = pick(greedy_moves(rules, st), rng); break;
-    case PlayerKind::kSearch: out.move = pick(search_best_moves(game, p.depth), rng); break;
-    case PlayerKind::kPerfect: out.move = pick(perfect_moves(*tb, game), rng); break;
-    case PlayerKind::kEngine: out.move = choose_move(*tb, game); break;
-    case PlayerKind::kKeeping: out.move = keeping_move(*tb, game); break;
-    case PlayerKind::kCover: out.move = pick(cover_moves(game), rng); break;
+    case PlayerKind::kRandom:
+      out.move = pick(legal_moves(rules, st), rng);
+      break;
+    case PlayerKind::kGreedy:
+      out.move = pick(greedy_moves(rules, st), rng);
+      break;
+    case PlayerKind::kSearch:
+      out.move = pick(search_best_moves(game, p.depth), rng);
+      break;
+    case PlayerKind::kPerfect:
+      out.move = pick(perfect_moves(*tb, game), rng);
+      break;
+    case PlayerKind::kEngine:
+      out.move = choose_move(*tb, game);
+      break;
+    case PlayerKind::kKeeping:
+      out.move = keeping_move(*tb, game);
+      break;
+    case PlayerKind::kCover:
+      out.move = pick(cover_moves(game), rng);
+      break;
     case PlayerKind::kMirror:
       out.move = pick(mirror_moves(p.map, game, out.mirrored, out.fallback), rng);
       break;

@@ -204,15 +204,15 @@ Json selfplay_json(const SelfplayReport& r) {
       {"log10_tree", s.mean_log10_tree},
       {"lost_at_once", proportion_json(s.lost_at_once)},
       {"avoidable_at_once", s.avoidable_at_once},
-      {"ends",
-       {{"line", s.ends[0]}, {"no_move", s.ends[1]}, {"repetition", s.ends[2]}}},
+      {"ends", {{"line", s.ends[0]}, {"no_move", s.ends[1]}, {"repetition", s.ends[2]}}},
       {"mirror", std::move(mirror)},
   };
 }
 
 std::string selfplay_markdown_header() {
   return "| White | Black | games | White wins % | draws % | Black wins % | White score % | "
-         "plies: mean / median | branching | log10 tree | lost at once % of moves | mirror fallbacks | "
+         "plies: mean / median | branching | log10 tree | lost at once % of moves | mirror "
+         "fallbacks | "
          "command |\n"
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 }
@@ -230,8 +230,9 @@ std::string selfplay_markdown_row(const SelfplayReport& r) {
          proportion_text(s.draws) + " | " + proportion_text(s.black_wins) + " | " +
          percent(s.white_score) + " ± " + percent(s.white_score_half) + " | " +
          fixed(s.mean_plies, 2) + " / " + fixed(s.median_plies, 1) + " | " +
-         fixed(s.mean_branching, 2) + " | " + fixed(s.mean_log10_tree, 2) + " | " + percent(s.lost_at_once.rate) + " | " + fallbacks +
-         " | `" + selfplay_command(r.variant, r.options) + "` |\n";
+         fixed(s.mean_branching, 2) + " | " + fixed(s.mean_log10_tree, 2) + " | " +
+         percent(s.lost_at_once.rate) + " | " + fallbacks + " | `" +
+         selfplay_command(r.variant, r.options) + "` |\n";
 }
 
 }  // namespace fano

@@ -80,8 +80,8 @@ int mirror_image(MirrorMap map, int space);
 
 struct PlayerSpec {
   PlayerKind kind = PlayerKind::kRandom;
-  int depth = 0;                        // kSearch: plies looked ahead (1..kMaxSearchDepth)
-  MirrorMap map = MirrorMap::kCopy;     // kMirror
+  int depth = 0;                     // kSearch: plies looked ahead (1..kMaxSearchDepth)
+  MirrorMap map = MirrorMap::kCopy;  // kMirror
   bool operator==(const PlayerSpec&) const = default;
 };
 inline constexpr int kMaxSearchDepth = 8;
@@ -104,8 +104,8 @@ struct PlayerMove {
 // The move `player` makes in the game's current position; requires the game
 // not to be over, and `tb` (of the game's variant) for perfect and engine.
 // Throws UnreachablePosition / TablebaseError from the table.
-PlayerMove choose_player_move(const PlayerSpec& player, const Tablebase* tb,
-                              const GameRecord& game, Rng& rng);
+PlayerMove choose_player_move(const PlayerSpec& player, const Tablebase* tb, const GameRecord& game,
+                              Rng& rng);
 
 // The move sets the players choose from, uniformly (for tests and the docs).
 // greedy: the moves that form no line, or every move when each forms one.

@@ -21,7 +21,7 @@ struct SelfplayOptions {
   PlayerSpec white, black;
   std::size_t games = 1000;
   std::uint64_t seed = 1;
-  int threads = 0;           // 0: all cores
+  int threads = 0;            // 0: all cores
   State start = kEmptyBoard;  // a bare position (no history); the game must not be over
 };
 
@@ -30,12 +30,12 @@ struct GameSummary {
   std::optional<Colour> winner;  // nullopt for a draw (rule 3)
   EndReason end = EndReason::kRepetition;
   std::uint32_t plies = 0;
-  std::uint64_t legal_moves = 0;   // summed over the positions in which a move was made
+  std::uint64_t legal_moves = 0;  // summed over the positions in which a move was made
   double log10_tree = 0;  // sum of log10(legal moves) over those positions: the game's share
                           // of a game-tree size estimate (the product of its branching factors)
-  std::uint32_t lost_at_once = 0;  // moves that formed a line (0 or 1: that ends the game)
-  std::uint32_t avoidable_at_once = 0;  // of those, moves made while another formed no line
-  std::array<std::uint32_t, 2> mirrored{};   // by colour: mirroring moves due
+  std::uint32_t lost_at_once = 0;           // moves that formed a line (0 or 1: that ends the game)
+  std::uint32_t avoidable_at_once = 0;      // of those, moves made while another formed no line
+  std::array<std::uint32_t, 2> mirrored{};  // by colour: mirroring moves due
   std::array<std::uint32_t, 2> fallbacks{};  // by colour: of those, images that were not legal
 };
 
@@ -59,8 +59,8 @@ Proportion wilson(std::uint64_t count, std::uint64_t total);
 struct SelfplayStats {
   std::size_t games = 0;
   Proportion white_wins, draws, black_wins;  // White's wins are Black's losses
-  double white_score = 0;        // (wins + draws / 2) / games, Ai Ai's "White win %"
-  double white_score_half = 0;   // half-width of its 95% interval (normal approximation)
+  double white_score = 0;                    // (wins + draws / 2) / games, Ai Ai's "White win %"
+  double white_score_half = 0;  // half-width of its 95% interval (normal approximation)
   double mean_plies = 0, median_plies = 0;
   std::uint32_t min_plies = 0, max_plies = 0;
   std::uint64_t moves = 0;     // plies played in all games
@@ -68,7 +68,7 @@ struct SelfplayStats {
   double mean_log10_tree = 0;  // mean over games of log10(product of the branching factors)
   Proportion lost_at_once;     // moves that formed a line, of all moves
   std::uint64_t avoidable_at_once = 0;
-  std::array<std::uint64_t, 3> ends{};  // by EndReason: line, no move, repetition
+  std::array<std::uint64_t, 3> ends{};                   // by EndReason: line, no move, repetition
   std::array<std::uint64_t, 2> mirrored{}, fallbacks{};  // by colour
 };
 SelfplayStats selfplay_stats(const std::vector<GameSummary>& games);
@@ -92,8 +92,9 @@ std::string selfplay_command(const Variant& variant, const SelfplayOptions& opti
 
 // {"variant", "white", "black", "games", "seed", "from", "command", "white_wins": {count,
 //  rate, low, high}, "draws", "black_wins", "white_score", "white_score_half", "plies":
-//  {mean, median, min, max}, "moves", "branching", "log10_tree", "lost_at_once", "avoidable_at_once",
-//  "ends": {line, no_move, repetition}, "mirror": {white, black: {moves, fallbacks}}}.
+//  {mean, median, min, max}, "moves", "branching", "log10_tree", "lost_at_once",
+//  "avoidable_at_once", "ends": {line, no_move, repetition}, "mirror": {white, black: {moves,
+//  fallbacks}}}.
 Json selfplay_json(const SelfplayReport& report);
 
 // The results table (results/selfplay.md): the header (two lines) and a run's row.
