@@ -1,4 +1,5 @@
 // fano: the Fano330-R-Morris solver's command-line tool.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -40,7 +41,7 @@ void usage(std::ostream& out) {
          "commands:\n";
   for (const Command& c : kCommands) {
     std::string name = c.name;
-    name.resize(8, ' ');
+    name.resize(std::max<std::size_t>(8, name.size() + 1), ' ');  // "selfplay" is 8 long
     out << "  " << name << c.summary << "\n";
   }
 }
