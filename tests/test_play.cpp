@@ -71,7 +71,8 @@ std::string Play::table_;
 //   {3,4,6} all black and {1,7,3} all triangles). The table says 1-5 draws and
 //   1-7 loses in 3: one reply keeps White's draw.
 //   After 2-4, White has seven replies of which three keep the draw.
-// So the engine plays 3-4 (1 reply keeps the draw) and not 2-4 (3 replies).
+// So the engine plays 3-4: of White's replies that form no line (1-5, 1-7),
+// half lose; after 2-4 fewer of them do.
 constexpr const char* kChoicePosition = "T/Cc/tc/C/-/tT/- b";
 constexpr const char* kAfterChoice = "T/Cc/t/Cc/-/tT/- w";
 
@@ -91,6 +92,12 @@ TEST_F(Play, EngineChoiceRuleOnAHandCheckedPosition) {
   EXPECT_EQ(legal_moves(rules, rated[1].child).size(), 3u);
   EXPECT_EQ(keeping_replies(tb, rules, rated[1].child), 1);
   EXPECT_EQ(format_position(rated[1].child), kAfterChoice);
+  // The trap rule: after 3-4 one of White's two moves that form no line loses.
+  EXPECT_EQ(trap_chance(tb, rules, rated[1].child).errors, 1);
+  EXPECT_EQ(trap_chance(tb, rules, rated[1].child).choices, 2);
+  const TrapChance after_2_4 = trap_chance(tb, rules, rated[0].child);
+  EXPECT_LT(2 * after_2_4.errors, after_2_4.choices)
+      << after_2_4.errors << " of " << after_2_4.choices;
   EXPECT_EQ(choose_index(tb, rules, rated), 1u);
   EXPECT_EQ(format_move(choose_move(tb, GameRecord(rules, st))), "3-4");
   // The reply 6-7 loses at once, so it cannot keep the draw.
@@ -103,6 +110,22 @@ TEST_F(Play, EngineChoiceRuleOnAHandCheckedPosition) {
       << r.out;
 }
 
+// The engine's trap rule, recomputed from the table's ratings of the
+// opponent's replies: the share of her moves that form no line (all of them
+// when each does) whose result is worse than her best.
+double trap_share(const Tablebase& tb, const Rules& rules, const RatedMove& m) {
+  if (m.repeats) return 0;
+  const std::vector<RatedMove> replies = rate_moves(tb, rules, m.child);
+  if (replies.empty()) return 0;
+  int safe = 0, safe_errors = 0, errors = 0;
+  for (const RatedMove& r : replies) {
+    const bool err = !(r.result == replies.front().result);
+    errors += err;
+    if (!formed_lines(r.child)) ++safe, safe_errors += err;
+  }
+  return safe ? double(safe_errors) / safe : double(errors) / double(replies.size());
+}
+
 TEST_F(Play, ChoiceIsAmongTheBestAndDeterministic) {
   const Tablebase tb = Tablebase::open(table_, kStandard);
   const Rules rules(kStandard);
@@ -112,12 +135,17 @@ TEST_F(Play, ChoiceIsAmongTheBestAndDeterministic) {
     const std::size_t i = choose_index(tb, rules, rated);
     EXPECT_EQ(rated[i].result, rated[0].result);
     const auto keeping = [&](std::size_t k) {
-      return rated[k].repeats ? 0 : keeping_replies(tb, rules, rated[k].child);
+      return rated[k].repeats ? 1 << 20 : keeping_replies(tb, rules, rated[k].child);
     };
+    const double share = trap_share(tb, rules, rated[i]);
     for (std::size_t j = 0; j < rated.size() && rated[j].result == rated[0].result; ++j) {
-      EXPECT_LE(keeping(i), keeping(j));
-      if (j < i) {
-        EXPECT_LT(keeping(i), keeping(j));
+      const double other = trap_share(tb, rules, rated[j]);
+      EXPECT_GE(share + 1e-12, other) << "ply " << ply << ": " << format_move(rated[j].move);
+      if (std::abs(share - other) < 1e-12) {
+        EXPECT_LE(keeping(i), keeping(j));
+        if (j < i) {
+          EXPECT_LT(keeping(i), keeping(j));
+        }
       }
     }
     EXPECT_EQ(choose_move(tb, game), rated[i].move);
@@ -229,7 +257,9 @@ TEST_F(Play, HelpDocumentsTheChoiceRule) {
   EXPECT_EQ(r.exit_code, 0);
   // The help is wrapped at the terminal width: read it as one line.
   const std::string flat = std::regex_replace(r.out, std::regex("\\s+"), " ");
-  EXPECT_NE(flat.find("fewest replies keeping the opponent's result"), std::string::npos) << r.out;
+  EXPECT_NE(flat.find("sets the likeliest trap for a fallible opponent"), std::string::npos)
+      << r.out;
+  EXPECT_NE(flat.find("fewest replies keeping her result"), std::string::npos) << r.out;
   EXPECT_EQ(run_fano({"show", "--help"}).exit_code, 0);
   const RunResult bad = play({"--as", "green"}, "");
   EXPECT_EQ(bad.exit_code, 2);

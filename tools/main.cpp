@@ -2,6 +2,7 @@
 #include <tbb/version.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -35,6 +36,7 @@ const Command kCommands[] = {
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
     {"bench", "measure every stage's speed and the table's size on this machine",
      fano::cli::cmd_bench},
+    {"selfplay", "seeded games between two players and their statistics", fano::cli::cmd_selfplay},
 };
 
 void usage(std::ostream& out) {
@@ -44,7 +46,7 @@ void usage(std::ostream& out) {
          "commands:\n";
   for (const Command& c : kCommands) {
     std::string name = c.name;
-    name.resize(8, ' ');
+    name.resize(std::max<std::size_t>(8, name.size() + 1), ' ');  // "selfplay" is 8 long
     out << "  " << name << c.summary << "\n";
   }
   out << "\nexamples:\n  fano solve\n  fano query \"-/-/-/C/-/-/- b\"\n  fano play --as black\n"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <utility>
 
 #include "fano/history.hpp"
@@ -88,12 +89,14 @@ UnreachablePosition::UnreachablePosition(const Tablebase& tb, const Rules& rules
 
 const char* const kEngineChoiceRule =
     "The engine plays a move with the best result for it (fastest win, else a draw, else the "
-    "slowest loss). Among moves of equal result (same win/draw/loss and plies) it picks the one "
-    "that leaves the opponent the fewest replies keeping the opponent's result (replies whose "
-    "result for the opponent equals the opponent's best result in that position), so that even "
-    "a draw sets the most traps; remaining ties go to the first move in move order (placements "
-    "by shape, circle first, then space; movements by from-space then to-space). The choice is "
-    "deterministic.";
+    "slowest loss). Among moves of equal result (same win/draw/loss and plies) it sets the "
+    "likeliest trap for a fallible opponent who plays uniformly at random among her moves that "
+    "do not lose at once (form no line), or among all her moves when each does: it picks the "
+    "move that maximises the share of those moves that worsen the opponent's result (a move "
+    "that repeats a position ends the game drawn and sets no trap). Remaining ties go to the "
+    "move that leaves the opponent the fewest replies keeping her result, then to the first in "
+    "move order (placements by shape, circle first, then space; movements by from-space then "
+    "to-space). The choice is deterministic.";
 
 int keeping_replies(const Tablebase& tb, const Rules& rules, State child) {
   if (game_over(rules, child) != GameOver::kNone) return 0;
@@ -143,17 +146,36 @@ Outcome game_value(const Tablebase& tb, const GameRecord& game) {
   return rate_moves(tb, game).front().result;
 }
 
+TrapChance trap_chance(const Tablebase& tb, const Rules& rules, State child) {
+  if (game_over(rules, child) != GameOver::kNone) return {};
+  const Outcome best = probe_reachable(tb, child);
+  TrapChance all, safe;
+  for_each_move(rules, child, [&](const Move&, State grandchild) {
+    const bool errs = !(outcome_for_mover(probe_reachable(tb, grandchild)) == best);
+    ++all.choices, all.errors += errs;
+    if (!formed_lines(grandchild)) ++safe.choices, safe.errors += errs;
+  });
+  return safe.choices ? safe : all;
+}
+
 std::size_t choose_index(const Tablebase& tb, const Rules& rules,
                          const std::vector<RatedMove>& rated) {
   assert(!rated.empty());
   if (rated.empty()) throw std::logic_error("choose_index: no legal move");
   // rated is best first and stable, so the best group is a prefix in move order.
   std::size_t best = 0;
+  TrapChance best_chance;
   int best_keeping = -1;
   for (std::size_t i = 0; i < rated.size() && rated[i].result == rated[0].result; ++i) {
-    // A repeating move ends the game at once: the opponent keeps nothing.
-    const int k = rated[i].repeats ? 0 : keeping_replies(tb, rules, rated[i].child);
-    if (best_keeping < 0 || k < best_keeping) best = i, best_keeping = k;
+    // A repeating move ends the game drawn at once: the opponent can err no more.
+    const TrapChance c = rated[i].repeats ? TrapChance{} : trap_chance(tb, rules, rated[i].child);
+    const int k = rated[i].repeats ? std::numeric_limits<int>::max()
+                                   : keeping_replies(tb, rules, rated[i].child);
+    // c.errors / c.choices against best_chance's, as integers (0/0 counts as 0).
+    const long lhs = long(c.errors) * std::max(best_chance.choices, 1);
+    const long rhs = long(best_chance.errors) * std::max(c.choices, 1);
+    if (best_keeping < 0 || lhs > rhs || (lhs == rhs && k < best_keeping))
+      best = i, best_chance = c, best_keeping = k;
   }
   return best;
 }

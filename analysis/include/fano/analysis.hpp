@@ -63,11 +63,22 @@ Outcome game_value(const Tablebase& tb, const GameRecord& game);
 // opponent's best result there: the fewer, the more traps a move into `child` sets.
 int keeping_replies(const Tablebase& tb, const Rules& rules, State child);
 
+// The trap a move into `child` sets for a fallible opponent who plays uniformly
+// among her moves that form no line (all of her moves when each forms one):
+// `errors` of her `choices` worsen her result (table values). {0, 0} when the
+// game is over in `child`.
+struct TrapChance {
+  int errors = 0;
+  int choices = 0;
+};
+TrapChance trap_chance(const Tablebase& tb, const Rules& rules, State child);
+
 // The engine's choice, as an index into `rated` (rate_moves' output, non-empty):
-// among the moves with the best result (same value and plies), the one leaving
-// the opponent the fewest replies that keep the opponent's result; remaining
-// ties go to the first in move order. Deterministic. The tie-break counts are
-// computed here, for the best moves only.
+// among the moves with the best result (same value and plies), the one whose
+// trap_chance has the largest share of errors (a repeating move has none);
+// then the fewest keeping_replies; remaining ties go to the first in move
+// order. Deterministic. The tie-break counts are computed here, for the best
+// moves only.
 std::size_t choose_index(const Tablebase& tb, const Rules& rules,
                          const std::vector<RatedMove>& rated);
 

@@ -1,0 +1,148 @@
+// Players for self-play (`fano selfplay`): fallible and perfect move choosers,
+// each a pure function of the game so far and a seeded random generator, so
+// that a game is reproducible from its seed. Rule 3 applies throughout: every
+// player sees the whole game (GameRecord) and a move into an earlier position
+// ends the game drawn.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fano/game.hpp"
+#include "fano/rules.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano {
+
+// SplitMix64 (Steele, Lea and Flood 2014): a small generator that gives the
+// same numbers on every platform and compiler (unlike the std distributions).
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next();
+  // Uniform in [0, n), n > 0 (rejection: no modulo bias).
+  std::uint64_t below(std::uint64_t n);
+
+ private:
+  std::uint64_t state_;
+};
+
+// The generator of game `index` (0-based) of a run with `seed`: seeded with
+// splitmix64(splitmix64(seed) ^ index), so games are independent of each other
+// and of the order in which they are played.
+Rng game_rng(std::uint64_t seed, std::uint64_t index);
+
+enum class PlayerKind : std::uint8_t {
+  kRandom,   // uniform over the legal moves
+  kGreedy,   // uniform over the moves that do not lose at once (form no line), if any
+  kSearch,   // depth-K minimax without the table, uniform among the best-scored moves
+  kPerfect,  // uniform among the moves of the best result by the table, under the history
+  kEngine,   // the play engine's choice (choose_move in analysis.hpp): deterministic
+  kKeeping,  // the engine's rule before issue 13 (keeping_moves): deterministic
+  kCover,    // uniform among the moves that cover the opponent's last piece, else any
+  kMirror,   // the image of the opponent's last move under a map of the board, else random
+};
+
+// Maps of the printed board (corners 6 top, 5 bottom-left, 3 bottom-right, centre
+// 7; midpoints 1 on side 6-5, 2 on 5-3, 4 on 3-6) for the mirroring players.
+// The first four are Ai Ai's: copy (the identity), reflection in the X axis
+// (horizontal, through the centre), in the Y axis (vertical, through 6, 7, 2)
+// and the half turn about the centre. Of these only copy and the Y reflection
+// map the board onto itself: the X reflection and the half turn send every
+// space but the centre off the board (a triangle pointing up becomes one
+// pointing down). The others are the rest of the board's symmetry group:
+// the turns by 120 and 240 degrees (anticlockwise) and the reflections in the
+// axes through corner 5 and through corner 3.
+enum class MirrorMap : std::uint8_t {
+  kCopy,
+  kReflectX,
+  kReflectY,
+  kHalfTurn,
+  kRotate120,
+  kRotate240,
+  kReflect5,
+  kReflect3,
+};
+inline constexpr MirrorMap kAllMirrorMaps[] = {
+    MirrorMap::kCopy,      MirrorMap::kReflectX,  MirrorMap::kReflectY, MirrorMap::kHalfTurn,
+    MirrorMap::kRotate120, MirrorMap::kRotate240, MirrorMap::kReflect5, MirrorMap::kReflect3};
+
+// "copy", "reflect-x", "reflect-y", "half-turn", "rotate-120", "rotate-240",
+// "reflect-5", "reflect-3".
+std::string_view mirror_map_name(MirrorMap map);
+// The image of space s (0-based) under the map, or -1 when the geometric
+// image of the space is not a space of the board.
+int mirror_image(MirrorMap map, int space);
+
+struct PlayerSpec {
+  PlayerKind kind = PlayerKind::kRandom;
+  int depth = 0;                     // kSearch: plies looked ahead (1..kMaxSearchDepth)
+  MirrorMap map = MirrorMap::kCopy;  // kMirror
+  bool operator==(const PlayerSpec&) const = default;
+};
+inline constexpr int kMaxSearchDepth = 8;
+
+// Parses "random", "greedy", "search:K", "perfect", "engine", "keeping", "cover"
+// or "mirror:<map>"; throws std::invalid_argument naming what is wrong.
+PlayerSpec parse_player(std::string_view text);
+// The name parse_player reads back ("search:3", "mirror:reflect-y").
+std::string player_name(const PlayerSpec& player);
+// True for players that read the tablebase (perfect, engine, keeping).
+bool needs_table(const PlayerSpec& player);
+
+// A player's move and, for a mirroring player, whether the image was unavailable.
+struct PlayerMove {
+  Move move;
+  bool mirrored = false;  // kMirror: a move was due to mirror (the opponent had moved)
+  bool fallback = false;  // kMirror: no legal image (or opening centre), a random move instead
+};
+
+// The move `player` makes in the game's current position; requires the game
+// not to be over, and `tb` (of the game's variant) for perfect and engine.
+// Throws UnreachablePosition / TablebaseError from the table.
+PlayerMove choose_player_move(const PlayerSpec& player, const Tablebase* tb, const GameRecord& game,
+                              Rng& rng);
+
+// The move sets the players choose from, uniformly (for tests and the docs).
+// greedy: the moves that form no line, or every move when each forms one.
+std::vector<Move> greedy_moves(const Rules& rules, State st);
+// search:K: the moves of the best minimax score K plies deep (search_score).
+std::vector<Move> search_best_moves(const GameRecord& game, int depth);
+// perfect: the moves whose result (value and plies, under the history) equals the best.
+std::vector<Move> perfect_moves(const Tablebase& tb, const GameRecord& game);
+// keeping: the engine's rule before issue 13, kept to measure the trap rule's
+// gain: among the moves of the best result (as perfect_moves), the first in
+// move order of those leaving the opponent the fewest keeping_replies (a move
+// that repeats a position counts as leaving none).
+Move keeping_move(const Tablebase& tb, const GameRecord& game);
+// cover: the legal moves that end on the space where the opponent's last move
+// put its piece (a placement on it, or a movement onto it); every legal move
+// when there are none or the opponent has not moved in this record.
+std::vector<Move> cover_moves(const GameRecord& game);
+// mirror: the image of the opponent's last move, if legal: a placement of the
+// same shape on the image space, or a movement between the images of its
+// spaces. With no last move (the mirroring side moves first) the opening rule
+// applies instead (Ai Ai's "attempt to play in the centre"): see mirror_moves.
+std::optional<Move> mirror_move(MirrorMap map, const GameRecord& game);
+// The moves a mirroring player picks from: {its image} when legal (mirrored,
+// no fallback); with no last move, the legal moves onto the centre (7), or
+// every legal move when none reaches it (neither mirrored nor a fallback);
+// when the image is not legal, every legal move (mirrored and a fallback).
+std::vector<Move> mirror_moves(MirrorMap map, const GameRecord& game, bool& mirrored,
+                               bool& fallback);
+
+// The depth-limited minimax score, for the mover, of each legal move of the
+// game's current position (in the rules' move order), the move's ply counted
+// as the first of `depth`: at a position where a line stands the side to move
+// has won (score kSearchWin - p, p plies below the root), where the side to
+// move has no move she has lost (-(kSearchWin - p)), a position that occurred
+// earlier in the game or in the search is a draw (0, rule 3), and a position
+// at the depth limit is unknown (0). Faster wins and slower losses score higher.
+inline constexpr int kSearchWin = 1000;
+std::vector<int> search_move_scores(const GameRecord& game, int depth);
+
+}  // namespace fano

@@ -1,0 +1,272 @@
+#include "fano/players.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <stdexcept>
+
+#include "fano/analysis.hpp"
+
+namespace fano {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The maps as images of spaces 1..7 (0 = off the board), on the printed board.
+constexpr std::array<std::array<int, kSpaces>, 8> kMaps{{
+    {1, 2, 3, 4, 5, 6, 7},  // copy
+    {0, 0, 0, 0, 0, 0, 7},  // reflect-x: only the centre lands on a space
+    {4, 2, 5, 1, 3, 6, 7},  // reflect-y: 1<->4, 3<->5; 2, 6, 7 fixed
+    {0, 0, 0, 0, 0, 0, 7},  // half-turn: only the centre lands on a space
+    {2, 4, 6, 1, 3, 5, 7},  // rotate-120: 6->5->3->6, 1->2->4->1
+    {4, 1, 5, 2, 6, 3, 7},  // rotate-240: the inverse
+    {2, 1, 6, 4, 5, 3, 7},  // reflect-5: 1<->2, 3<->6; 4, 5, 7 fixed
+    {1, 4, 3, 2, 6, 5, 7},  // reflect-3: 2<->4, 5<->6; 1, 3, 7 fixed
+}};
+
+constexpr std::array<std::string_view, 8> kMapNames{"copy",      "reflect-x",  "reflect-y",
+                                                    "half-turn", "rotate-120", "rotate-240",
+                                                    "reflect-5", "reflect-3"};
+
+template <class T>
+const T& pick(const std::vector<T>& items, Rng& rng) {
+  return items[std::size_t(rng.below(items.size()))];
+}
+
+// Negamax of `st` for its side to move (see search_move_scores). `seen` holds
+// the game's earlier positions and the search path, movement phase only (no
+// placement-phase position can occur twice).
+int negamax(const Rules& rules, std::vector<State>& seen, State st, int depth, int ply) {
+  if (formed_lines(st)) return kSearchWin - ply;
+  if (!has_legal_move(rules, st)) return -(kSearchWin - ply);
+  if (!st.placement_phase() && std::find(seen.begin(), seen.end(), st) != seen.end()) return 0;
+  if (depth == 0) return 0;
+  const bool movement = !st.placement_phase();
+  if (movement) seen.push_back(st);
+  int best = -2 * kSearchWin;
+  for_each_move(rules, st, [&](const Move&, State child) {
+    best = std::max(best, -negamax(rules, seen, child, depth - 1, ply + 1));
+  });
+  if (movement) seen.pop_back();
+  return best;
+}
+
+}  // namespace
+
+std::uint64_t Rng::next() {
+  const std::uint64_t out = splitmix64(state_);
+  state_ += 0x9e3779b97f4a7c15ull;
+  return out;
+}
+
+std::uint64_t Rng::below(std::uint64_t n) {
+  // Rejects the lowest 2^64 mod n values, so that the remainder is unbiased.
+  const std::uint64_t threshold = (0 - n) % n;
+  std::uint64_t x = next();
+  while (x < threshold) x = next();
+  return x % n;
+}
+
+Rng game_rng(std::uint64_t seed, std::uint64_t index) {
+  return Rng(splitmix64(splitmix64(seed) ^ index));
+}
+
+std::string_view mirror_map_name(MirrorMap map) { return kMapNames[std::size_t(map)]; }
+
+int mirror_image(MirrorMap map, int space) { return kMaps[std::size_t(map)][space] - 1; }
+
+PlayerSpec parse_player(std::string_view text) {
+  const auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("player '" + std::string(text) + "': " + why);
+  };
+  if (text == "random") return {PlayerKind::kRandom};
+  if (text == "greedy") return {PlayerKind::kGreedy};
+  if (text == "perfect") return {PlayerKind::kPerfect};
+  if (text == "engine") return {PlayerKind::kEngine};
+  if (text == "keeping") return {PlayerKind::kKeeping};
+  if (text == "cover") return {PlayerKind::kCover};
+  if (text.starts_with("search:")) {
+    const std::string_view k = text.substr(7);
+    int depth = 0;
+    const auto [end, ec] = std::from_chars(k.data(), k.data() + k.size(), depth);
+    if (k.empty() || ec != std::errc() || end != k.data() + k.size() || depth < 1 ||
+        depth > kMaxSearchDepth)
+      fail("the depth K of search:K must be 1.." + std::to_string(kMaxSearchDepth));
+    return {PlayerKind::kSearch, depth};
+  }
+  if (text.starts_with("mirror:")) {
+    const std::string_view name = text.substr(7);
+    for (const MirrorMap m : kAllMirrorMaps)
+      if (name == mirror_map_name(m)) return {PlayerKind::kMirror, 0, m};
+    std::string maps;
+    for (const MirrorMap m : kAllMirrorMaps)
+      maps += (maps.empty() ? "" : ", ") + std::string(mirror_map_name(m));
+    fail("unknown map (one of " + maps + ")");
+  }
+  fail("unknown player (random, greedy, search:K, perfect, engine, keeping, cover or mirror:MAP)");
+  return {};
+}
+
+std::string player_name(const PlayerSpec& p) {
+  switch (p.kind) {
+    case PlayerKind::kRandom:
+      return "random";
+    case PlayerKind::kGreedy:
+      return "greedy";
+    case PlayerKind::kSearch:
+      return "search:" + std::to_string(p.depth);
+    case PlayerKind::kPerfect:
+      return "perfect";
+    case PlayerKind::kEngine:
+      return "engine";
+    case PlayerKind::kKeeping:
+      return "keeping";
+    case PlayerKind::kCover:
+      return "cover";
+    case PlayerKind::kMirror:
+      return "mirror:" + std::string(mirror_map_name(p.map));
+  }
+  return "?";
+}
+
+bool needs_table(const PlayerSpec& p) {
+  return p.kind == PlayerKind::kPerfect || p.kind == PlayerKind::kEngine ||
+         p.kind == PlayerKind::kKeeping;
+}
+
+std::vector<Move> greedy_moves(const Rules& rules, State st) {
+  std::vector<Move> safe, all;
+  for_each_move(rules, st, [&](const Move& m, State child) {
+    all.push_back(m);
+    if (!formed_lines(child)) safe.push_back(m);
+  });
+  return safe.empty() ? all : safe;
+}
+
+std::vector<int> search_move_scores(const GameRecord& game, int depth) {
+  const Rules& rules = game.rules();
+  std::vector<State> seen;
+  for (const State s : game.positions())
+    if (!s.placement_phase()) seen.push_back(s);
+  std::vector<int> scores;
+  for_each_move(rules, game.current(), [&](const Move&, State child) {
+    scores.push_back(-negamax(rules, seen, child, depth - 1, 1));
+  });
+  return scores;
+}
+
+std::vector<Move> search_best_moves(const GameRecord& game, int depth) {
+  const std::vector<Move> moves = legal_moves(game.rules(), game.current());
+  const std::vector<int> scores = search_move_scores(game, depth);
+  const int best = *std::max_element(scores.begin(), scores.end());
+  std::vector<Move> out;
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    if (scores[i] == best) out.push_back(moves[i]);
+  return out;
+}
+
+std::vector<Move> perfect_moves(const Tablebase& tb, const GameRecord& game) {
+  const std::vector<RatedMove> rated = rate_moves(tb, game);
+  std::vector<Move> out;
+  for (const RatedMove& r : rated)
+    if (r.result == rated.front().result) out.push_back(r.move);
+  // Back into the rules' move order, so that the choice does not depend on the sort.
+  const std::vector<Move> order = legal_moves(game.rules(), game.current());
+  std::vector<Move> sorted;
+  for (const Move& m : order)
+    if (std::find(out.begin(), out.end(), m) != out.end()) sorted.push_back(m);
+  return sorted;
+}
+
+Move keeping_move(const Tablebase& tb, const GameRecord& game) {
+  const std::vector<RatedMove> rated = rate_moves(tb, game);
+  std::size_t best = 0;
+  int best_keeping = -1;
+  for (std::size_t i = 0; i < rated.size() && rated[i].result == rated[0].result; ++i) {
+    const int k = rated[i].repeats ? 0 : keeping_replies(tb, game.rules(), rated[i].child);
+    if (best_keeping < 0 || k < best_keeping) best = i, best_keeping = k;
+  }
+  return rated[best].move;
+}
+
+std::vector<Move> cover_moves(const GameRecord& game) {
+  std::vector<Move> all = legal_moves(game.rules(), game.current());
+  if (game.plies() == 0) return all;
+  const int target = game.moves().back().to;
+  std::vector<Move> out;
+  for (const Move& m : all)
+    if (m.to == target) out.push_back(m);
+  return out.empty() ? all : out;
+}
+
+std::optional<Move> mirror_move(MirrorMap map, const GameRecord& game) {
+  if (game.plies() == 0) return std::nullopt;
+  const Move last = game.moves().back();
+  const int to = mirror_image(map, last.to);
+  const int from = last.is_placement() ? Move::kFromSupply : mirror_image(map, last.from);
+  if (to < 0 || (!last.is_placement() && from < 0)) return std::nullopt;
+  const State st = game.current();
+  for (const Move& m : legal_moves(game.rules(), st))
+    if (m.to == to && m.from == from &&
+        (!last.is_placement() || shape_of(m.piece) == shape_of(last.piece)))
+      return m;
+  return std::nullopt;
+}
+
+std::vector<Move> mirror_moves(MirrorMap map, const GameRecord& game, bool& mirrored,
+                               bool& fallback) {
+  std::vector<Move> all = legal_moves(game.rules(), game.current());
+  mirrored = game.plies() > 0;
+  fallback = false;
+  if (!mirrored) {
+    std::vector<Move> centre;
+    for (const Move& m : all)
+      if (m.to == kSpaces - 1) centre.push_back(m);
+    return centre.empty() ? all : centre;
+  }
+  if (const auto m = mirror_move(map, game)) return {*m};
+  fallback = true;
+  return all;
+}
+
+PlayerMove choose_player_move(const PlayerSpec& p, const Tablebase* tb, const GameRecord& game,
+                              Rng& rng) {
+  const Rules& rules = game.rules();
+  const State st = game.current();
+  if (needs_table(p) && !tb) throw std::invalid_argument(player_name(p) + " needs a tablebase");
+  PlayerMove out;
+  switch (p.kind) {
+    case PlayerKind::kRandom:
+      out.move = pick(legal_moves(rules, st), rng);
+      break;
+    case PlayerKind::kGreedy:
+      out.move = pick(greedy_moves(rules, st), rng);
+      break;
+    case PlayerKind::kSearch:
+      out.move = pick(search_best_moves(game, p.depth), rng);
+      break;
+    case PlayerKind::kPerfect:
+      out.move = pick(perfect_moves(*tb, game), rng);
+      break;
+    case PlayerKind::kEngine:
+      out.move = choose_move(*tb, game);
+      break;
+    case PlayerKind::kKeeping:
+      out.move = keeping_move(*tb, game);
+      break;
+    case PlayerKind::kCover:
+      out.move = pick(cover_moves(game), rng);
+      break;
+    case PlayerKind::kMirror:
+      out.move = pick(mirror_moves(p.map, game, out.mirrored, out.fallback), rng);
+      break;
+  }
+  return out;
+}
+
+}  // namespace fano
