@@ -177,6 +177,9 @@ std::string examples_for(const std::string& command) {
        "  fano verify\n  fano verify --lines games.txt --json\n"
        "  fano verify --perft published.txt"},
       {"bench", "  fano bench\n  fano bench --history --games 1000 --json"},
+      {"selfplay",
+       "  fano selfplay --white engine --black greedy --games 2000 --seed 1\n"
+       "  fano selfplay --white random --black cover --json"},
   };
   for (const auto& [name, text] : kExamples)
     if (command == name) return text;
