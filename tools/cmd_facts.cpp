@@ -56,33 +56,34 @@ int cmd_facts(const Args& args) {
   const ActionCount& a = f.actions;
   std::cout << variant_description(v) << ": " << f.reachable << " reachable positions\n";
   std::cout << "actions by the rules: " << a.placements_by_rules + a.movements_by_rules << " ("
-            << a.placements_by_rules << " placements, " << a.movements_by_rules
-            << " movements)\n";
+            << a.placements_by_rules << " placements, " << a.movements_by_rules << " movements)\n";
   std::cout << "actions occurring:    " << a.placements_occurring + a.movements_occurring << " ("
-            << a.placements_occurring << " placements, " << a.movements_occurring
-            << " movements); " << a.coloured_occurring << " with the colour told apart\n";
-  for (const auto& [name, g] : {std::pair{"ending in the placement phase", f.shortest_placement_end},
-                                std::pair{"ending with no legal move", f.shortest_no_move}}) {
+            << a.placements_occurring << " placements, " << a.movements_occurring << " movements); "
+            << a.coloured_occurring << " with the colour told apart\n";
+  for (const auto& [name, g] :
+       {std::pair{"ending in the placement phase", f.shortest_placement_end},
+        std::pair{"ending with no legal move", f.shortest_no_move}}) {
     std::cout << "shortest game " << name << ": ";
     if (!g)
       std::cout << "none\n";
     else
-      std::cout << g->plies << " plies (" << g->positions << " ended positions at that depth), e.g. "
-                << line_text(g->line) << "\n";
+      std::cout << g->plies << " plies (" << g->positions
+                << " ended positions at that depth), e.g. " << line_text(g->line) << "\n";
   }
   for (const BoardTransform& t : transforms)
     std::cout << t.name << ": "
-              << (!t.perm ? "maps spaces off the board's spaces: not a symmetry"
-                          : t.symmetry ? "a symmetry of the board" : "maps spaces to spaces, "
-                                                                      "but not a symmetry")
+              << (!t.perm      ? "maps spaces off the board's spaces: not a symmetry"
+                  : t.symmetry ? "a symmetry of the board"
+                               : "maps spaces to spaces, "
+                                 "but not a symmetry")
               << "\n";
   if (win) {
     std::cout << "longest forced win: " << outcome_text(win->value) << " from "
               << format_position(win->position) << "\n  reached by " << line_text(win->reach)
               << "\n  line " << line_text(win->line) << "\n";
     if (win->value_after_reach)
-      std::cout << "  value after that way there (rule 3): " << outcome_text(*win->value_after_reach)
-                << "\n";
+      std::cout << "  value after that way there (rule 3): "
+                << outcome_text(*win->value_after_reach) << "\n";
   }
   return 0;
 }

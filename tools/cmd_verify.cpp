@@ -57,14 +57,13 @@ int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::s
         std::cout << "FAILED: " << cr.errors << " error" << (cr.errors == 1 ? "" : "s")
                   << "; first: " << (cr.first ? finding_text(*cr.first) : std::string("?")) << "\n";
     }
-    std::cout << "empty board: "
-              << (r.start ? outcome_text(*r.start) : std::string("not stored"))
+    std::cout << "empty board: " << (r.start ? outcome_text(*r.start) : std::string("not stored"))
               << "; first moves that lose:";
     bool any = false;
     for (const auto& f : r.first_moves)
       if (f.result.value == Value::kLoss) {
-        std::cout << (any ? ", " : " ") << format_move(f.move) << " ("
-                  << outcome_text(f.result) << ")";
+        std::cout << (any ? ", " : " ") << format_move(f.move) << " (" << outcome_text(f.result)
+                  << ")";
         any = true;
       }
     std::cout << (any ? "" : " none") << "\n";
@@ -152,8 +151,8 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
     if (r.claim_holds && !*r.claim_holds) {
       ++failed;
       if (first_problem.empty())
-        first_problem = "line " + std::to_string(r.line) + ": claim '" + verify::claim_text(*r.claim) +
-                        "' fails: the final position is " +
+        first_problem = "line " + std::to_string(r.line) + ": claim '" +
+                        verify::claim_text(*r.claim) + "' fails: the final position is " +
                         (r.value ? outcome_text(*r.value) : std::string("unknown"));
     }
   }
@@ -210,8 +209,8 @@ int cmd_verify(const Args& args) {
       "check game records, one per line: moves separated by commas or spaces, optionally "
       "followed by '# claim: win|draw|loss [PLIES]' about the side to move at the end, and "
       "after ';' 'winning-moves N' and 'first-change PLY VALUE [PLIES] VALUE [PLIES]' (or "
-      "'first-change none')")(
-      "markdown", "print the variant's row of the results table (results/variants.md)")(
+      "'first-change none')")("markdown",
+                              "print the variant's row of the results table (results/variants.md)")(
       "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
       "json", "print JSON");
   const auto vm = parse(

@@ -61,9 +61,9 @@ Json moves_json(const std::vector<Move>& moves) {
 }
 
 std::string action_name(bool placement, int a, int b) {
-  return placement ? std::string(a == int(Shape::kCircle) ? "Round" : "Triangle") +
-                         std::to_string(b + 1)
-                   : std::to_string(a + 1) + "-" + std::to_string(b + 1);
+  return placement
+             ? std::string(a == int(Shape::kCircle) ? "Round" : "Triangle") + std::to_string(b + 1)
+             : std::to_string(a + 1) + "-" + std::to_string(b + 1);
 }
 
 }  // namespace
@@ -170,9 +170,9 @@ std::vector<BoardTransform> printed_board_transforms(Adjacency adjacency) {
   const std::array<P, kSpaces> at{mid(c6, c5), mid(c5, c3), c3, mid(c6, c3), c5, c6, P{0, 0}};
   const auto group = move_graph_symmetries(adjacency);
   std::vector<BoardTransform> out;
-  const std::array<std::pair<const char*, P>, 3> kinds{
-      {{"reflection (X axis)", P{1, -1}}, {"reflection (Y axis)", P{-1, 1}},
-       {"rotation (half turn)", P{-1, -1}}}};
+  const std::array<std::pair<const char*, P>, 3> kinds{{{"reflection (X axis)", P{1, -1}},
+                                                        {"reflection (Y axis)", P{-1, 1}},
+                                                        {"rotation (half turn)", P{-1, -1}}}};
   for (const auto& [name, sign] : kinds) {
     BoardTransform t{name, std::nullopt, false};
     Permutation perm{};

@@ -33,7 +33,9 @@ Json game_end_json(const GameEnd& end, State st) {
 
 Json perft_json(std::span<const PerftRow> rows) {
   Json out = Json::array();
-  const auto saturated = [](std::uint64_t n) { return n == kPathsOverflow ? Json(nullptr) : Json(n); };
+  const auto saturated = [](std::uint64_t n) {
+    return n == kPathsOverflow ? Json(nullptr) : Json(n);
+  };
   for (const PerftRow& r : rows)
     out.push_back({{"depth", r.depth},
                    {"positions", r.positions},

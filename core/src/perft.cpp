@@ -22,16 +22,17 @@ using Counted = std::pair<std::uint64_t, std::uint64_t>;
 std::vector<Counted> expand_counted(const Rules& rules, const std::vector<Counted>& layer,
                                     bool expand_ended) {
   tbb::enumerable_thread_specific<std::vector<Counted>> local;
-  tbb::parallel_for(
-      tbb::blocked_range<size_t>(0, layer.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
-        auto& out = local.local();
-        for (size_t i = r.begin(); i != r.end(); ++i) {
-          const State st{layer[i].first};
-          if (!expand_ended && formed_lines(st)) continue;
-          for_each_move(rules, st,
-                        [&](const Move&, State child) { out.emplace_back(child.code, layer[i].second); });
-        }
-      });
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, layer.size(), 4096),
+                    [&](const tbb::blocked_range<size_t>& r) {
+                      auto& out = local.local();
+                      for (size_t i = r.begin(); i != r.end(); ++i) {
+                        const State st{layer[i].first};
+                        if (!expand_ended && formed_lines(st)) continue;
+                        for_each_move(rules, st, [&](const Move&, State child) {
+                          out.emplace_back(child.code, layer[i].second);
+                        });
+                      }
+                    });
   std::vector<Counted> all;
   size_t total = 0;
   for (auto& v : local) total += v.size();
@@ -55,10 +56,14 @@ PerftRow perft_root() { return PerftRow{0, 1, 0, 1, 1, 0, 0}; }
 
 std::string_view perft_reading_name(PerftReading r) {
   switch (r) {
-    case PerftReading::kExact: return "exact";
-    case PerftReading::kCumulative: return "cumulative";
-    case PerftReading::kWithin: return "within";
-    case PerftReading::kPaths: return "paths";
+    case PerftReading::kExact:
+      return "exact";
+    case PerftReading::kCumulative:
+      return "cumulative";
+    case PerftReading::kWithin:
+      return "within";
+    case PerftReading::kPaths:
+      return "paths";
   }
   return "?";
 }
@@ -72,10 +77,14 @@ std::optional<PerftReading> parse_perft_reading(std::string_view word) {
 
 std::uint64_t perft_count(const PerftRow& row, PerftReading r) {
   switch (r) {
-    case PerftReading::kExact: return row.positions;
-    case PerftReading::kCumulative: return row.cumulative;
-    case PerftReading::kWithin: return row.within;
-    case PerftReading::kPaths: return row.paths;
+    case PerftReading::kExact:
+      return row.positions;
+    case PerftReading::kCumulative:
+      return row.cumulative;
+    case PerftReading::kWithin:
+      return row.within;
+    case PerftReading::kPaths:
+      return row.paths;
   }
   return 0;
 }

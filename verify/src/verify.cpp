@@ -540,8 +540,7 @@ PerftTable parse_perft_table(std::string_view text) {
       input_error(ln, "header names both '" + std::string(perft_reading_name(readings[0])) +
                           "' and '" + std::string(perft_reading_name(readings[1])) + "'");
     if (readings.empty())
-      input_error(ln,
-                  "header names no count kind: add 'exact', 'cumulative', 'within' or 'paths'");
+      input_error(ln, "header names no count kind: add 'exact', 'cumulative', 'within' or 'paths'");
     if (expand && stop) input_error(ln, "header names both 'expand-ended' and 'stop-at-end'");
     if (!expand && !stop)
       input_error(ln, "header names no expansion rule: add 'expand-ended' or 'stop-at-end'");
@@ -561,11 +560,13 @@ std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
                                     const Progress& progress) {
   int deepest = 0;
   for (const auto& r : table.rows) deepest = std::max(deepest, r.depth);
-  const auto rows = deepest == 0 ? std::vector<PerftRow>{} : perft(rules, deepest, table.expand_ended, [&](const PerftRow& r) {
-    if (progress)
-      progress("verify: perft depth " + std::to_string(r.depth) + ": " +
-               std::to_string(r.positions) + " positions");
-  });
+  const auto rows = deepest == 0
+                        ? std::vector<PerftRow>{}
+                        : perft(rules, deepest, table.expand_ended, [&](const PerftRow& r) {
+                            if (progress)
+                              progress("verify: perft depth " + std::to_string(r.depth) + ": " +
+                                       std::to_string(r.positions) + " positions");
+                          });
   std::vector<PerftCheck> out;
   for (const auto& r : table.rows) {
     const PerftReading reading = r.depth == 0 ? PerftReading::kExact : table.reading;
@@ -628,7 +629,8 @@ void parse_claim_part(Claim& c, std::string_view part, int ln) {
   size_t i = 2;
   ch.from = parse_outcome_tokens(tokens, i, ln);
   ch.to = parse_outcome_tokens(tokens, i, ln);
-  if (i != tokens.size()) input_error(ln, "unexpected token " + quote(tokens[i]) + " in first-change");
+  if (i != tokens.size())
+    input_error(ln, "unexpected token " + quote(tokens[i]) + " in first-change");
   c.first_change = ch;
 }
 
@@ -738,11 +740,10 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
       if (c.winning_moves) holds = holds && rec.winning_moves == c.winning_moves;
       if (c.first_change) {
         const auto& m = rec.first_mistake;
-        holds = holds && (c.first_change->ply == 0
-                              ? !m
-                              : m && m->ply == c.first_change->ply &&
-                                    m->before == c.first_change->from &&
-                                    m->after == c.first_change->to);
+        holds = holds && (c.first_change->ply == 0 ? !m
+                                                   : m && m->ply == c.first_change->ply &&
+                                                         m->before == c.first_change->from &&
+                                                         m->after == c.first_change->to);
       }
       rec.claim_holds = holds;
     }
@@ -764,10 +765,10 @@ std::string claim_text(const Claim& c) {
       return std::string(value_name(o.value)) +
              (o.value == Value::kDraw ? "" : " " + std::to_string(o.plies));
     };
-    out += c.first_change->ply == 0 ? std::string("; first-change none")
-                                    : "; first-change " + std::to_string(c.first_change->ply) +
-                                          " " + outcome(c.first_change->from) + " " +
-                                          outcome(c.first_change->to);
+    out += c.first_change->ply == 0
+               ? std::string("; first-change none")
+               : "; first-change " + std::to_string(c.first_change->ply) + " " +
+                     outcome(c.first_change->from) + " " + outcome(c.first_change->to);
   }
   return out;
 }

@@ -19,11 +19,11 @@ namespace fano {
 // Actions named as Ai Ai names them, without colour: a placement "Round6" is
 // (shape, space), a movement "7-5" is (from, to).
 struct ActionCount {
-  int placements_by_rules = 0;  // 2 shapes x 7 spaces
-  int movements_by_rules = 0;   // directed edges of the adjacency
+  int placements_by_rules = 0;   // 2 shapes x 7 spaces
+  int movements_by_rules = 0;    // directed edges of the adjacency
   int placements_occurring = 0;  // legal in some reachable, unfinished position
   int movements_occurring = 0;
-  int coloured_occurring = 0;  // the same with the mover's colour told apart
+  int coloured_occurring = 0;                // the same with the mover's colour told apart
   std::vector<std::string> never_occurring;  // actions of the rules no position allows
 };
 
@@ -47,8 +47,8 @@ struct GameFacts {
 GameFacts game_facts(const Rules& rules);
 
 struct LongestWin {
-  Outcome value;          // the longest forced win stored (for the side to move)
-  State position;         // the first stored class with it
+  Outcome value;            // the longest forced win stored (for the side to move)
+  State position;           // the first stored class with it
   std::vector<Move> reach;  // a shortest way there from the empty board
   std::vector<Move> line;   // the principal variation from it (no history) to the end
   std::optional<Outcome> value_after_reach;  // the value under the history of `reach` (rule 3)

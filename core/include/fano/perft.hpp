@@ -54,7 +54,6 @@ std::vector<std::uint64_t> expand_layer(const Rules& rules, const std::vector<st
 // set without the remaining depth, so a position first met near the horizon is
 // never expanded again when met closer to the root. Children in move order.
 // Element n-1 is the count for depth n. Serial and deterministic.
-std::vector<std::uint64_t> dfs_visited_counts(const Rules& rules, int max_depth,
-                                              bool expand_ended);
+std::vector<std::uint64_t> dfs_visited_counts(const Rules& rules, int max_depth, bool expand_ended);
 
 }  // namespace fano

@@ -105,7 +105,7 @@ std::string markdown_row(const TablebaseReport& report);
 
 struct PerftTable {
   PerftReading reading = PerftReading::kExact;  // what a count means (fano/perft.hpp)
-  bool expand_ended = false;  // positions where the game ended were expanded
+  bool expand_ended = false;                    // positions where the game ended were expanded
   struct Row {
     int depth;
     std::uint64_t count;
@@ -138,14 +138,14 @@ std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
 // Game records
 
 struct ClaimedChange {
-  int ply = 0;  // 0: no move of the record changes the mover's value
+  int ply = 0;       // 0: no move of the record changes the mover's value
   Outcome from, to;  // the mover's best result before the move, and what it gives
 };
 
 struct Claim {
   Value value = Value::kDraw;
   std::optional<int> plies;
-  std::optional<int> winning_moves;  // moves keeping the side to move's win at the end
+  std::optional<int> winning_moves;           // moves keeping the side to move's win at the end
   std::optional<ClaimedChange> first_change;  // the record's first mistake, or none
 };
 
@@ -161,7 +161,7 @@ struct IllegalMove {
 struct Mistake {
   int ply;
   std::string move;
-  Value from, to;  // the mover's best result before the move, and what the move gives
+  Value from, to;         // the mover's best result before the move, and what the move gives
   Outcome before, after;  // the same with plies
 };
 
