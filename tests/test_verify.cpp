@@ -345,7 +345,7 @@ TEST(VerifyPerft, CommandExitCodes) {
   write_text(dir.path() / "malformed.txt", "exact stop-at-end\n1 14\n2 1g6\n");
   const RunResult good = run_fano({"verify", "--perft", (dir / "good.txt").string()});
   EXPECT_EQ(good.exit_code, 0) << good.err;
-  EXPECT_NE(good.out.find("depth 2: 196 match"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("depth 2 (exact): 196 match"), std::string::npos) << good.out;
   const RunResult bad = run_fano({"verify", "--perft", (dir / "bad.txt").string()});
   EXPECT_EQ(bad.exit_code, 4);
   EXPECT_NE(bad.out.find("published 197, computed 196"), std::string::npos) << bad.out;
