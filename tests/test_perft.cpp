@@ -182,7 +182,8 @@ TEST(ExpandLayer, EndedParentsOnlyWhenAsked) {
 
 TEST(FanoPerft, JsonDepth2BothModes) {
   const nlohmann::json depths = nlohmann::json::parse(
-      R"([{"depth":1,"positions":14,"cumulative":14},{"depth":2,"positions":196,"cumulative":210}])");
+      R"([{"depth":1,"positions":14,"cumulative":14,"within":15,"paths":14,"ended_positions":0,"ended_paths":0},)"
+      R"({"depth":2,"positions":196,"cumulative":210,"within":211,"paths":196,"ended_positions":0,"ended_paths":0}])");
   for (const bool expand : {false, true}) {
     const RunResult r = run_fano_shell(
         expand ? "perft --depth 2 --expand-ended --json" : "perft --depth 2 --json", false);
@@ -196,7 +197,7 @@ TEST(FanoPerft, JsonDepth2BothModes) {
 TEST(FanoPerft, JsonDepth9) {
   const RunResult r = run_fano_shell("perft --depth 9 --json", false);
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.out.find("{\"depth\":9,\"positions\":517272,\"cumulative\":1523676}"),
+  EXPECT_NE(r.out.find("{\"depth\":9,\"positions\":517272,\"cumulative\":1523676,"),
             std::string::npos)
       << r.out;
 }

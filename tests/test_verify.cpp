@@ -282,7 +282,7 @@ TEST(VerifyPerft, MatchingTable) {
       "\n"
       "3 1680\n"
       "4 12894\n");
-  EXPECT_FALSE(t.cumulative);
+  EXPECT_EQ(t.reading, PerftReading::kExact);
   EXPECT_FALSE(t.expand_ended);
   ASSERT_EQ(t.rows.size(), 4u);
   EXPECT_EQ(t.rows[2].line, 6);
@@ -294,6 +294,29 @@ TEST(VerifyPerft, MatchingTable) {
   const auto cum = verify::parse_perft_table("cumulative stop-at-end\n5 " +
                                              std::to_string(rows[4].cumulative) + "\n");
   EXPECT_TRUE(verify::check_perft(Rules(kStandard), cum)[0].match());
+}
+
+TEST(VerifyPerft, DepthZeroAndEveryReading) {
+  // A depth-0 row is the empty board under every reading; the others follow the header.
+  const auto rows = perft(Rules(kStandard), 4, true);
+  for (const PerftReading r : {PerftReading::kExact, PerftReading::kCumulative,
+                               PerftReading::kWithin, PerftReading::kPaths}) {
+    const std::string text = std::string(perft_reading_name(r)) + " expand-ended\n0 1\n4 " +
+                             std::to_string(perft_count(rows[3], r)) + "\n";
+    const auto t = verify::parse_perft_table(text);
+    EXPECT_EQ(t.reading, r);
+    const auto checks = verify::check_perft(Rules(kStandard), t);
+    ASSERT_EQ(checks.size(), 2u);
+    EXPECT_TRUE(checks[0].match()) << text;
+    EXPECT_EQ(checks[0].reading, PerftReading::kExact);
+    EXPECT_TRUE(checks[1].match()) << text;
+    EXPECT_EQ(checks[1].reading, r);
+  }
+  // Expanded, the readings differ at depth 4: 12936 exact, 14826 summed, 14827 within, 31752 paths.
+  EXPECT_EQ(rows[3].positions, 12936u);
+  EXPECT_EQ(rows[3].cumulative, 14826u);
+  EXPECT_EQ(rows[3].within, 14827u);
+  EXPECT_EQ(rows[3].paths, 31752u);
 }
 
 TEST(VerifyPerft, MismatchIsReportedPerDepth) {
@@ -322,7 +345,7 @@ TEST(VerifyPerft, CommandExitCodes) {
   write_text(dir.path() / "malformed.txt", "exact stop-at-end\n1 14\n2 1g6\n");
   const RunResult good = run_fano({"verify", "--perft", (dir / "good.txt").string()});
   EXPECT_EQ(good.exit_code, 0) << good.err;
-  EXPECT_NE(good.out.find("depth 2: 196 match"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("depth 2 (exact): 196 match"), std::string::npos) << good.out;
   const RunResult bad = run_fano({"verify", "--perft", (dir / "bad.txt").string()});
   EXPECT_EQ(bad.exit_code, 4);
   EXPECT_NE(bad.out.find("published 197, computed 196"), std::string::npos) << bad.out;
@@ -341,10 +364,11 @@ TEST(VerifyPerft, MalformedTables) {
   const Case cases[] = {
       {"1 14\nexact stop-at-end\n", "line 1"},
       {"exact\n1 14\n", "'expand-ended' or 'stop-at-end'"},
-      {"stop-at-end\n1 14\n", "'cumulative' or 'exact'"},
+      {"stop-at-end\n1 14\n", "'exact', 'cumulative', 'within' or 'paths'"},
+      {"within paths stop-at-end\n1 14\n", "both 'within' and 'paths'"},
       {"exact cumulative stop-at-end\n1 14\n", "both"},
       {"exact stop-at-end\n1 x4\n", "line 2: count 'x4'"},
-      {"exact stop-at-end\n0 1\n", "line 2: depth '0'"},
+      {"exact stop-at-end\n0 1\n0 1\n", "line 3: depth '0' was already given on line 2"},
       {"exact stop-at-end\n65 1\n", "depth '65'"},
       {"exact stop-at-end\n1 14 15\n", "unexpected token '15'"},
       {"exact stop-at-end\n1\n", "no count"},

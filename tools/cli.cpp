@@ -177,6 +177,7 @@ std::string examples_for(const std::string& command) {
        "  fano verify\n  fano verify --lines games.txt --json\n"
        "  fano verify --perft published.txt"},
       {"bench", "  fano bench\n  fano bench --history --games 1000 --json"},
+      {"facts", "  fano facts\n  fano facts --no-table --json"},
       {"selfplay",
        "  fano selfplay --white engine --black greedy --games 2000 --seed 1\n"
        "  fano selfplay --white random --black cover --json"},

@@ -47,14 +47,13 @@ int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::s
         std::cout << "FAILED: " << cr.errors << " error" << (cr.errors == 1 ? "" : "s")
                   << "; first: " << (cr.first ? finding_text(*cr.first) : std::string("?")) << "\n";
     }
-    std::cout << "empty board: "
-              << (r.start ? outcome_text(*r.start) : std::string("not stored"))
+    std::cout << "empty board: " << (r.start ? outcome_text(*r.start) : std::string("not stored"))
               << "; first moves that lose:";
     bool any = false;
     for (const auto& f : r.first_moves)
       if (f.result.value == Value::kLoss) {
-        std::cout << (any ? ", " : " ") << format_move(f.move) << " ("
-                  << outcome_text(f.result) << ")";
+        std::cout << (any ? ", " : " ") << format_move(f.move) << " (" << outcome_text(f.result)
+                  << ")";
         any = true;
       }
     std::cout << (any ? "" : " none") << "\n";
@@ -89,7 +88,7 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
     else if (!first_bad)
       first_bad = &c;
   }
-  const std::string kind = table.cumulative ? "cumulative" : "exact";
+  const std::string kind(perft_reading_name(table.reading));
   const std::string rule = table.expand_ended ? "expand-ended" : "stop-at-end";
   if (json) {
     print_json(verify::perft_report_json(table, checks, v, path, seconds_since(t0)));
@@ -97,7 +96,7 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
     std::cout << "perft table: " << path << " (" << kind << " counts, " << rule << "), "
               << variant_description(v) << "\n";
     for (const auto& c : checks) {
-      std::cout << "  depth " << c.depth << ": ";
+      std::cout << "  depth " << c.depth << " (" << perft_reading_name(c.reading) << "): ";
       if (c.match()) {
         std::cout << c.published << " match\n";
       } else {
@@ -113,7 +112,8 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
   if (first_bad) {
     std::cerr << "fano verify: " << path << " line " << first_bad->line << ": depth "
               << first_bad->depth << " published " << first_bad->published << ", computed "
-              << first_bad->computed << " (" << kind << ", " << rule << ")\n";
+              << first_bad->computed << " (" << perft_reading_name(first_bad->reading) << ", "
+              << rule << ")\n";
     return kExitCheckFailed;
   }
   return 0;
@@ -141,8 +141,8 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
     if (r.claim_holds && !*r.claim_holds) {
       ++failed;
       if (first_problem.empty())
-        first_problem = "line " + std::to_string(r.line) + ": claim '" + verify::claim_text(*r.claim) +
-                        "' fails: the final position is " +
+        first_problem = "line " + std::to_string(r.line) + ": claim '" +
+                        verify::claim_text(*r.claim) + "' fails: the final position is " +
                         (r.value ? outcome_text(*r.value) : std::string("unknown"));
     }
   }
@@ -164,10 +164,11 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
                 << " for the side to move\n";
       if (r.first_mistake)
         std::cout << "  first mistake: ply " << r.first_mistake->ply << " " << r.first_mistake->move
-                  << " (" << value_name(r.first_mistake->from) << " -> "
-                  << value_name(r.first_mistake->to) << ")\n";
+                  << " (" << outcome_text(r.first_mistake->before) << " -> "
+                  << outcome_text(r.first_mistake->after) << " for the mover)\n";
       else
         std::cout << "  no mistake\n";
+      if (r.winning_moves) std::cout << "  winning moves: " << *r.winning_moves << "\n";
       if (r.claim)
         std::cout << "  claim " << verify::claim_text(*r.claim) << ": "
                   << (*r.claim_holds ? "holds" : "fails") << "\n";
@@ -190,12 +191,16 @@ int cmd_verify(const Args& args) {
   add_table_options(desc);
   desc.add_options()(
       "perft", po::value<std::string>(),
-      "check a published table of depth counts: 'depth count' lines and one header line saying "
-      "'cumulative' or 'exact' and 'expand-ended' or 'stop-at-end' ('#' comments allowed)")(
+      "check a published table of depth counts: 'depth count' lines (depth 0..64) and one "
+      "header line naming the reading, 'exact', 'cumulative', 'within' or 'paths' (see 'fano "
+      "perft --help'), and 'expand-ended' or 'stop-at-end' ('#' comments allowed); a depth-0 "
+      "row is compared with the empty board (1)")(
       "lines", po::value<std::string>(),
       "check game records, one per line: moves separated by commas or spaces, optionally "
-      "followed by '# claim: win|draw|loss [PLIES]' about the side to move at the end")(
-      "markdown", "print the variant's row of the results table (results/variants.md)")(
+      "followed by '# claim: win|draw|loss [PLIES]' about the side to move at the end, and "
+      "after ';' 'winning-moves N' and 'first-change PLY VALUE [PLIES] VALUE [PLIES]' (or "
+      "'first-change none')")("markdown",
+                              "print the variant's row of the results table (results/variants.md)")(
       "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
       "json", "print JSON");
   const auto vm = parse(

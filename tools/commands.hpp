@@ -19,6 +19,7 @@ int cmd_play(const Args& args);
 int cmd_show(const Args& args);
 int cmd_serve(const Args& args);
 int cmd_export(const Args& args);
+int cmd_facts(const Args& args);
 int cmd_selfplay(const Args& args);
 
 }  // namespace fano::cli

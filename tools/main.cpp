@@ -34,6 +34,8 @@ const Command kCommands[] = {
     {"export", "every reachable position (or class) with its value, as CSV or JSON lines",
      fano::cli::cmd_export},
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
+    {"facts", "distinct actions, shortest games, board mirrorings and the longest forced win",
+     fano::cli::cmd_facts},
     {"bench", "measure every stage's speed and the table's size on this machine",
      fano::cli::cmd_bench},
     {"selfplay", "seeded games between two players and their statistics", fano::cli::cmd_selfplay},

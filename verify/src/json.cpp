@@ -47,7 +47,7 @@ Json tablebase_report_json(const TablebaseReport& r, const std::string& path) {
 Json perft_report_json(const PerftTable& table, std::span<const PerftCheck> checks,
                        const Variant& v, const std::string& path, double seconds) {
   Json o = with_variant(Json{{"file", path}}, v);
-  o["counts"] = table.cumulative ? "cumulative" : "exact";
+  o["counts"] = perft_reading_name(table.reading);
   o["expand_ended"] = table.expand_ended;
   Json depths = Json::array();
   bool all = true;
@@ -56,6 +56,7 @@ Json perft_report_json(const PerftTable& table, std::span<const PerftCheck> chec
                       {"line", c.line},
                       {"published", c.published},
                       {"computed", c.computed},
+                      {"reading", perft_reading_name(c.reading)},
                       {"match", c.match()}});
     all = all && c.match();
   }
@@ -89,8 +90,11 @@ Json records_report_json(std::span<const RecordReport> records, const Variant& v
     l["first_mistake"] = r.first_mistake ? Json{{"ply", r.first_mistake->ply},
                                                 {"move", r.first_mistake->move},
                                                 {"from", value_name(r.first_mistake->from)},
-                                                {"to", value_name(r.first_mistake->to)}}
+                                                {"to", value_name(r.first_mistake->to)},
+                                                {"before", outcome_json(r.first_mistake->before)},
+                                                {"after", outcome_json(r.first_mistake->after)}}
                                          : Json(nullptr);
+    l["winning_moves"] = r.winning_moves ? Json(*r.winning_moves) : Json(nullptr);
     l["claimed"] = r.claim ? Json(claim_text(*r.claim)) : Json(nullptr);
     l["claim"] = r.claim_holds ? Json(*r.claim_holds ? "holds" : "fails") : Json(nullptr);
     lines.push_back(std::move(l));

@@ -501,15 +501,16 @@ PerftTable parse_perft_table(std::string_view text) {
     if (first >= '0' && first <= '9') {
       if (!header_line)
         input_error(ln, "row " + quote(trim(line)) +
-                            " comes before the header line (a line saying 'cumulative' or "
-                            "'exact' and 'expand-ended' or 'stop-at-end')");
+                            " comes before the header line (a line naming 'exact', "
+                            "'cumulative', 'within' or 'paths' and 'expand-ended' or "
+                            "'stop-at-end')");
       if (tokens.size() != 2)
         input_error(ln, tokens.size() < 2
                             ? "row " + quote(trim(line)) + " has no count: expected 'depth count'"
                             : "unexpected token " + quote(tokens[2]) + ": expected 'depth count'");
       const auto d = parse_u64(tokens[0]);
-      if (!d || *d < 1 || *d > 64)
-        input_error(ln, "depth " + quote(tokens[0]) + " is not a number from 1 to 64");
+      if (!d || *d > 64)
+        input_error(ln, "depth " + quote(tokens[0]) + " is not a number from 0 to 64");
       const auto c = parse_u64(tokens[1]);
       if (!c) input_error(ln, "count " + quote(tokens[1]) + " is not a non-negative integer");
       const auto [it, fresh] = depth_line.emplace(int(*d), ln);
@@ -520,37 +521,41 @@ PerftTable parse_perft_table(std::string_view text) {
       continue;
     }
     // A header line: keywords among other words.
-    bool cumulative = false, exact = false, expand = false, stop = false;
+    std::vector<PerftReading> readings;
+    bool expand = false, stop = false;
     for (std::string_view tok : tokens) {
       std::string w = lower(tok);
       while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
       while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
-      cumulative |= w == "cumulative";
-      exact |= w == "exact";
+      if (const auto r = parse_perft_reading(w);
+          r && std::find(readings.begin(), readings.end(), *r) == readings.end())
+        readings.push_back(*r);
       expand |= w == "expand-ended";
       stop |= w == "stop-at-end";
     }
-    if (!cumulative && !exact && !expand && !stop)
+    if (readings.empty() && !expand && !stop)
       input_error(ln, "token " + quote(tokens[0]) +
-                          " is neither a depth nor part of a header naming 'cumulative' or "
-                          "'exact' and 'expand-ended' or 'stop-at-end' (comment text out with "
-                          "'#')");
+                          " is neither a depth nor part of a header naming 'exact', "
+                          "'cumulative', 'within' or 'paths' and 'expand-ended' or "
+                          "'stop-at-end' (comment text out with '#')");
     if (header_line)
       input_error(ln, "second header line (the first is line " + std::to_string(header_line) + ")");
-    if (cumulative && exact) input_error(ln, "header names both 'cumulative' and 'exact'");
-    if (!cumulative && !exact)
-      input_error(ln, "header names no count kind: add 'cumulative' or 'exact'");
+    if (readings.size() > 1)
+      input_error(ln, "header names both '" + std::string(perft_reading_name(readings[0])) +
+                          "' and '" + std::string(perft_reading_name(readings[1])) + "'");
+    if (readings.empty())
+      input_error(ln, "header names no count kind: add 'exact', 'cumulative', 'within' or 'paths'");
     if (expand && stop) input_error(ln, "header names both 'expand-ended' and 'stop-at-end'");
     if (!expand && !stop)
       input_error(ln, "header names no expansion rule: add 'expand-ended' or 'stop-at-end'");
     header_line = ln;
-    t.cumulative = cumulative;
+    t.reading = readings[0];
     t.expand_ended = expand;
   }
   if (!header_line)
     throw InputError(
-        "no header line: one line must say 'cumulative' or 'exact' and 'expand-ended' or "
-        "'stop-at-end'");
+        "no header line: one line must name 'exact', 'cumulative', 'within' or 'paths' and "
+        "'expand-ended' or 'stop-at-end'");
   if (t.rows.empty()) throw InputError("no 'depth count' rows");
   return t;
 }
@@ -559,15 +564,18 @@ std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
                                     const Progress& progress) {
   int deepest = 0;
   for (const auto& r : table.rows) deepest = std::max(deepest, r.depth);
-  const auto rows = perft(rules, deepest, table.expand_ended, [&](const PerftRow& r) {
-    if (progress)
-      progress("verify: perft depth " + std::to_string(r.depth) + ": " +
-               std::to_string(r.positions) + " positions");
-  });
+  const auto rows = deepest == 0
+                        ? std::vector<PerftRow>{}
+                        : perft(rules, deepest, table.expand_ended, [&](const PerftRow& r) {
+                            if (progress)
+                              progress("verify: perft depth " + std::to_string(r.depth) + ": " +
+                                       std::to_string(r.positions) + " positions");
+                          });
   std::vector<PerftCheck> out;
   for (const auto& r : table.rows) {
-    const PerftRow& c = rows[size_t(r.depth - 1)];
-    out.push_back({r.depth, r.line, r.count, table.cumulative ? c.cumulative : c.positions});
+    const PerftReading reading = r.depth == 0 ? PerftReading::kExact : table.reading;
+    const PerftRow& c = r.depth == 0 ? perft_root() : rows[size_t(r.depth - 1)];
+    out.push_back({r.depth, r.line, r.count, perft_count(c, reading), reading});
   }
   return out;
 }
@@ -577,11 +585,67 @@ std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
 
 namespace {
 
+// "VALUE [PLIES]" from tokens[i], advancing i.
+Outcome parse_outcome_tokens(const std::vector<std::string_view>& tokens, size_t& i, int ln) {
+  if (i >= tokens.size()) input_error(ln, "first-change: expected a value (win, draw or loss)");
+  const std::string v = lower(tokens[i]);
+  Outcome o{Value::kDraw, 0};
+  if (v == "win")
+    o.value = Value::kWin;
+  else if (v == "loss")
+    o.value = Value::kLoss;
+  else if (v != "draw")
+    input_error(ln, "first-change value " + quote(tokens[i]) + " is not win, draw or loss");
+  ++i;
+  if (o.value != Value::kDraw) {
+    const auto p = i < tokens.size() ? parse_u64(tokens[i]) : std::nullopt;
+    if (!p || *p > 100000)
+      input_error(ln, "first-change: " + v + " needs its plies, e.g. '" + v + " 13'");
+    o.plies = int(*p);
+    ++i;
+  }
+  return o;
+}
+
+// "winning-moves N" or "first-change ..." after a ';' of a claim.
+void parse_claim_part(Claim& c, std::string_view part, int ln) {
+  const auto tokens = split_tokens(part, " \t\r,");
+  if (tokens.empty()) return;
+  const std::string key = lower(tokens[0]);
+  if (key == "winning-moves") {
+    const auto n = tokens.size() == 2 ? parse_u64(tokens[1]) : std::nullopt;
+    if (!n || *n > 1000) input_error(ln, "expected 'winning-moves N'");
+    c.winning_moves = int(*n);
+    return;
+  }
+  if (key != "first-change")
+    input_error(ln, "claim part " + quote(tokens[0]) +
+                        " is neither 'winning-moves N' nor 'first-change PLY VALUE [PLIES] "
+                        "VALUE [PLIES]'");
+  ClaimedChange ch;
+  if (tokens.size() == 2 && lower(tokens[1]) == "none") {
+    c.first_change = ch;
+    return;
+  }
+  const auto ply = tokens.size() > 1 ? parse_u64(tokens[1]) : std::nullopt;
+  if (!ply || *ply < 1 || *ply > 100000) input_error(ln, "first-change: expected a ply number");
+  ch.ply = int(*ply);
+  size_t i = 2;
+  ch.from = parse_outcome_tokens(tokens, i, ln);
+  ch.to = parse_outcome_tokens(tokens, i, ln);
+  if (i != tokens.size())
+    input_error(ln, "unexpected token " + quote(tokens[i]) + " in first-change");
+  c.first_change = ch;
+}
+
 std::optional<Claim> parse_claim(std::string_view comment, int ln) {
   const std::string low = lower(comment);
   const size_t at = low.find("claim:");
   if (at == std::string::npos) return std::nullopt;
-  const std::string_view rest = comment.substr(at + 6);
+  std::string_view rest = comment.substr(at + 6);
+  const size_t semi = rest.find(';');
+  const std::string_view parts = semi == std::string_view::npos ? "" : rest.substr(semi + 1);
+  rest = rest.substr(0, semi);
   const auto tokens = split_tokens(rest, " \t\r,");
   const std::string usage = "expected '# claim: win|draw|loss [PLIES]'";
   if (tokens.empty()) input_error(ln, "empty claim: " + usage);
@@ -604,6 +668,7 @@ std::optional<Claim> parse_claim(std::string_view comment, int ln) {
   }
   if (tokens.size() > 2)
     input_error(ln, "unexpected token " + quote(tokens[2]) + " in claim: " + usage);
+  for (std::string_view part : split_tokens(parts, ";")) parse_claim_part(c, part, ln);
   return c;
 }
 
@@ -658,7 +723,7 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
                 "'s game, reached by legal moves (damaged table; run 'fano verify')");
       }
       if (!rec.first_mistake && got.value < before.value)
-        rec.first_mistake = Mistake{ply, format_move(m), before.value, got.value};
+        rec.first_mistake = Mistake{ply, format_move(m), before.value, got.value, before, got};
       if (game.over()) rec.ended_at = ply;
     }
     const State st = game.current();
@@ -667,9 +732,25 @@ std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view tex
     rec.final_position = format_position(st);
     rec.table_value = tb.probe(st);
     if (rec.table_value) rec.value = game_value(tb, game);
-    if (rec.claim)
-      rec.claim_holds = rec.legal && rec.value && rec.value->value == rec.claim->value &&
-                        (!rec.claim->plies || *rec.claim->plies == rec.value->plies);
+    if (rec.value && !rec.end) {
+      int wins = 0;
+      for (const RatedMove& r : rate_moves(tb, game)) wins += r.result.value == Value::kWin;
+      rec.winning_moves = wins;
+    }
+    if (rec.claim) {
+      const Claim& c = *rec.claim;
+      bool holds = rec.legal && rec.value && rec.value->value == c.value &&
+                   (!c.plies || *c.plies == rec.value->plies);
+      if (c.winning_moves) holds = holds && rec.winning_moves == c.winning_moves;
+      if (c.first_change) {
+        const auto& m = rec.first_mistake;
+        holds = holds && (c.first_change->ply == 0 ? !m
+                                                   : m && m->ply == c.first_change->ply &&
+                                                         m->before == c.first_change->from &&
+                                                         m->after == c.first_change->to);
+      }
+      rec.claim_holds = holds;
+    }
     out.push_back(std::move(rec));
   }
   return out;
@@ -682,6 +763,17 @@ namespace fano::verify {
 std::string claim_text(const Claim& c) {
   std::string out(value_name(c.value));
   if (c.plies) out.append(1, ' ').append(std::to_string(*c.plies));
+  if (c.winning_moves) out += "; winning-moves " + std::to_string(*c.winning_moves);
+  if (c.first_change) {
+    const auto outcome = [](Outcome o) {
+      return std::string(value_name(o.value)) +
+             (o.value == Value::kDraw ? "" : " " + std::to_string(o.plies));
+    };
+    out += c.first_change->ply == 0
+               ? std::string("; first-change none")
+               : "; first-change " + std::to_string(c.first_change->ply) + " " +
+                     outcome(c.first_change->from) + " " + outcome(c.first_change->to);
+  }
   return out;
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "fano/game.hpp"
+#include "fano/perft.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"
@@ -103,8 +104,8 @@ std::string markdown_row(const TablebaseReport& report);
 // Published depth counts
 
 struct PerftTable {
-  bool cumulative = false;    // counts are sums over depths 1..d (else exactly d)
-  bool expand_ended = false;  // positions where the game ended were expanded
+  PerftReading reading = PerftReading::kExact;  // what a count means (fano/perft.hpp)
+  bool expand_ended = false;                    // positions where the game ended were expanded
   struct Row {
     int depth;
     std::uint64_t count;
@@ -113,15 +114,19 @@ struct PerftTable {
   std::vector<Row> rows;  // in file order, depths distinct
 };
 
-// Parses "depth count" lines, one header line naming 'cumulative' or 'exact'
-// and 'expand-ended' or 'stop-at-end', '#' comments and blank lines.
-// Throws InputError.
+// Parses "depth count" lines (depth 0..64), one header line naming the reading
+// ('exact', 'cumulative', 'within' or 'paths') and 'expand-ended' or
+// 'stop-at-end', '#' comments and blank lines. Throws InputError.
 PerftTable parse_perft_table(std::string_view text);
 
 struct PerftCheck {
   int depth;
   int line;
   std::uint64_t published, computed;
+  // The reading compared with: the table's, except that a depth-0 row is always
+  // compared with the one position at depth 0, the empty board ('exact': a sum
+  // over depths 1..0 would be empty).
+  PerftReading reading = PerftReading::kExact;
   bool match() const { return published == computed; }
 };
 
@@ -132,12 +137,19 @@ std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
 // ---------------------------------------------------------------------------
 // Game records
 
+struct ClaimedChange {
+  int ply = 0;       // 0: no move of the record changes the mover's value
+  Outcome from, to;  // the mover's best result before the move, and what it gives
+};
+
 struct Claim {
   Value value = Value::kDraw;
   std::optional<int> plies;
+  std::optional<int> winning_moves;           // moves keeping the side to move's win at the end
+  std::optional<ClaimedChange> first_change;  // the record's first mistake, or none
 };
 
-// "win 5", "draw": a claim as written.
+// "win 5", "draw", "win 2; winning-moves 1; first-change 3 draw loss 13": a claim as written.
 std::string claim_text(const Claim& c);
 
 struct IllegalMove {
@@ -149,7 +161,8 @@ struct IllegalMove {
 struct Mistake {
   int ply;
   std::string move;
-  Value from, to;  // the mover's best result before the move, and what the move gives
+  Value from, to;         // the mover's best result before the move, and what the move gives
+  Outcome before, after;  // the same with plies
 };
 
 struct RecordReport {
@@ -165,13 +178,18 @@ struct RecordReport {
       value;  // of the final position for the side to move, under the record's history
   std::optional<Outcome> table_value;  // the table's value of the final position (no history)
   std::optional<Mistake> first_mistake;
+  // Moves of the side to move at the end that keep her win (under the history);
+  // 0 when the final position is not won, unset when the game is over there.
+  std::optional<int> winning_moves;
   std::optional<Claim> claim;
   std::optional<bool> claim_holds;  // set when a claim was made (false for an illegal record)
 };
 
 // Reads one record per line: moves in either notation separated by commas or
-// spaces, optionally followed by "# claim: win|draw|loss [PLIES]". Lines with
-// no moves are skipped. Throws InputError for a malformed claim.
+// spaces, optionally followed by "# claim: win|draw|loss [PLIES]" and, each
+// after a ';', "winning-moves N" and "first-change PLY VALUE [PLIES] VALUE
+// [PLIES]" (or "first-change none"). Lines with no moves are skipped. Throws
+// InputError for a malformed claim.
 std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view text);
 
 }  // namespace fano::verify

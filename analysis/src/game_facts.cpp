@@ -1,0 +1,243 @@
+#include "fano/game_facts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "fano/analysis.hpp"
+#include "fano/board.hpp"
+#include "fano/notation.hpp"
+#include "fano/symmetry.hpp"
+
+namespace fano {
+namespace {
+
+struct Parent {
+  std::uint64_t code;
+  Move move;
+};
+
+// Breadth-first over the reachable positions (no move from an ended game),
+// children in the rules' move order. visit(state, depth) is called once per
+// position in BFS order and returns false to stop.
+template <class Visit>
+std::unordered_map<std::uint64_t, Parent> bfs(const Rules& rules, Visit&& visit) {
+  std::unordered_map<std::uint64_t, Parent> parent;
+  parent.reserve(1u << 21);
+  parent.emplace(kEmptyBoard.code, Parent{kEmptyBoard.code, Move{}});
+  std::vector<std::uint64_t> layer{kEmptyBoard.code}, next;
+  for (int depth = 0; !layer.empty(); ++depth) {
+    next.clear();
+    for (const std::uint64_t code : layer) {
+      const State st{code};
+      if (!visit(st, depth)) return parent;
+      if (game_over(rules, st) != GameOver::kNone) continue;
+      for_each_move(rules, st, [&](const Move& m, State child) {
+        if (parent.emplace(child.code, Parent{code, m}).second) next.push_back(child.code);
+      });
+    }
+    layer.swap(next);
+  }
+  return parent;
+}
+
+std::vector<Move> path_to(const std::unordered_map<std::uint64_t, Parent>& parent, State st) {
+  std::vector<Move> moves;
+  for (std::uint64_t c = st.code; c != kEmptyBoard.code;) {
+    const Parent& p = parent.at(c);
+    moves.push_back(p.move);
+    c = p.code;
+  }
+  std::reverse(moves.begin(), moves.end());
+  return moves;
+}
+
+Json moves_json(const std::vector<Move>& moves) {
+  Json a = Json::array();
+  for (const Move& m : moves) a.push_back(format_move(m));
+  return a;
+}
+
+std::string action_name(bool placement, int a, int b) {
+  return placement
+             ? std::string(a == int(Shape::kCircle) ? "Round" : "Triangle") + std::to_string(b + 1)
+             : std::to_string(a + 1) + "-" + std::to_string(b + 1);
+}
+
+}  // namespace
+
+GameFacts game_facts(const Rules& rules) {
+  GameFacts f;
+  f.variant = rules.variant;
+  // placed[shape][space], moved[from][to]; coloured[colour][action index]
+  std::array<std::array<bool, kSpaces>, 2> placed{};
+  std::array<std::array<bool, kSpaces>, kSpaces> moved{};
+  std::array<std::array<bool, 2 * kSpaces + kSpaces * kSpaces>, 2> coloured{};
+  std::vector<State> placement_ends, no_move_ends;
+  int placement_depth = -1, no_move_depth = -1;
+  const auto parent = bfs(rules, [&](State st, int depth) {
+    ++f.reachable;
+    const GameOver over = game_over(rules, st);
+    if (over == GameOver::kLine && depth <= kTotalPieces) {
+      // A line formed by one of the eight placements.
+      if (placement_depth < 0) placement_depth = depth;
+      if (depth == placement_depth) placement_ends.push_back(st);
+    }
+    if (over == GameOver::kNoMove) {
+      if (no_move_depth < 0) no_move_depth = depth;
+      if (depth == no_move_depth) no_move_ends.push_back(st);
+    }
+    if (over != GameOver::kNone) return true;
+    const int colour = int(st.to_move());
+    for_each_move(rules, st, [&](const Move& m, State) {
+      const int shape = int(shape_of(m.piece));
+      if (m.is_placement()) {
+        placed[shape][m.to] = true;
+        coloured[colour][shape * kSpaces + m.to] = true;
+      } else {
+        moved[m.from][m.to] = true;
+        coloured[colour][2 * kSpaces + m.from * kSpaces + m.to] = true;
+      }
+    });
+    return true;
+  });
+  ActionCount& a = f.actions;
+  for (int shape = 0; shape < 2; ++shape)
+    for (int s = 0; s < kSpaces; ++s) {
+      ++a.placements_by_rules;
+      if (placed[shape][s])
+        ++a.placements_occurring;
+      else
+        a.never_occurring.push_back(action_name(true, shape, s));
+    }
+  for (int from = 0; from < kSpaces; ++from)
+    for (int to = 0; to < kSpaces; ++to) {
+      if (!(rules.neighbours[from] >> to & 1)) continue;
+      ++a.movements_by_rules;
+      if (moved[from][to])
+        ++a.movements_occurring;
+      else
+        a.never_occurring.push_back(action_name(false, from, to));
+    }
+  for (const auto& c : coloured) a.coloured_occurring += int(std::count(c.begin(), c.end(), true));
+  const auto shortest = [&](const std::vector<State>& ends, int depth, GameOver how) {
+    std::optional<ShortestGame> g;
+    if (depth < 0) return g;
+    g = ShortestGame{depth, ends.size(), path_to(parent, ends.front()), how};
+    return g;
+  };
+  f.shortest_placement_end = shortest(placement_ends, placement_depth, GameOver::kLine);
+  f.shortest_no_move = shortest(no_move_ends, no_move_depth, GameOver::kNoMove);
+  return f;
+}
+
+std::vector<Move> shortest_path_to(const Rules& rules, State target) {
+  bool found = false;
+  const auto parent = bfs(rules, [&](State st, int) { return !(found = st == target); });
+  if (!found) throw UnreachablePosition(target);
+  return path_to(parent, target);
+}
+
+LongestWin longest_forced_win(const Tablebase& tb) {
+  std::optional<std::size_t> best;
+  int plies = -1;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const Outcome o = tb.outcome_at(i);
+    if (o.value == Value::kWin && o.plies > plies) plies = o.plies, best = i;
+  }
+  if (!best) throw std::runtime_error(tb.name() + ": the table holds no forced win");
+  const Rules rules(tb.variant());
+  LongestWin w{tb.outcome_at(*best), tb.position_at(*best), {}, {}, std::nullopt};
+  w.reach = shortest_path_to(rules, w.position);
+  const GameRecord bare(rules, w.position);
+  w.line = principal_variation(tb, bare).moves();
+  GameRecord game(rules);
+  for (const Move& m : w.reach) game.play(m);
+  w.value_after_reach = game_value(tb, game);
+  return w;
+}
+
+std::vector<BoardTransform> printed_board_transforms(Adjacency adjacency) {
+  // Centroid at the origin, y up, circumradius 1 (the picture of render/src/svg.cpp).
+  struct P {
+    double x, y;
+  };
+  const double h = std::sqrt(3.0) / 2;
+  const P c6{0, 1}, c5{-h, -0.5}, c3{h, -0.5};
+  const auto mid = [](P a, P b) { return P{(a.x + b.x) / 2, (a.y + b.y) / 2}; };
+  const std::array<P, kSpaces> at{mid(c6, c5), mid(c5, c3), c3, mid(c6, c3), c5, c6, P{0, 0}};
+  const auto group = move_graph_symmetries(adjacency);
+  std::vector<BoardTransform> out;
+  const std::array<std::pair<const char*, P>, 3> kinds{{{"reflection (X axis)", P{1, -1}},
+                                                        {"reflection (Y axis)", P{-1, 1}},
+                                                        {"rotation (half turn)", P{-1, -1}}}};
+  for (const auto& [name, sign] : kinds) {
+    BoardTransform t{name, std::nullopt, false};
+    Permutation perm{};
+    bool all = true;
+    for (int s = 0; s < kSpaces && all; ++s) {
+      const P image{at[s].x * sign.x, at[s].y * sign.y};
+      int found = -1;
+      for (int u = 0; u < kSpaces; ++u)
+        if (std::abs(at[u].x - image.x) < 1e-9 && std::abs(at[u].y - image.y) < 1e-9) found = u;
+      all = found >= 0;
+      perm[s] = std::uint8_t(found);
+    }
+    if (all) {
+      t.perm = perm;
+      t.symmetry = std::find(group.begin(), group.end(), perm) != group.end();
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+Json board_transforms_json(const std::vector<BoardTransform>& t) {
+  Json a = Json::array();
+  for (const BoardTransform& b : t) {
+    Json perm = nullptr;
+    if (b.perm) {
+      perm = Json::array();
+      for (std::uint8_t s : *b.perm) perm.push_back(int(s) + 1);
+    }
+    a.push_back({{"name", b.name},
+                 {"maps_spaces_to_spaces", b.perm.has_value()},
+                 {"image_of_spaces_1_to_7", perm},
+                 {"symmetry", b.symmetry}});
+  }
+  return a;
+}
+
+Json game_facts_json(const GameFacts& f) {
+  Json o = variant_json(f.variant);
+  o["reachable"] = f.reachable;
+  const ActionCount& a = f.actions;
+  o["actions"] = {{"placements_by_rules", a.placements_by_rules},
+                  {"movements_by_rules", a.movements_by_rules},
+                  {"by_rules", a.placements_by_rules + a.movements_by_rules},
+                  {"placements_occurring", a.placements_occurring},
+                  {"movements_occurring", a.movements_occurring},
+                  {"occurring", a.placements_occurring + a.movements_occurring},
+                  {"coloured_occurring", a.coloured_occurring},
+                  {"never_occurring", a.never_occurring}};
+  const auto game = [](const std::optional<ShortestGame>& g) -> Json {
+    if (!g) return nullptr;
+    return {{"plies", g->plies}, {"positions", g->positions}, {"line", moves_json(g->line)}};
+  };
+  o["shortest_placement_end"] = game(f.shortest_placement_end);
+  o["shortest_no_move"] = game(f.shortest_no_move);
+  return o;
+}
+
+Json longest_win_json(const LongestWin& w) {
+  return {{"plies", w.value.plies},
+          {"position", format_position(w.position)},
+          {"reach", moves_json(w.reach)},
+          {"line", moves_json(w.line)},
+          {"value_after_reach",
+           w.value_after_reach ? outcome_json(*w.value_after_reach) : Json(nullptr)}};
+}
+
+}  // namespace fano
