@@ -394,5 +394,55 @@ TEST_F(Published, ActionsShortestGamesMirroringsLongestWin) {
   EXPECT_EQ(v["longest_win"]["plies"], 58);
 }
 
+// Black restricted to covering White's last piece (any move when it cannot), by
+// a search written here from the rules: no forced White win in fewer than 6
+// plies, one in 6, and the published line is such a game.
+bool cover_win_within(const Rules& rules, std::vector<State>& seen, State st, int last_to,
+                      int depth) {
+  if (std::find(seen.begin(), seen.end() - 1, st) != seen.end() - 1) return false;  // rule 3
+  if (const auto end = game_end(rules, st)) return end->loser == Colour::kBlack;
+  if (depth == 0) return false;
+  const bool white = st.to_move() == Colour::kWhite;
+  std::vector<Move> moves = legal_moves(rules, st);
+  if (!white) {
+    std::vector<Move> covering;
+    for (const Move& m : moves)
+      if (m.to == last_to) covering.push_back(m);
+    if (!covering.empty()) moves = covering;
+  }
+  for (const Move& m : moves) {
+    seen.push_back(apply_move(st, m));
+    const bool won = cover_win_within(rules, seen, seen.back(), m.to, depth - 1);
+    seen.pop_back();
+    if (won == white) return white;
+  }
+  return !white;
+}
+
+TEST_F(Published, CoveringLosesInSixPlies) {
+  const json f = fano_json({"facts", "--no-table", "--json"});
+  const json& w = f["win_against_cover"];
+  ASSERT_TRUE(w.is_object()) << f.dump();
+  EXPECT_EQ(w["plies"], 6);
+  const Rules rules(kStandard);
+  for (int depth = 0; depth <= 6; ++depth) {
+    std::vector<State> seen{kEmptyBoard};
+    EXPECT_EQ(cover_win_within(rules, seen, kEmptyBoard, -1, depth), depth == 6) << depth;
+  }
+  std::string line;
+  for (const json& m : w["line"]) {
+    if (!line.empty()) line += ',';
+    line += m.get<std::string>();
+  }
+  const GameRecord game = GameRecord::from_moves(rules, kEmptyBoard, line);
+  ASSERT_TRUE(game.end().has_value());
+  EXPECT_EQ(game.end()->loser, Colour::kBlack);
+  EXPECT_EQ(game.plies(), 6u);
+  for (std::size_t i = 1; i < game.plies(); i += 2)  // Black's moves cover White's
+    EXPECT_EQ(game.moves()[i].to, game.moves()[i - 1].to) << i;
+  expect_in_md("White forces a win in 6 plies, e.g. " + line + ":");
+  expect_in_md("**Verdict**: refuted: covering loses by force, in 6 plies.");
+}
+
 }  // namespace
 }  // namespace fano

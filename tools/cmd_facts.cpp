@@ -33,7 +33,9 @@ int cmd_facts(const Args& args) {
       "movements by from and to, as Ai Ai names them) by the rules and as they occur; the "
       "shortest game ending in the placement phase and the shortest ending because a player "
       "cannot move (plies, how many ended positions at that depth, one line); which of Ai Ai's "
-      "mirrorings are symmetries of the printed board; and, from the tablebase, the longest "
+      "mirrorings are symmetries of the printed board; White's fastest forced win when Black may "
+      "only cover White's last piece (and plays any move when it cannot); and, from the tablebase, "
+      "the longest "
       "forced win with a shortest way to it and its principal variation.",
       desc, nullptr, args);
   if (!vm) return 0;
@@ -41,6 +43,7 @@ int cmd_facts(const Args& args) {
   const bool json = vm->count("json") > 0;
   const GameFacts f = game_facts(Rules(v));
   const auto transforms = printed_board_transforms(v.adjacency);
+  const std::optional<CoverWin> cover = fastest_win_against_cover(Rules(v));
   std::optional<LongestWin> win;
   if (!vm->count("no-table")) {
     const Tablebase tb = Tablebase::open(table_path_from(*vm, v), v);
@@ -49,6 +52,7 @@ int cmd_facts(const Args& args) {
   if (json) {
     Json o = game_facts_json(f);
     o["board_transforms"] = board_transforms_json(transforms);
+    o["win_against_cover"] = cover ? cover_win_json(*cover) : Json(nullptr);
     o["longest_win"] = win ? longest_win_json(*win) : Json(nullptr);
     print_json(o);
     return 0;
@@ -77,6 +81,11 @@ int cmd_facts(const Args& args) {
                                : "maps spaces to spaces, "
                                  "but not a symmetry")
               << "\n";
+  std::cout << "White's fastest forced win when Black only covers White's last piece: ";
+  if (cover)
+    std::cout << cover->plies << " plies, e.g. " << line_text(cover->line) << "\n";
+  else
+    std::cout << "none within 16 plies\n";
   if (win) {
     std::cout << "longest forced win: " << outcome_text(win->value) << " from "
               << format_position(win->position) << "\n  reached by " << line_text(win->reach)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 #include "fano/analysis.hpp"
 #include "fano/board.hpp"
 #include "fano/notation.hpp"
+#include "fano/players.hpp"
 #include "fano/symmetry.hpp"
 
 namespace fano {
@@ -238,6 +240,66 @@ Json longest_win_json(const LongestWin& w) {
           {"line", moves_json(w.line)},
           {"value_after_reach",
            w.value_after_reach ? outcome_json(*w.value_after_reach) : Json(nullptr)}};
+}
+
+namespace {
+
+// Whether White forces Black's loss within `depth` plies from `game`, Black
+// restricted to cover_moves. A plain AND-OR search: no table, no symmetry.
+bool white_forces(GameRecord& game, int depth) {
+  if (const auto end = game.end()) return end->loser == Colour::kBlack;
+  if (depth == 0) return false;
+  const bool white = game.current().to_move() == Colour::kWhite;
+  const std::vector<Move> moves =
+      white ? legal_moves(game.rules(), game.current()) : cover_moves(game);
+  for (const Move& m : moves) {
+    game.play(m);
+    const bool won = white_forces(game, depth - 1);
+    game.undo();
+    if (won == white) return white;
+  }
+  return !white;
+}
+
+// The smallest depth <= limit within which White forces the win, or -1.
+int fastest(GameRecord& game, int limit) {
+  for (int d = 0; d <= limit; ++d)
+    if (white_forces(game, d)) return d;
+  return -1;
+}
+
+}  // namespace
+
+std::optional<CoverWin> fastest_win_against_cover(const Rules& rules, int max_plies) {
+  GameRecord game(rules);
+  int left = fastest(game, max_plies);
+  if (left < 0) return std::nullopt;
+  CoverWin out{left, {}};
+  while (!game.over()) {
+    assert(left > 0);
+    const bool white = game.current().to_move() == Colour::kWhite;
+    std::optional<Move> pick;
+    int pick_left = white ? left : -1;
+    for (const Move& m : white ? legal_moves(rules, game.current()) : cover_moves(game)) {
+      game.play(m);
+      const int d = fastest(game, left - 1);
+      game.undo();
+      if (white && d == left - 1) {  // the first move that keeps the win on schedule
+        pick = m;
+        break;
+      }
+      if (!white && d > pick_left) pick = m, pick_left = d;  // Black resists longest
+    }
+    assert(pick);
+    game.play(*pick);
+    out.line.push_back(*pick);
+    left = white ? left - 1 : pick_left;
+  }
+  return out;
+}
+
+Json cover_win_json(const CoverWin& w) {
+  return {{"plies", w.plies}, {"line", moves_json(w.line)}};
 }
 
 }  // namespace fano

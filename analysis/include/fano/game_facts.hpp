@@ -74,7 +74,20 @@ struct BoardTransform {
 };
 std::vector<BoardTransform> printed_board_transforms(Adjacency adjacency);
 
+// The BoardGameGeek covering strategy, solved exactly: Black may play only
+// cover_moves (fano/players.hpp: onto the space of White's last move, any legal
+// move when there is none) and chooses freely among them; White plays freely.
+// `plies` is White's fastest forced win from the empty board (rule 3 applies);
+// `line` is one game of that length in which Black resists longest.
+struct CoverWin {
+  int plies = 0;
+  std::vector<Move> line;
+};
+// The fastest forced win within max_plies, or nullopt (then covering holds that long).
+std::optional<CoverWin> fastest_win_against_cover(const Rules& rules, int max_plies = 16);
+
 Json game_facts_json(const GameFacts& f);
+Json cover_win_json(const CoverWin& w);
 Json board_transforms_json(const std::vector<BoardTransform>& t);
 Json longest_win_json(const LongestWin& w);
 
