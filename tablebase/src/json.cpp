@@ -7,13 +7,7 @@ Json header_json(const TablebaseHeader& h) {
   Json o{{"version", h.version}};
   o.update(variant_json(v));
   o["symmetry_order"] = h.symmetry_order;
-  o["reachable"] = h.reachable;
-  o["placement"] = h.placement;
-  o["movement"] = h.movement;
-  o["canonical"] = h.canonical;
-  o["win"] = h.win;
-  o["loss"] = h.loss;
-  o["draw"] = h.draw;
+  o.update(position_counts_json(h));
   o["checksum"] = h.checksum;
   return o;
 }

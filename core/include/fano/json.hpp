@@ -25,6 +25,19 @@ Json plies_json(Outcome o);
 Json outcome_json(Outcome o);
 // {"stack_cap": 2, "adjacency": "board"}.
 Json variant_json(const Variant& v);
+// {"reachable": .., "placement": .., "movement": .., "canonical": .., "win": ..,
+// "loss": .., "draw": ..} of anything holding those counts (a solve's stats, a
+// tablebase header).
+template <class Counts>
+Json position_counts_json(const Counts& c) {
+  return Json{{"reachable", c.reachable},
+              {"placement", c.placement},
+              {"movement", c.movement},
+              {"canonical", c.canonical},
+              {"win", c.win},
+              {"loss", c.loss},
+              {"draw", c.draw}};
+}
 // The spaces of a line, 1-based: [2, 7, 6].
 Json line_json(int line);
 // {"reason": "line", "line": [2,7,6], "loser": "black", "text": "..."}; `st`
