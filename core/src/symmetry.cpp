@@ -1,6 +1,7 @@
 #include "fano/symmetry.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 namespace fano {
@@ -56,11 +57,20 @@ std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency) {
 
 Symmetry::Symmetry(Adjacency adjacency) : group_(rule_symmetries(adjacency)) {
 #if defined(__SSSE3__)
-  for (const Permutation& p : move_graph_symmetries(adjacency)) {
+  static_assert(kSideBit / 8 == 7, "the side to move is the eighth byte of a code");
+  assert(group_.size() % 2 == 0);
+  for (std::size_t e = 0; e < group_.size(); e += 2) {
     Shuffle control;
     std::fill(std::begin(control.bytes), std::end(control.bytes), std::uint8_t(0x80));  // zero
-    for (int s = 0; s < kSpaces; ++s) control.bytes[p[s]] = std::uint8_t(s);
-    control.bytes[kSideBit / 8] = kSideBit / 8;  // the side-to-move byte stays
+    for (int half = 0; half < 2; ++half) {
+      // Output byte perm[s] of this half is stack byte s of the code, or of the
+      // swapped code (source bytes 8..15); the side-to-move byte stays.
+      const SymmetryElement& g = group_[e + std::size_t(half)];
+      const std::uint8_t from = g.swap ? 8 : 0;
+      for (int s = 0; s < kSpaces; ++s)
+        control.bytes[8 * half + g.perm[s]] = std::uint8_t(from + s);
+      control.bytes[8 * half + 7] = std::uint8_t(from + 7);
+    }
     shuffles_.push_back(control);
   }
 #endif

@@ -1,7 +1,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -9,6 +8,7 @@
 #include "code_table.hpp"
 #include "fano/numbering.hpp"
 #include "move_graph.hpp"
+#include "radix_sort.hpp"
 
 namespace fano {
 namespace detail {
@@ -39,7 +39,7 @@ struct Batch {
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  CodeTable table(1 << 20);  // room for the standard game without rehashing
+  CodeTable table(1 << 16);  // grows between layers (see CodeTable::reserve)
   bool inserted = false;
   std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   table.value(table.insert(kEmptyBoard.code, inserted)) = 0;
@@ -116,7 +116,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (size_t id = r.begin(); id != r.end(); ++id)
       keys[id] = numbering.number(State{code_of[id]}) << kIdBits | id;
   });
-  tbb::parallel_sort(keys.begin(), keys.end());
+  radix_sort(keys, kIdBits);
   MoveGraph g;
   g.positions.resize(n);
   std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes

@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -128,33 +130,63 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     throw std::invalid_argument("codes and outcomes differ in size");
   // Codes: differences between successive class numbers (the first from 0)
   // as LEB128 varints. Outcomes: one byte per class without a standing line.
+  // Both are built in fixed slices of classes in parallel (each slice's bytes
+  // counted first, then written at their offsets), and the two sections are
+  // compressed at once: the bytes are the same for any thread count.
   const Numbering digits(variant.stack_cap);
-  std::vector<std::uint8_t> deltas;
-  deltas.reserve(codes.size() * 3);
-  std::vector<std::uint8_t> raw_outcomes;
-  raw_outcomes.reserve(outcomes.size());
-  std::uint64_t prev = 0;
-  for (size_t i = 0; i < codes.size(); ++i) {
+  constexpr std::size_t kSlice = std::size_t(1) << 14;
+  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  struct SliceBytes {
+    std::size_t deltas = 0, outcomes = 0;  // sizes, then offsets
+  };
+  std::vector<SliceBytes> at(slices + 1);
+  const auto number_at = [&](std::size_t i) {
     const State st{codes[i]};
     if (i > 0 && codes[i] <= codes[i - 1])
       throw std::invalid_argument("codes must be strictly ascending");
     if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
-    const std::uint64_t number = digits.number(st);
-    std::uint64_t d = number - prev;
-    prev = number;
-    do {
-      deltas.push_back(std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0)));
-      d >>= 7;
-    } while (d);
-    if (formed_lines(st)) {
-      if (outcomes[i] != Outcome{Value::kWin, 0})
-        throw std::invalid_argument("a position with a standing line must be a win in 0");
-    } else {
-      raw_outcomes.push_back(outcome_byte(outcomes[i]));
+    return digits.number(st);
+  };
+  const auto varint_bytes = [](std::uint64_t d) {
+    return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
+  };
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    SliceBytes& sb = at[c + 1];
+    std::uint64_t prev = c == 0 ? 0 : number_at(c * kSlice - 1);
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const std::uint64_t number = number_at(i);
+      sb.deltas += varint_bytes(number - prev);
+      prev = number;
+      if (formed_lines(State{codes[i]})) {
+        if (outcomes[i] != Outcome{Value::kWin, 0})
+          throw std::invalid_argument("a position with a standing line must be a win in 0");
+      } else {
+        ++sb.outcomes;
+      }
     }
-  }
-  const auto codes_z = compress(deltas, kCodesZstdLevel),
-             outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel);
+  });
+  for (std::size_t c = 0; c < slices; ++c)
+    at[c + 1].deltas += at[c].deltas, at[c + 1].outcomes += at[c].outcomes;
+  std::vector<std::uint8_t> deltas(at[slices].deltas), raw_outcomes(at[slices].outcomes);
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    std::uint8_t* d_out = deltas.data() + at[c].deltas;
+    std::uint8_t* o_out = raw_outcomes.data() + at[c].outcomes;
+    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[c * kSlice - 1]});
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const State st{codes[i]};
+      const std::uint64_t number = digits.number(st);
+      std::uint64_t d = number - prev;
+      prev = number;
+      do {
+        *d_out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
+        d >>= 7;
+      } while (d);
+      if (!formed_lines(st)) *o_out++ = outcome_byte(outcomes[i]);
+    }
+  });
+  std::vector<std::uint8_t> codes_z, outcomes_z;
+  tbb::parallel_invoke([&] { codes_z = compress(deltas, kCodesZstdLevel); },
+                       [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
 
   TablebaseHeader h{};
   std::memcpy(h.magic, kTablebaseMagic, sizeof h.magic);
@@ -363,7 +395,7 @@ void Tablebase::build_index() {
     // Invalid bytes never occur in a stored code; a probed one maps to 0 and misses.
     digit_[b] = in.valid && in.height <= variant_.stack_cap ? std::uint16_t(radix_++) : 0;
   }
-  const std::size_t buckets = 2 * radix_ * radix_;
+  const std::size_t buckets = 2 * radix_ * radix_ * radix_;
   first_.assign(buckets + 1, 0);
   for (std::uint64_t c : codes_) ++first_[bucket_of(c) + 1];
   for (std::size_t b = 0; b < buckets; ++b) first_[b + 1] += first_[b];

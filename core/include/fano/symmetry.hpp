@@ -85,25 +85,33 @@ class Symmetry {
 
   // The least code among the images of st under the group.
   State canonical(State st) const {
+#if defined(__SSSE3__)
+    // Two running minima (the low and the high image of each shuffle) halve
+    // the chain of dependent comparisons.
+    std::uint64_t lo = st.code, hi = st.code;
+    const __m128i v = source(st);
+    for (const Shuffle& m : shuffles_) {
+      const __m128i img = _mm_shuffle_epi8(v, m.load());
+      const std::uint64_t a = low_half(img), b = high_half(img);
+      lo = a < lo ? a : lo;
+      hi = b < hi ? b : hi;
+    }
+    return State{lo < hi ? lo : hi};
+#else
     std::uint64_t best = st.code;
     for_each_image(st, [&](std::uint64_t img) { best = img < best ? img : best; });
     return State{best};
+#endif
   }
   // Calls f(code) for the image of st under each group element, in group order.
   template <class F>
   void for_each_image(State st, F&& f) const {
 #if defined(__SSSE3__)
-    // One byte shuffle per spatial element: byte perm[s] of the image is byte
-    // s; the shape swap is a per-byte xor, so it commutes with the shuffle.
-    const __m128i v = _mm_cvtsi64_si128(static_cast<long long>(st.code));
-    const __m128i w = _mm_cvtsi64_si128(static_cast<long long>(swap_shapes(st).code));
+    const __m128i v = source(st);
     for (const Shuffle& m : shuffles_) {
-      const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
-      f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(v, control))));
-    }
-    for (const Shuffle& m : shuffles_) {
-      const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
-      f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(w, control))));
+      const __m128i img = _mm_shuffle_epi8(v, m.load());
+      f(low_half(img));
+      f(high_half(img));
     }
 #else
     for (const SymmetryElement& g : group_) f(apply(st, g).code);
@@ -117,10 +125,29 @@ class Symmetry {
 
  private:
   std::vector<SymmetryElement> group_;
-  // pshufb controls, one per spatial element (the first half of group_; unused without SSSE3).
+  // pshufb controls, one per pair of consecutive group elements (the order is
+  // even): the source register holds the code in its low eight bytes and the
+  // shape-swapped code in its high eight, so one shuffle computes two images,
+  // the first element's in the low half and the second's in the high half.
+  // Unused without SSSE3.
   struct alignas(16) Shuffle {
     std::uint8_t bytes[16];
+#if defined(__SSSE3__)
+    __m128i load() const { return _mm_load_si128(reinterpret_cast<const __m128i*>(bytes)); }
+#endif
   };
+#if defined(__SSSE3__)
+  static __m128i source(State st) {
+    return _mm_set_epi64x(static_cast<long long>(swap_shapes(st).code),
+                          static_cast<long long>(st.code));
+  }
+  static std::uint64_t low_half(__m128i x) {
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x));
+  }
+  static std::uint64_t high_half(__m128i x) {
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)));
+  }
+#endif
   std::vector<Shuffle> shuffles_;
 };
 
