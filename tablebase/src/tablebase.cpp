@@ -130,9 +130,10 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     throw std::invalid_argument("codes and outcomes differ in size");
   // Codes: differences between successive class numbers (the first from 0)
   // as LEB128 varints. Outcomes: one byte per class without a standing line.
-  // Both are built in fixed slices of classes in parallel (each slice's bytes
-  // counted first, then written at their offsets), and the two sections are
-  // compressed at once: the bytes are the same for any thread count.
+  // Both are built in fixed slices of classes in parallel (each slice's class
+  // numbers and byte counts first, then its bytes at their offsets), and the
+  // two sections are compressed at once: the bytes are the same for any
+  // thread count.
   const Numbering digits(variant.stack_cap);
   constexpr std::size_t kSlice = std::size_t(1) << 14;
   const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
@@ -140,29 +141,34 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     std::size_t deltas = 0, outcomes = 0;  // sizes, then offsets
   };
   std::vector<SliceBytes> at(slices + 1);
-  const auto number_at = [&](std::size_t i) {
-    const State st{codes[i]};
-    if (i > 0 && codes[i] <= codes[i - 1])
-      throw std::invalid_argument("codes must be strictly ascending");
-    if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
-    return digits.number(st);
-  };
+  std::vector<std::uint64_t> numbers(n);  // class numbers (< 2^39), flagged where a line stands
+  constexpr std::uint64_t kLineStands = std::uint64_t(1) << 63;
   const auto varint_bytes = [](std::uint64_t d) {
     return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
   };
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     SliceBytes& sb = at[c + 1];
-    std::uint64_t prev = c == 0 ? 0 : number_at(c * kSlice - 1);
     for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      const std::uint64_t number = number_at(i);
-      sb.deltas += varint_bytes(number - prev);
-      prev = number;
-      if (formed_lines(State{codes[i]})) {
+      const State st{codes[i]};
+      if (i > 0 && codes[i] <= codes[i - 1])
+        throw std::invalid_argument("codes must be strictly ascending");
+      if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
+      numbers[i] = digits.number(st);
+      if (formed_lines(st)) {
         if (outcomes[i] != Outcome{Value::kWin, 0})
           throw std::invalid_argument("a position with a standing line must be a win in 0");
+        numbers[i] |= kLineStands;
       } else {
         ++sb.outcomes;
       }
+    }
+    // Numbers grow with the codes, so each slice's first delta needs only
+    // the previous number, which the class before the slice also computes
+    // from its code here.
+    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[c * kSlice - 1]});
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const std::uint64_t number = numbers[i] & ~kLineStands;
+      sb.deltas += varint_bytes(number - prev), prev = number;
     }
   });
   for (std::size_t c = 0; c < slices; ++c)
@@ -171,17 +177,13 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     std::uint8_t* d_out = deltas.data() + at[c].deltas;
     std::uint8_t* o_out = raw_outcomes.data() + at[c].outcomes;
-    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[c * kSlice - 1]});
     for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      const State st{codes[i]};
-      const std::uint64_t number = digits.number(st);
-      std::uint64_t d = number - prev;
-      prev = number;
+      std::uint64_t d = (numbers[i] & ~kLineStands) - (i == 0 ? 0 : numbers[i - 1] & ~kLineStands);
       do {
         *d_out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
         d >>= 7;
       } while (d);
-      if (!formed_lines(st)) *o_out++ = outcome_byte(outcomes[i]);
+      if (!(numbers[i] & kLineStands)) *o_out++ = outcome_byte(outcomes[i]);
     }
   });
   std::vector<std::uint8_t> codes_z, outcomes_z;

@@ -22,7 +22,9 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__SSSE3__)
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSSE3__)
 #include <tmmintrin.h>
 #endif
 
@@ -85,7 +87,24 @@ class Symmetry {
 
   // The least code among the images of st under the group.
   State canonical(State st) const {
-#if defined(__SSSE3__)
+#if defined(__AVX2__)
+    // Four images per shuffle (two consecutive pair controls, one per 128-bit
+    // lane) and a running minimum of 64-bit lanes. Codes are below 2^57, so
+    // the signed compare orders them as unsigned numbers.
+    const __m256i v = _mm256_broadcastsi128_si256(source(st));
+    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
+    __m256i best = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control));
+    for (std::size_t q = 1; q < shuffles_.size() / 2; ++q) {
+      const __m256i img = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+      best = _mm256_blendv_epi8(best, img, _mm256_cmpgt_epi64(best, img));
+    }
+    __m128i m = _mm256_castsi256_si128(best);
+    const __m128i upper = _mm256_extracti128_si256(best, 1);
+    m = _mm_blendv_epi8(m, upper, _mm_cmpgt_epi64(m, upper));
+    const __m128i high = _mm_unpackhi_epi64(m, m);
+    m = _mm_blendv_epi8(m, high, _mm_cmpgt_epi64(m, high));
+    return State{low_half(m)};
+#elif defined(__SSSE3__)
     // Two running minima (the low and the high image of each shuffle) halve
     // the chain of dependent comparisons.
     std::uint64_t lo = st.code, hi = st.code;
@@ -129,7 +148,8 @@ class Symmetry {
   // even): the source register holds the code in its low eight bytes and the
   // shape-swapped code in its high eight, so one shuffle computes two images,
   // the first element's in the low half and the second's in the high half.
-  // Unused without SSSE3.
+  // With AVX2, two consecutive controls form one 32-byte control for four
+  // elements (the order is a multiple of four). Unused without SSSE3.
   struct alignas(16) Shuffle {
     std::uint8_t bytes[16];
 #if defined(__SSSE3__)
