@@ -39,7 +39,10 @@ struct Batch {
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  CodeTable table(1 << 16);  // grows between layers (see CodeTable::reserve)
+  // 2^18 slots (3 MiB) hold the standard game (138,125 classes, a bound of
+  // 231,272 keys in its largest layer) without a rehash; larger variants grow
+  // between layers (see CodeTable::reserve).
+  CodeTable table(1 << 18);
   bool inserted = false;
   std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   table.value(table.insert(kEmptyBoard.code, inserted)) = 0;

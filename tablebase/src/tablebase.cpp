@@ -358,7 +358,8 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   const Numbering digits(v.stack_cap);
   tb.codes_.reserve(h.canonical);
   std::uint64_t number = 0;
-  std::vector<bool> line_stands;  // per class: its outcome is implied (win in 0)
+  Numbering::Cursor cursor;
+  std::vector<std::uint8_t> line_stands;  // per class: 1 when its outcome is implied (win in 0)
   line_stands.reserve(h.canonical);
   std::size_t with_line = 0;
   for (size_t i = 0; i < deltas.size();) {
@@ -370,12 +371,12 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
       d |= std::uint64_t(b & 0x7f) << shift;
       if (!(b & 0x80)) break;
     }
-    State st;
-    if ((tb.codes_.size() > 0 && d == 0) || number + d < number || !digits.state(number += d, st) ||
-        tb.codes_.size() >= h.canonical)
+    if ((tb.codes_.size() > 0 && d == 0) || number + d < number ||
+        tb.codes_.size() >= h.canonical || !digits.advance(cursor, d))
       refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
-    tb.codes_.push_back(st.code);
-    line_stands.push_back(formed_lines(st) != 0);
+    number += d;
+    tb.codes_.push_back(cursor.state.code);
+    line_stands.push_back(formed_lines(cursor.state) != 0);
     with_line += line_stands.back();
   }
   if (tb.codes_.size() != h.canonical)
@@ -384,8 +385,9 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   const auto stored = decompress_exact(outcomes_frame, h.canonical - with_line, name, "outcomes");
   // Expand to one byte per class: a standing line is a win in 0 plies.
   tb.outcomes_.resize(h.canonical);
+  const std::uint8_t win_now = outcome_byte(Outcome{Value::kWin, 0});
   for (size_t i = 0, k = 0; i < tb.codes_.size(); ++i)
-    tb.outcomes_[i] = line_stands[i] ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
+    tb.outcomes_[i] = line_stands[i] ? win_now : stored[k++];
   tb.build_index();
   return tb;
 }
