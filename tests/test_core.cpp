@@ -20,6 +20,7 @@
 
 #include "fano/board.hpp"
 #include "fano/notation.hpp"
+#include "fano/numbering.hpp"
 #include "fano/rules.hpp"
 #include "fano/state.hpp"
 #include "support.hpp"
@@ -549,6 +550,43 @@ TEST_P(VariantTest, EmptyBoardHasNoUnmoves) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest, ::testing::ValuesIn(kAllVariants),
                          variant_param_name);
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+// The decoder's cursor steps through ascending numbers exactly as state()
+// decodes each one, for steps of every size, and refuses to pass the last
+// number (2 * radix^7 - 1).
+TEST(Numbering, CursorAgreesWithDecodingEachNumber) {
+  for (const int cap : {2, 3}) {
+    const Numbering numbering(cap);
+    std::uint64_t end = 2;
+    for (int s = 0; s < kSpaces; ++s) end *= numbering.radix();
+    std::mt19937_64 rng(20261203 + cap);
+    Numbering::Cursor cursor;
+    std::uint64_t number = 0;
+    for (int step = 0; step < 200000; ++step) {
+      // Mostly small steps (as between neighbouring classes), sometimes huge ones.
+      const std::uint64_t d = step % 1000 == 999 ? rng() % (end / 50) : rng() % 3000;
+      if (number + d >= end) break;
+      ASSERT_TRUE(numbering.advance(cursor, d)) << number << " + " << d;
+      number += d;
+      State want;
+      ASSERT_TRUE(numbering.state(number, want));
+      ASSERT_EQ(cursor.state, want) << "number " << number << ", cap " << cap;
+      ASSERT_EQ(numbering.number(cursor.state), number);
+    }
+    Numbering::Cursor last;
+    EXPECT_TRUE(numbering.advance(last, end - 1));
+    State want;
+    ASSERT_TRUE(numbering.state(end - 1, want));
+    EXPECT_EQ(last.state, want);
+    EXPECT_FALSE(numbering.advance(last, 1)) << "past the last number, cap " << cap;
+  }
+}
 
 }  // namespace
 }  // namespace fano

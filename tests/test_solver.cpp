@@ -4,6 +4,7 @@
 // variant's symmetry group, an unreduced breadth-first count of the reachable
 // positions, pinned statistics, and determinism across thread counts.
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../solver/src/radix_sort.hpp"  // internal: tested directly
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
@@ -667,6 +669,32 @@ void check_determinism(const Variant& v) {
 TEST(SolverDeterminism, StandardOneAndTwoThreads) { check_determinism(kStandard); }
 
 TEST(SolverDeterminism, Cap3ProjectiveOneAndTwoThreads) { check_determinism(kCap3Projective); }
+
+// The solver's radix sort against std::stable_sort on the same bits: keys
+// equal above low_bit keep their order, across chunk boundaries and for one
+// and two threads.
+TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
+  std::mt19937_64 rng(20261203);
+  for (const std::size_t n : {0, 1, 2, 1000, 70000, 200000}) {
+    for (const int low_bit : {0, 24}) {
+      std::vector<std::uint64_t> keys(n);
+      // Few distinct high parts (many ties), spread over 39 bits like class numbers.
+      for (std::uint64_t& k : keys)
+        k = (rng() % 5000) * 109951162ull << low_bit |
+            (rng() & ((std::uint64_t(1) << low_bit) - 1));
+      std::vector<std::uint64_t> want = keys;
+      std::stable_sort(want.begin(), want.end(), [&](std::uint64_t a, std::uint64_t b) {
+        return (a >> low_bit) < (b >> low_bit);
+      });
+      for (const int threads : {1, 2}) {
+        std::vector<std::uint64_t> got = keys;
+        tbb::task_arena(threads).execute([&] { detail::radix_sort(got, low_bit); });
+        EXPECT_TRUE(got == want) << n << " keys, low bit " << low_bit << ", " << threads
+                                 << " thread(s)";
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace fano

@@ -38,7 +38,7 @@ SolveTiming time_solve(const Variant& v, int threads, int runs, const std::strin
     opts.threads = threads;
     const Solution sol = solve(v, opts);
     const auto tw = Clock::now();
-    const auto bytes = encode_solution(sol);
+    const auto bytes = encode_solution(sol, threads);
     write_file_atomically(path, bytes);
     const double write = seconds_since(tw), total = seconds_since(t0);
     best.enumerate = std::min(best.enumerate, sol.times.enumerate);

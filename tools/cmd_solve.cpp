@@ -42,7 +42,7 @@ int cmd_solve(const Args& args) {
   const Solution sol = solve(v, opts);
 
   const auto tw = std::chrono::steady_clock::now();
-  const auto bytes = encode_solution(sol);
+  const auto bytes = encode_solution(sol, threads);
   write_file_atomically(out, bytes);
   const double write_s = seconds_since(tw), total_s = seconds_since(t0);
   progress("write: " + std::to_string(bytes.size()) + " bytes to " + out);

@@ -1,6 +1,8 @@
 #include "fano/symmetry.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cassert>
 #include <numeric>
 
 namespace fano {
@@ -56,11 +58,20 @@ std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency) {
 
 Symmetry::Symmetry(Adjacency adjacency) : group_(rule_symmetries(adjacency)) {
 #if defined(__SSSE3__)
-  for (const Permutation& p : move_graph_symmetries(adjacency)) {
+  static_assert(kSideBit / 8 == 7, "the side to move is the eighth byte of a code");
+  assert(group_.size() % 4 == 0);  // pairs, and pairs of pairs with AVX2
+  for (std::size_t e = 0; e < group_.size(); e += 2) {
     Shuffle control;
     std::fill(std::begin(control.bytes), std::end(control.bytes), std::uint8_t(0x80));  // zero
-    for (int s = 0; s < kSpaces; ++s) control.bytes[p[s]] = std::uint8_t(s);
-    control.bytes[kSideBit / 8] = kSideBit / 8;  // the side-to-move byte stays
+    for (int half = 0; half < 2; ++half) {
+      // Output byte perm[s] of this half is stack byte s of the code, or of the
+      // swapped code (source bytes 8..15); the side-to-move byte stays.
+      const SymmetryElement& g = group_[e + std::size_t(half)];
+      const std::uint8_t from = g.swap ? 8 : 0;
+      for (int s = 0; s < kSpaces; ++s)
+        control.bytes[8 * half + g.perm[s]] = std::uint8_t(from + s);
+      control.bytes[8 * half + 7] = std::uint8_t(from + 7);
+    }
     shuffles_.push_back(control);
   }
 #endif
@@ -69,7 +80,27 @@ Symmetry::Symmetry(Adjacency adjacency) : group_(rule_symmetries(adjacency)) {
 int Symmetry::orbit_size(State st) const {
   // Orbit-stabiliser: |orbit| = |group| / |elements fixing st|.
   int fixed = 0;
+#if defined(__AVX2__)
+  // Four images per shuffle (see canonical) compared with st lane by lane.
+  const __m256i v = _mm256_broadcastsi128_si256(source(st));
+  const __m256i self = _mm256_set1_epi64x(static_cast<long long>(st.code));
+  const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
+  for (std::size_t q = 0; q < shuffles_.size() / 2; ++q) {
+    const __m256i img = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+    fixed += std::popcount(
+        unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(img, self)))));
+  }
+#elif defined(__SSSE3__)
+  // Both images of a shuffle compared with st at once, byte by byte.
+  const __m128i v = source(st), self = _mm_set1_epi64x(static_cast<long long>(st.code));
+  for (const Shuffle& m : shuffles_) {
+    const unsigned same =
+        unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_shuffle_epi8(v, m.load()), self)));
+    fixed += int((same & 0xff) == 0xff) + int((same >> 8) == 0xff);
+  }
+#else
   for_each_image(st, [&](std::uint64_t img) { fixed += img == st.code; });
+#endif
   return order() / fixed;
 }
 

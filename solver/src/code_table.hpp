@@ -41,16 +41,19 @@ class CodeTable {
   std::uint32_t& value(std::uint32_t slot) { return values_[slot]; }
   std::uint32_t value(std::uint32_t slot) const { return values_[slot]; }
 
-  // Rebuilds with room for at least `needed` keys at load factor <= 1/2,
-  // keeping keys and values. Not concurrent with anything.
+  // Rebuilds with room for at least `needed` keys at load factor <= 15/16,
+  // keeping keys and values. Not concurrent with anything. Callers pass an
+  // upper bound (every child of a layer counted as new, though most are
+  // not), so the real load stays near 1/2 while the table stays small enough
+  // for the caches: 2 MiB of keys for the standard game.
   void reserve(std::size_t needed) {
-    if (2 * needed <= capacity()) return;
+    if (16 * needed <= 15 * capacity()) return;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> old;
     for (std::size_t i = 0; i < capacity(); ++i) {
       const std::uint64_t k = keys_[i].load(std::memory_order_relaxed);
       if (k != kEmpty) old.emplace_back(k, values_[i]);
     }
-    reset(2 * needed);
+    reset(needed + needed / 15 + 1);
     for (const auto& [k, v] : old) {
       std::size_t i = slot_of(k);
       while (keys_[i].load(std::memory_order_relaxed) != kEmpty) i = (i + 1) & mask_;

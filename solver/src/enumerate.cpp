@@ -1,7 +1,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -9,6 +8,7 @@
 #include "code_table.hpp"
 #include "fano/numbering.hpp"
 #include "move_graph.hpp"
+#include "radix_sort.hpp"
 
 namespace fano {
 namespace detail {
@@ -39,7 +39,10 @@ struct Batch {
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  CodeTable table(1 << 20);  // room for the standard game without rehashing
+  // 2^18 slots (3 MiB) hold the standard game (138,125 classes, a bound of
+  // 231,272 keys in its largest layer) without a rehash; larger variants grow
+  // between layers (see CodeTable::reserve).
+  CodeTable table(1 << 18);
   bool inserted = false;
   std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   table.value(table.insert(kEmptyBoard.code, inserted)) = 0;
@@ -116,7 +119,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (size_t id = r.begin(); id != r.end(); ++id)
       keys[id] = numbering.number(State{code_of[id]}) << kIdBits | id;
   });
-  tbb::parallel_sort(keys.begin(), keys.end());
+  radix_sort(keys, kIdBits);
   MoveGraph g;
   g.positions.resize(n);
   std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes

@@ -43,8 +43,10 @@ TablebaseCounts tablebase_counts(const Solution& s) {
           s.stats.win,       s.stats.loss,      s.stats.draw};
 }
 
-std::vector<std::uint8_t> encode_solution(const Solution& s) {
-  return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes);
+std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
+  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
+  return arena.execute(
+      [&] { return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes); });
 }
 
 std::optional<Outcome> Solution::lookup(State st) const {

@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -128,33 +130,65 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     throw std::invalid_argument("codes and outcomes differ in size");
   // Codes: differences between successive class numbers (the first from 0)
   // as LEB128 varints. Outcomes: one byte per class without a standing line.
+  // Both are built in fixed slices of classes in parallel (each slice's class
+  // numbers and byte counts first, then its bytes at their offsets), and the
+  // two sections are compressed at once: the bytes are the same for any
+  // thread count.
   const Numbering digits(variant.stack_cap);
-  std::vector<std::uint8_t> deltas;
-  deltas.reserve(codes.size() * 3);
-  std::vector<std::uint8_t> raw_outcomes;
-  raw_outcomes.reserve(outcomes.size());
-  std::uint64_t prev = 0;
-  for (size_t i = 0; i < codes.size(); ++i) {
-    const State st{codes[i]};
-    if (i > 0 && codes[i] <= codes[i - 1])
-      throw std::invalid_argument("codes must be strictly ascending");
-    if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
-    const std::uint64_t number = digits.number(st);
-    std::uint64_t d = number - prev;
-    prev = number;
-    do {
-      deltas.push_back(std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0)));
-      d >>= 7;
-    } while (d);
-    if (formed_lines(st)) {
-      if (outcomes[i] != Outcome{Value::kWin, 0})
-        throw std::invalid_argument("a position with a standing line must be a win in 0");
-    } else {
-      raw_outcomes.push_back(outcome_byte(outcomes[i]));
+  constexpr std::size_t kSlice = std::size_t(1) << 14;
+  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  struct SliceBytes {
+    std::size_t deltas = 0, outcomes = 0;  // sizes, then offsets
+  };
+  std::vector<SliceBytes> at(slices + 1);
+  std::vector<std::uint64_t> numbers(n);  // class numbers (< 2^39), flagged where a line stands
+  constexpr std::uint64_t kLineStands = std::uint64_t(1) << 63;
+  const auto varint_bytes = [](std::uint64_t d) {
+    return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
+  };
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    SliceBytes& sb = at[c + 1];
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const State st{codes[i]};
+      if (i > 0 && codes[i] <= codes[i - 1])
+        throw std::invalid_argument("codes must be strictly ascending");
+      if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
+      numbers[i] = digits.number(st);
+      if (formed_lines(st)) {
+        if (outcomes[i] != Outcome{Value::kWin, 0})
+          throw std::invalid_argument("a position with a standing line must be a win in 0");
+        numbers[i] |= kLineStands;
+      } else {
+        ++sb.outcomes;
+      }
     }
-  }
-  const auto codes_z = compress(deltas, kCodesZstdLevel),
-             outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel);
+    // Numbers grow with the codes, so each slice's first delta needs only
+    // the previous number, which the class before the slice also computes
+    // from its code here.
+    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[c * kSlice - 1]});
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const std::uint64_t number = numbers[i] & ~kLineStands;
+      sb.deltas += varint_bytes(number - prev), prev = number;
+    }
+  });
+  for (std::size_t c = 0; c < slices; ++c)
+    at[c + 1].deltas += at[c].deltas, at[c + 1].outcomes += at[c].outcomes;
+  std::vector<std::uint8_t> deltas(at[slices].deltas), raw_outcomes(at[slices].outcomes);
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    std::uint8_t* d_out = deltas.data() + at[c].deltas;
+    std::uint8_t* o_out = raw_outcomes.data() + at[c].outcomes;
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      std::uint64_t d = (numbers[i] & ~kLineStands) - (i == 0 ? 0 : numbers[i - 1] & ~kLineStands);
+      do {
+        *d_out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
+        d >>= 7;
+      } while (d);
+      if (!(numbers[i] & kLineStands)) *o_out++ = outcome_byte(outcomes[i]);
+    }
+  });
+  std::vector<std::uint8_t> codes_z, outcomes_z;
+  tbb::parallel_invoke([&] { codes_z = compress(deltas, kCodesZstdLevel); },
+                       [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
 
   TablebaseHeader h{};
   std::memcpy(h.magic, kTablebaseMagic, sizeof h.magic);
@@ -324,7 +358,8 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   const Numbering digits(v.stack_cap);
   tb.codes_.reserve(h.canonical);
   std::uint64_t number = 0;
-  std::vector<bool> line_stands;  // per class: its outcome is implied (win in 0)
+  Numbering::Cursor cursor;
+  std::vector<std::uint8_t> line_stands;  // per class: 1 when its outcome is implied (win in 0)
   line_stands.reserve(h.canonical);
   std::size_t with_line = 0;
   for (size_t i = 0; i < deltas.size();) {
@@ -336,12 +371,12 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
       d |= std::uint64_t(b & 0x7f) << shift;
       if (!(b & 0x80)) break;
     }
-    State st;
-    if ((tb.codes_.size() > 0 && d == 0) || number + d < number || !digits.state(number += d, st) ||
-        tb.codes_.size() >= h.canonical)
+    if ((tb.codes_.size() > 0 && d == 0) || number + d < number ||
+        tb.codes_.size() >= h.canonical || !digits.advance(cursor, d))
       refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
-    tb.codes_.push_back(st.code);
-    line_stands.push_back(formed_lines(st) != 0);
+    number += d;
+    tb.codes_.push_back(cursor.state.code);
+    line_stands.push_back(formed_lines(cursor.state) != 0);
     with_line += line_stands.back();
   }
   if (tb.codes_.size() != h.canonical)
@@ -350,8 +385,9 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   const auto stored = decompress_exact(outcomes_frame, h.canonical - with_line, name, "outcomes");
   // Expand to one byte per class: a standing line is a win in 0 plies.
   tb.outcomes_.resize(h.canonical);
+  const std::uint8_t win_now = outcome_byte(Outcome{Value::kWin, 0});
   for (size_t i = 0, k = 0; i < tb.codes_.size(); ++i)
-    tb.outcomes_[i] = line_stands[i] ? outcome_byte(Outcome{Value::kWin, 0}) : stored[k++];
+    tb.outcomes_[i] = line_stands[i] ? win_now : stored[k++];
   tb.build_index();
   return tb;
 }
@@ -363,7 +399,7 @@ void Tablebase::build_index() {
     // Invalid bytes never occur in a stored code; a probed one maps to 0 and misses.
     digit_[b] = in.valid && in.height <= variant_.stack_cap ? std::uint16_t(radix_++) : 0;
   }
-  const std::size_t buckets = 2 * radix_ * radix_;
+  const std::size_t buckets = 2 * radix_ * radix_ * radix_;
   first_.assign(buckets + 1, 0);
   for (std::uint64_t c : codes_) ++first_[bucket_of(c) + 1];
   for (std::size_t b = 0; b < buckets; ++b) first_[b + 1] += first_[b];

@@ -49,7 +49,42 @@ class Numbering {
     return radix() == 17 ? decode<17>(n, out) : decode<41>(n, out);
   }
 
+  // A number held as its digits (spaces 1..7, then the side to move) with its
+  // state's code, for stepping through ascending numbers: a step touches only
+  // the digits its carry reaches, where state() decodes all eight.
+  struct Cursor {
+    std::array<std::uint64_t, kSpaces + 1> digit{};
+    State state{};  // the state of number 0 at first (every stack empty, White)
+  };
+  // Adds d to the cursor's number; returns false (the cursor is then
+  // unspecified) when the sum is not the number of any state. Requires
+  // number + d not to overflow 64 bits.
+  bool advance(Cursor& c, std::uint64_t d) const {
+    return radix() == 17 ? advance_by<17>(c, d) : advance_by<41>(c, d);
+  }
+
  private:
+  template <std::uint64_t K>
+  bool advance_by(Cursor& c, std::uint64_t d) const {
+    std::uint64_t code = c.state.code;
+    for (int s = 0; d != 0; ++s) {
+      if (s == kSpaces) {
+        d += c.digit[kSpaces];
+        if (d > 1) return false;
+        c.digit[kSpaces] = d;
+        code |= d << kSideBit;
+        break;
+      }
+      const std::uint64_t t = c.digit[s] + d;
+      c.digit[s] = t % K;
+      d = t / K;
+      code = (code & ~(std::uint64_t(0xff) << (kStackBits * s))) |
+             std::uint64_t(byte_of_[c.digit[s]]) << (kStackBits * s);
+    }
+    c.state = State{code};
+    return true;
+  }
+
   template <std::uint64_t K>
   bool decode(std::uint64_t n, State& out) const {
     std::uint64_t code = 0;

@@ -86,9 +86,10 @@ constexpr void for_each_move(const Rules& rules, State st, F&& f) {
   const State next = st.with_side_flipped();
   const int cap = rules.stack_cap();
   if (st.placement_phase()) {
+    const unsigned counts = st.kind_counts();
     for (int shape = 0; shape < 2; ++shape) {
       const Piece p = make_piece(me, Shape(shape));
-      if (st.count_on_board(p) >= kCopiesPerKind) continue;
+      if ((counts >> (4 * int(p)) & 0xf) >= kCopiesPerKind) continue;
       for (int s = 0; s < kSpaces; ++s) {
         const StackInfo& in = st.info(s);
         if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
@@ -143,8 +144,8 @@ constexpr State apply_move(State st, const Move& move) {
 
 // Number of pieces of colour c on the board.
 constexpr int colour_count(State st, Colour c) {
-  return st.count_on_board(make_piece(c, Shape::kCircle)) +
-         st.count_on_board(make_piece(c, Shape::kTriangle));
+  const unsigned counts = st.kind_counts() >> (8 * int(c));  // this colour's two kinds
+  return int((counts & 0xf) + (counts >> 4 & 0xf));
 }
 
 // Calls f(parent) for every position from which one legal move leads to `st`

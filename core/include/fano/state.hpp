@@ -51,10 +51,11 @@ static_assert(kMaxStackCap * 2 + 2 <= kStackBits,
 
 // Facts about one stack byte, tabulated for all 256 bytes at compile time.
 struct StackInfo {
-  std::uint8_t height;  // pieces in the stack
-  std::uint8_t top;     // top piece (meaningless when height == 0)
-  std::uint8_t kinds;   // bit p set when piece kind p is in the stack
-  bool valid;           // unused slots zero and no kind repeated
+  std::uint8_t height;         // pieces in the stack
+  std::uint8_t top;            // top piece (meaningless when height == 0)
+  std::uint8_t kinds;          // bit p set when piece kind p is in the stack
+  bool valid;                  // unused slots zero and no kind repeated
+  std::uint16_t kind_nibbles;  // 1 << 4p for each kind p in the stack (summed by kind_counts)
 };
 
 inline constexpr std::array<StackInfo, 256> kStackInfo = [] {
@@ -73,6 +74,8 @@ inline constexpr std::array<StackInfo, 256> kStackInfo = [] {
         info.valid = false;
       }
     }
+    for (int p = 0; p < kPieceKinds; ++p)
+      if (info.kinds >> p & 1) info.kind_nibbles = std::uint16_t(info.kind_nibbles | 1u << (4 * p));
     t[b] = info;
   }
   return t;
@@ -123,12 +126,14 @@ struct State {
     return State{(code & ~(1ull << kSideBit)) | (std::uint64_t(c) << kSideBit)};
   }
 
-  // How many pieces of kind p are on the board.
-  constexpr int count_on_board(Piece p) const {
-    int n = 0;
-    for (int s = 0; s < kSpaces; ++s) n += (info(s).kinds >> int(p)) & 1;
+  // How many pieces of each kind are on the board: kind p in bits 4p..4p+3.
+  constexpr unsigned kind_counts() const {
+    unsigned n = 0;
+    for (int s = 0; s < kSpaces; ++s) n += info(s).kind_nibbles;
     return n;
   }
+  // How many pieces of kind p are on the board.
+  constexpr int count_on_board(Piece p) const { return int(kind_counts() >> (4 * int(p)) & 0xf); }
 
   constexpr bool operator==(const State&) const = default;
   constexpr auto operator<=>(const State&) const = default;

@@ -22,7 +22,9 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__SSSE3__)
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSSE3__)
 #include <tmmintrin.h>
 #endif
 
@@ -85,25 +87,50 @@ class Symmetry {
 
   // The least code among the images of st under the group.
   State canonical(State st) const {
+#if defined(__AVX2__)
+    // Four images per shuffle (two consecutive pair controls, one per 128-bit
+    // lane) and a running minimum of 64-bit lanes. Codes are below 2^57, so
+    // the signed compare orders them as unsigned numbers.
+    const __m256i v = _mm256_broadcastsi128_si256(source(st));
+    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
+    __m256i best = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control));
+    for (std::size_t q = 1; q < shuffles_.size() / 2; ++q) {
+      const __m256i img = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+      best = _mm256_blendv_epi8(best, img, _mm256_cmpgt_epi64(best, img));
+    }
+    __m128i m = _mm256_castsi256_si128(best);
+    const __m128i upper = _mm256_extracti128_si256(best, 1);
+    m = _mm_blendv_epi8(m, upper, _mm_cmpgt_epi64(m, upper));
+    const __m128i high = _mm_unpackhi_epi64(m, m);
+    m = _mm_blendv_epi8(m, high, _mm_cmpgt_epi64(m, high));
+    return State{low_half(m)};
+#elif defined(__SSSE3__)
+    // Two running minima (the low and the high image of each shuffle) halve
+    // the chain of dependent comparisons.
+    std::uint64_t lo = st.code, hi = st.code;
+    const __m128i v = source(st);
+    for (const Shuffle& m : shuffles_) {
+      const __m128i img = _mm_shuffle_epi8(v, m.load());
+      const std::uint64_t a = low_half(img), b = high_half(img);
+      lo = a < lo ? a : lo;
+      hi = b < hi ? b : hi;
+    }
+    return State{lo < hi ? lo : hi};
+#else
     std::uint64_t best = st.code;
     for_each_image(st, [&](std::uint64_t img) { best = img < best ? img : best; });
     return State{best};
+#endif
   }
   // Calls f(code) for the image of st under each group element, in group order.
   template <class F>
   void for_each_image(State st, F&& f) const {
 #if defined(__SSSE3__)
-    // One byte shuffle per spatial element: byte perm[s] of the image is byte
-    // s; the shape swap is a per-byte xor, so it commutes with the shuffle.
-    const __m128i v = _mm_cvtsi64_si128(static_cast<long long>(st.code));
-    const __m128i w = _mm_cvtsi64_si128(static_cast<long long>(swap_shapes(st).code));
+    const __m128i v = source(st);
     for (const Shuffle& m : shuffles_) {
-      const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
-      f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(v, control))));
-    }
-    for (const Shuffle& m : shuffles_) {
-      const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes));
-      f(static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_shuffle_epi8(w, control))));
+      const __m128i img = _mm_shuffle_epi8(v, m.load());
+      f(low_half(img));
+      f(high_half(img));
     }
 #else
     for (const SymmetryElement& g : group_) f(apply(st, g).code);
@@ -117,10 +144,30 @@ class Symmetry {
 
  private:
   std::vector<SymmetryElement> group_;
-  // pshufb controls, one per spatial element (the first half of group_; unused without SSSE3).
+  // pshufb controls, one per pair of consecutive group elements (the order is
+  // even): the source register holds the code in its low eight bytes and the
+  // shape-swapped code in its high eight, so one shuffle computes two images,
+  // the first element's in the low half and the second's in the high half.
+  // With AVX2, two consecutive controls form one 32-byte control for four
+  // elements (the order is a multiple of four). Unused without SSSE3.
   struct alignas(16) Shuffle {
     std::uint8_t bytes[16];
+#if defined(__SSSE3__)
+    __m128i load() const { return _mm_load_si128(reinterpret_cast<const __m128i*>(bytes)); }
+#endif
   };
+#if defined(__SSSE3__)
+  static __m128i source(State st) {
+    return _mm_set_epi64x(static_cast<long long>(swap_shapes(st).code),
+                          static_cast<long long>(st.code));
+  }
+  static std::uint64_t low_half(__m128i x) {
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x));
+  }
+  static std::uint64_t high_half(__m128i x) {
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)));
+  }
+#endif
   std::vector<Shuffle> shuffles_;
 };
 

@@ -55,8 +55,9 @@ std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetr
 // analysis. The result is the same for any thread count.
 Solution solve(const Variant& variant, const SolveOptions& options = {});
 
-// The header counts of a solution, and its tablebase bytes (tablebase/FORMAT.md).
+// The header counts of a solution, and its tablebase bytes (tablebase/FORMAT.md),
+// encoded on `threads` worker threads (0: all cores); the bytes do not depend on it.
 TablebaseCounts tablebase_counts(const Solution& solution);
-std::vector<std::uint8_t> encode_solution(const Solution& solution);
+std::vector<std::uint8_t> encode_solution(const Solution& solution, int threads = 0);
 
 }  // namespace fano

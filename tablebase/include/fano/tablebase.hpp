@@ -114,12 +114,15 @@ class Tablebase {
 
  private:
   Tablebase(Variant v) : variant_(v), symmetry_(v.adjacency) {}
-  // The bucket of a code: side to move and the stacks of spaces 7 and 6 as
+  // The bucket of a code: side to move and the stacks of spaces 7, 6 and 5 as
   // digits (ranks among valid stacks); buckets are monotone in the code.
+  // 9,826 buckets for stack cap 2 (about 14 classes each), 137,842 for cap 3.
   std::size_t bucket_of(std::uint64_t code) const {
-    return (std::size_t(code >> kSideBit & 1) * radix_ + digit_[std::uint8_t(code >> 48)]) *
+    const std::size_t side = std::size_t(code >> kSideBit & 1);
+    return ((side * radix_ + digit_[std::uint8_t(code >> 48)]) * radix_ +
+            digit_[std::uint8_t(code >> 40)]) *
                radix_ +
-           digit_[std::uint8_t(code >> 40)];
+           digit_[std::uint8_t(code >> 32)];
   }
   void build_index();
   TablebaseHeader header_{};
