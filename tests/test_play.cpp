@@ -405,7 +405,8 @@ TEST_F(Play, HumanMoveThatChangesTheResultIsSaid) {
       *tb.probe(apply_move(kEmptyBoard, Move{Move::kFromSupply, 6, Piece::kWhiteCircle})));
   ASSERT_EQ(outcome_text(after), "loss in 13");
   const RunResult r = play({}, "C7\n");
-  EXPECT_NE(r.out.find("ply 1: White (you) plays C7\nC7: draw -> loss in 13\n"), std::string::npos)
+  EXPECT_NE(r.out.find("ply 1: White (you) plays C7\nC7: draw -> loss in 13 plies\n"),
+            std::string::npos)
       << r.out;
   // A move keeping the draw says nothing.
   const RunResult keep = play({}, "C1\n");

@@ -430,6 +430,7 @@ TEST(FanoInfo, JsonBoard) {
   const nlohmann::json j = parse_json(r.out);
   EXPECT_EQ(j["collineations"], 168);
   EXPECT_EQ(j["symmetries"], 6);
+  EXPECT_EQ(j["rule_symmetries"], 12);  // with the circle/triangle swap
   EXPECT_EQ(j["stack_cap"], 2);
   EXPECT_EQ(j["adjacency"], "board");
   // RULES.md's lines and its 15 edges, sorted.
@@ -446,6 +447,7 @@ TEST(FanoInfo, JsonProjective) {
   const nlohmann::json j = parse_json(r.out);
   EXPECT_EQ(j["collineations"], 168);
   EXPECT_EQ(j["symmetries"], 168);
+  EXPECT_EQ(j["rule_symmetries"], 336);
   EXPECT_EQ(j["stack_cap"], 3);
   EXPECT_EQ(j["edges"].size(), 21u) << j;  // every pair of points
 }

@@ -12,15 +12,19 @@ int cmd_info(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   desc.add_options()("json", "print JSON");
-  const auto vm = parse("info", "[--stack-cap 2|3] [--adjacency board|projective] [--json]",
-                        "The variant's lines, edges, collineation group order, the order of "
-                        "the subgroup that preserves its move graph, and the tables folder used.",
-                        desc, nullptr, args);
+  const auto vm =
+      parse("info", "[--stack-cap 2|3] [--adjacency board|projective] [--json]",
+            "The variant's lines, edges, collineation group order, the order of "
+            "the subgroup that preserves its move graph, the full symmetry group of the "
+            "rules that reduces the stored positions (that subgroup times the "
+            "circle/triangle swap), and the tables folder used.",
+            desc, nullptr, args);
   if (!vm) return 0;
   const Variant v = variant_from(*vm);
   const auto edges = edge_list(v.adjacency);
   const size_t group = collineations().size();
   const size_t sym = move_graph_symmetries(v.adjacency).size();
+  const size_t rule_sym = rule_symmetries(v.adjacency).size();
   const TableDir tables = default_table_dir();
   if (vm->count("json")) {
     Json o = variant_json(v);
@@ -31,6 +35,7 @@ int cmd_info(const Args& args) {
     o["edges"] = std::move(edge_rows);
     o["collineations"] = group;
     o["symmetries"] = sym;
+    o["rule_symmetries"] = rule_sym;
     o["tables"] = {{"folder", tables.path}, {"source", tables.source}};
     o["tablebase"] = default_tablebase_path(v);
     print_json(o);
@@ -42,7 +47,10 @@ int cmd_info(const Args& args) {
   std::cout << "\nedges (" << edges.size() << "):";
   for (auto [a, b] : edges) std::cout << " " << a << "-" << b;
   std::cout << "\ncollineations of the Fano plane: " << group
-            << "\nsymmetries of the move graph: " << sym << "\n"
+            << "\nsymmetries of the move graph: " << sym
+            << "\nsymmetries of the rules (with the circle/triangle swap, used to reduce "
+               "positions): "
+            << rule_sym << "\n"
             << "tables folder: " << tables.path << " (" << tables.source << ")\n"
             << "tablebase: " << default_tablebase_path(v) << "\n";
   return 0;

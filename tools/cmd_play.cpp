@@ -41,7 +41,8 @@ std::string end_message(const GameRecord& game, Label label) {
 
 // The hint: the value and every move rated under the game's history.
 void print_moves(std::ostream& out, const Tablebase& tb, const GameRecord& game) {
-  const PositionReport r = analyse(tb, game, {.principal_variation = false, .engine_choice = false});
+  const PositionReport r =
+      analyse(tb, game, {.principal_variation = false, .engine_choice = false});
   out << value_sentence(r) << "\n";
   if (!r.history_note.empty()) out << "history: " << r.history_note << "\n";
   out << "moves (" << r.moves.size() << "), best first:\n";
@@ -95,7 +96,7 @@ int engine_vs_engine(const Tablebase& tb, GameRecord start, int max_plies, bool 
     const Colour mover = game.positions()[ply].to_move();
     std::cout << "ply " << ply + 1 << ": " << side_name(mover) << " plays "
               << format_move(game.moves()[ply]) << " (" << colour_name(mover) << ": "
-              << outcome_text(g.results[i]) << ")\n";
+              << outcome_phrase(g.results[i]) << ")\n";
   }
   std::cout << "\n" << render_board(game.current(), rules.stack_cap()) << "\n";
   const std::string end = end_message(game, [](Colour c) { return side_name(c); });
@@ -143,7 +144,7 @@ int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) 
       game.play(r.move);
       std::cout << "ply " << game.plies() << ": " << label(engine) << " plays "
                 << format_move(r.move) << " (" << colour_name(engine) << ": "
-                << outcome_text(r.result) << ")\n\n"
+                << outcome_phrase(r.result) << ")\n\n"
                 << render_board(game.current(), cap) << "\n";
       continue;
     }
@@ -213,8 +214,8 @@ int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) 
         std::cout << "ply " << game.plies() << ": " << label(human) << " plays " << format_move(m)
                   << "\n";
         if (!(after == before))
-          std::cout << format_move(m) << ": " << outcome_text(before) << " -> "
-                    << outcome_text(after) << "\n";
+          std::cout << format_move(m) << ": " << outcome_phrase(before) << " -> "
+                    << outcome_phrase(after) << "\n";
         std::cout << "\n" << render_board(game.current(), cap) << "\n";
       } catch (const NotationError& e) {
         std::cout << "not played: " << e.what() << " (type 'help' for commands)\n";
@@ -250,7 +251,7 @@ int cmd_play(const Args& args) {
                   "its result, best first, as 'fano query' prints them), undo (takes back your "
                   "last move and the engine's reply; never the moves given with --moves), moves, "
                   "board, new (start again), help, quit. When your move changes your result, it "
-                  "is said (\"C7: draw -> loss in 13\"). The game ends "
+                  "is said (\"C7: draw -> loss in 13 plies\"). The game ends "
                   "when a line of three tops of one colour or one shape stands (its maker "
                   "loses), when the side to move has no legal move (she loses), or when a "
                   "position repeats (same stacks, same side to move: a draw). Moves may come "

@@ -85,7 +85,7 @@ GameRecord game_of(const Request& req, const Rules& rules) {
   State start = kEmptyBoard;
   if (position) {
     for (char& c : *position)
-      if (c == '_' || c == '+') c = ' ';  // '_' (or a form's '+') for the space before the side
+      if (c == '+') c = ' ';  // a form's space (the notation itself accepts '_')
     start = parse_position(*position, rules.variant);
   }
   std::string list = moves.value_or("");
