@@ -82,14 +82,11 @@ int Symmetry::orbit_size(State st) const {
   int fixed = 0;
 #if defined(__AVX2__)
   // Four images per shuffle (see canonical) compared with st lane by lane.
-  const __m256i v = _mm256_broadcastsi128_si256(source(st));
   const __m256i self = _mm256_set1_epi64x(static_cast<long long>(st.code));
-  const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
-  for (std::size_t q = 0; q < shuffles_.size() / 2; ++q) {
-    const __m256i img = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+  for_each_quad(st, [&](__m256i img) {
     fixed += std::popcount(
         unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(img, self)))));
-  }
+  });
 #elif defined(__SSSE3__)
   // Both images of a shuffle compared with st at once, byte by byte.
   const __m128i v = source(st), self = _mm_set1_epi64x(static_cast<long long>(st.code));

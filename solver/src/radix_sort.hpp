@@ -18,8 +18,9 @@ namespace fano::detail {
 // thread count. Each pass counts 11-bit digits per chunk, turns the counts into
 // chunk-and-digit offsets, then scatters the chunks in parallel. Only the
 // digits below the highest set bit of any key are sorted on, so a 30-bit class
-// number costs three passes (std::sort on this project's machine took 12 ms
-// for the standard game's 138,125 keys; this takes about 1 ms).
+// number costs three passes. (std::sort alone took 12 ms on this project's
+// machine for the standard game's 138,125 keys; numbering and sorting them
+// went from 17 ms with tbb::parallel_sort to 4-6 ms with this.)
 inline void radix_sort(std::vector<std::uint64_t>& keys, int low_bit) {
   assert(low_bit >= 0 && low_bit < 64);
   constexpr int kDigitBits = 11;

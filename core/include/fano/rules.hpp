@@ -89,7 +89,7 @@ constexpr void for_each_move(const Rules& rules, State st, F&& f) {
     const unsigned counts = st.kind_counts();
     for (int shape = 0; shape < 2; ++shape) {
       const Piece p = make_piece(me, Shape(shape));
-      if ((counts >> (4 * int(p)) & 0xf) >= kCopiesPerKind) continue;
+      if (State::count_of(counts, p) >= kCopiesPerKind) continue;
       for (int s = 0; s < kSpaces; ++s) {
         const StackInfo& in = st.info(s);
         if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
@@ -144,8 +144,9 @@ constexpr State apply_move(State st, const Move& move) {
 
 // Number of pieces of colour c on the board.
 constexpr int colour_count(State st, Colour c) {
-  const unsigned counts = st.kind_counts() >> (8 * int(c));  // this colour's two kinds
-  return int((counts & 0xf) + (counts >> 4 & 0xf));
+  const unsigned counts = st.kind_counts();
+  return State::count_of(counts, make_piece(c, Shape::kCircle)) +
+         State::count_of(counts, make_piece(c, Shape::kTriangle));
 }
 
 // Calls f(parent) for every position from which one legal move leads to `st`

@@ -132,8 +132,12 @@ struct State {
     for (int s = 0; s < kSpaces; ++s) n += info(s).kind_nibbles;
     return n;
   }
+  // The count of kind p in a kind_counts() value.
+  static constexpr int count_of(unsigned kind_counts, Piece p) {
+    return int(kind_counts >> (4 * int(p)) & 0xf);
+  }
   // How many pieces of kind p are on the board.
-  constexpr int count_on_board(Piece p) const { return int(kind_counts() >> (4 * int(p)) & 0xf); }
+  constexpr int count_on_board(Piece p) const { return count_of(kind_counts(), p); }
 
   constexpr bool operator==(const State&) const = default;
   constexpr auto operator<=>(const State&) const = default;

@@ -91,13 +91,10 @@ class Symmetry {
     // Four images per shuffle (two consecutive pair controls, one per 128-bit
     // lane) and a running minimum of 64-bit lanes. Codes are below 2^57, so
     // the signed compare orders them as unsigned numbers.
-    const __m256i v = _mm256_broadcastsi128_si256(source(st));
-    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
-    __m256i best = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control));
-    for (std::size_t q = 1; q < shuffles_.size() / 2; ++q) {
-      const __m256i img = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+    __m256i best = _mm256_set1_epi64x(static_cast<long long>(st.code));
+    for_each_quad(st, [&](__m256i img) {
       best = _mm256_blendv_epi8(best, img, _mm256_cmpgt_epi64(best, img));
-    }
+    });
     __m128i m = _mm256_castsi256_si128(best);
     const __m128i upper = _mm256_extracti128_si256(best, 1);
     m = _mm_blendv_epi8(m, upper, _mm_cmpgt_epi64(m, upper));
@@ -156,6 +153,17 @@ class Symmetry {
     __m128i load() const { return _mm_load_si128(reinterpret_cast<const __m128i*>(bytes)); }
 #endif
   };
+#if defined(__AVX2__)
+  // Calls f(images) with the images of st under four consecutive group
+  // elements (one per 64-bit lane, in group order) for each quadruple.
+  template <class F>
+  void for_each_quad(State st, F&& f) const {
+    const __m256i v = _mm256_broadcastsi128_si256(source(st));
+    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
+    for (std::size_t q = 0; q < shuffles_.size() / 2; ++q)
+      f(_mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q)));
+  }
+#endif
 #if defined(__SSSE3__)
   static __m128i source(State st) {
     return _mm_set_epi64x(static_cast<long long>(swap_shapes(st).code),
