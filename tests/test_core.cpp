@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/buffer.hpp"
 #include "fano/notation.hpp"
 #include "fano/numbering.hpp"
 #include "fano/rules.hpp"
@@ -585,6 +586,44 @@ TEST(Numbering, CursorAgreesWithDecodingEachNumber) {
     ASSERT_TRUE(numbering.state(end - 1, want));
     EXPECT_EQ(last.state, want);
     EXPECT_FALSE(numbering.advance(last, 1)) << "past the last number, cap " << cap;
+  }
+}
+
+// The solver's buffers: growth across the large-block threshold keeps every
+// value (a vector moving from operator new to a mapped block and between
+// mapped blocks), and the blocks are 2 MiB-aligned.
+TEST(Buffer, GrowsAcrossTheLargeBlockSizeAndKeepsValues) {
+  UninitVector<std::uint32_t> v;
+  std::mt19937 rng(15);
+  std::vector<std::uint32_t> expect;
+  while (v.size() * sizeof(std::uint32_t) < 3 * kLargeBuffer + (std::size_t(5) << 20)) {
+    const std::uint32_t x = std::uint32_t(rng());
+    v.push_back(x), expect.push_back(x);
+  }
+  EXPECT_TRUE(std::equal(v.begin(), v.end(), expect.begin(), expect.end()));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % (std::uintptr_t(1) << 21), 0u);
+  UninitVector<std::uint8_t> small(100, 7);  // explicit values are still written
+  EXPECT_EQ(std::count(small.begin(), small.end(), 7), 100);
+}
+
+// A freed block comes back for the same size, whole and writable, and two live
+// blocks never overlap.
+TEST(Buffer, FreedBlocksAreReusedAndWritable) {
+  const std::size_t n = (std::size_t(3) << 20) / sizeof(std::uint64_t);
+  const std::uint64_t* first = nullptr;
+  {
+    UninitVector<std::uint64_t> a(n);
+    std::fill(a.begin(), a.end(), 1);
+    first = a.data();
+  }
+  UninitVector<std::uint64_t> b(n), c(n);
+  EXPECT_TRUE(b.data() == first || c.data() == first);
+  for (std::size_t i = 0; i < n; ++i) b[i] = i, c[i] = ~i;
+  const bool apart = b.data() + n <= c.data() || c.data() + n <= b.data();
+  EXPECT_TRUE(apart);
+  for (std::size_t i = 0; i < n; i += 4099) {
+    ASSERT_EQ(b[i], i);
+    ASSERT_EQ(c[i], ~i);
   }
 }
 

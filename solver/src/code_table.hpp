@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "fano/buffer.hpp"
+
 namespace fano::detail {
 
 class CodeTable {
@@ -24,9 +26,10 @@ class CodeTable {
   std::uint32_t insert(std::uint64_t code, bool& inserted) {
     inserted = false;
     for (std::size_t i = slot_of(code);; i = (i + 1) & mask_) {
-      std::uint64_t cur = keys_[i].load(std::memory_order_relaxed);
+      std::atomic_ref<std::uint64_t> key(keys_[i]);
+      std::uint64_t cur = key.load(std::memory_order_relaxed);
       if (cur == kEmpty) {
-        if (keys_[i].compare_exchange_strong(cur, code, std::memory_order_relaxed)) {
+        if (key.compare_exchange_strong(cur, code, std::memory_order_relaxed)) {
           inserted = true;
           return std::uint32_t(i);
         }
@@ -35,9 +38,8 @@ class CodeTable {
     }
   }
 
-  std::uint64_t key(std::uint32_t slot) const {
-    return keys_[slot].load(std::memory_order_relaxed);
-  }
+  // Not concurrent with insert().
+  std::uint64_t key(std::uint32_t slot) const { return keys_[slot]; }
   std::uint32_t& value(std::uint32_t slot) { return values_[slot]; }
   std::uint32_t value(std::uint32_t slot) const { return values_[slot]; }
 
@@ -49,15 +51,13 @@ class CodeTable {
   void reserve(std::size_t needed) {
     if (16 * needed <= 15 * capacity()) return;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> old;
-    for (std::size_t i = 0; i < capacity(); ++i) {
-      const std::uint64_t k = keys_[i].load(std::memory_order_relaxed);
-      if (k != kEmpty) old.emplace_back(k, values_[i]);
-    }
+    for (std::size_t i = 0; i < capacity(); ++i)
+      if (keys_[i] != kEmpty) old.emplace_back(keys_[i], values_[i]);
     reset(needed + needed / 15 + 1);
     for (const auto& [k, v] : old) {
       std::size_t i = slot_of(k);
-      while (keys_[i].load(std::memory_order_relaxed) != kEmpty) i = (i + 1) & mask_;
-      keys_[i].store(k, std::memory_order_relaxed);
+      while (keys_[i] != kEmpty) i = (i + 1) & mask_;
+      keys_[i] = k;
       values_[i] = v;
     }
   }
@@ -71,13 +71,15 @@ class CodeTable {
     const std::size_t cap = std::bit_ceil(std::max<std::size_t>(min_capacity, 64));
     mask_ = cap - 1;
     shift_ = 64 - std::countr_zero(cap);
-    keys_ = std::vector<std::atomic<std::uint64_t>>(cap);
-    for (auto& k : keys_) k.store(kEmpty, std::memory_order_relaxed);
-    values_.assign(cap, 0);
+    keys_ = UninitVector<std::uint64_t>(cap);
+    std::fill(keys_.begin(), keys_.end(), kEmpty);
+    values_ = UninitVector<std::uint32_t>(cap);  // a slot's value is set when its key is
   }
 
-  std::vector<std::atomic<std::uint64_t>> keys_;
-  std::vector<std::uint32_t> values_;
+  // Plain words, accessed through std::atomic_ref while insert() may run
+  // concurrently (so the table can be filled without a constructor loop).
+  UninitVector<std::uint64_t> keys_;
+  UninitVector<std::uint32_t> values_;
   std::size_t mask_ = 0;
   int shift_ = 64;
 };

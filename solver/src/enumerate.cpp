@@ -29,10 +29,14 @@ namespace detail {
 // the graph is the same for any thread count.
 namespace {
 
+// One per thread, kept across layers so that its buffers grow instead of being
+// allocated (and faulted in) again for every layer; with edges it holds every
+// layer this thread expanded, in order.
 struct Batch {
-  std::vector<std::uint32_t> parents;  // ids
-  std::vector<std::uint8_t> degrees;
-  std::vector<std::uint64_t> children;  // codes, then ids once inserted
+  UninitVector<std::uint32_t> parents;  // ids
+  UninitVector<std::uint8_t> degrees;
+  UninitVector<std::uint64_t> children;  // codes, then ids once inserted
+  std::size_t layer = 0;                 // children[layer..] belong to the current layer
 };
 
 }  // namespace
@@ -44,12 +48,16 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // between layers (see CodeTable::reserve).
   CodeTable table(1 << 18);
   bool inserted = false;
-  std::vector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
+  UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   table.value(table.insert(kEmptyBoard.code, inserted)) = 0;
-  std::vector<std::uint32_t> frontier{0};
-  std::vector<Batch> all_batches;
+  UninitVector<std::uint32_t> frontier{0};
+  tbb::enumerable_thread_specific<Batch> batches;
+  tbb::enumerable_thread_specific<UninitVector<std::uint32_t>> fresh;  // new slots, per thread
   for (int depth = 1; !frontier.empty(); ++depth) {
-    tbb::enumerable_thread_specific<Batch> batches;
+    for (Batch& b : batches) {
+      if (!with_edges) b.parents.clear(), b.degrees.clear(), b.children.clear();
+      b.layer = b.children.size();
+    }
     tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier.size(), 512),
                       [&](const tbb::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
@@ -65,12 +73,12 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                         }
                       });
     size_t children = 0;
-    for (const Batch& b : batches) children += b.children.size();
+    for (const Batch& b : batches) children += b.children.size() - b.layer;
     table.reserve(code_of.size() + children);
     // Insert: children hold table slots for now; new slots are listed per thread.
-    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> fresh;
+    for (auto& f : fresh) f.clear();
     for (Batch& b : batches)
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, b.children.size(), 1 << 14),
+      tbb::parallel_for(tbb::blocked_range<size_t>(b.layer, b.children.size(), 1 << 14),
                         [&](const tbb::blocked_range<size_t>& r) {
                           auto& out = fresh.local();
                           bool is_new = false;
@@ -81,7 +89,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                           }
                         });
     // Number the new classes list by list, then turn children's slots into ids.
-    std::vector<std::pair<std::vector<std::uint32_t>*, std::uint32_t>> lists;  // list, first id
+    std::vector<std::pair<UninitVector<std::uint32_t>*, std::uint32_t>> lists;  // list, first id
     std::uint32_t next_id = std::uint32_t(code_of.size());
     for (auto& f : fresh) lists.emplace_back(&f, next_id), next_id += std::uint32_t(f.size());
     code_of.resize(next_id);
@@ -94,15 +102,13 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       }
     });
     for (Batch& b : batches)
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, b.children.size(), 1 << 14),
+      tbb::parallel_for(tbb::blocked_range<size_t>(b.layer, b.children.size(), 1 << 14),
                         [&](const tbb::blocked_range<size_t>& r) {
                           for (size_t i = r.begin(); i != r.end(); ++i)
                             b.children[i] = table.value(std::uint32_t(b.children[i]));
                         });
     frontier.clear();
     for (auto& f : fresh) frontier.insert(frontier.end(), f.begin(), f.end());
-    if (with_edges)
-      for (Batch& b : batches) all_batches.push_back(std::move(b));
     if (options.progress && !frontier.empty())
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
                        std::to_string(code_of.size()) + " classes");
@@ -114,7 +120,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   constexpr int kIdBits = 24;
   if (n >= (size_t(1) << kIdBits)) throw std::length_error("too many classes to rank");
   const Numbering numbering(rules.stack_cap());
-  std::vector<std::uint64_t> keys(n);
+  UninitVector<std::uint64_t> keys(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t id = r.begin(); id != r.end(); ++id)
       keys[id] = numbering.number(State{code_of[id]}) << kIdBits | id;
@@ -122,7 +128,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   radix_sort(keys, kIdBits);
   MoveGraph g;
   g.positions.resize(n);
-  std::vector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
+  UninitVector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
   if (with_edges) g.line_formed.resize(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
@@ -134,16 +140,23 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     }
   });
   if (!with_edges) return g;
-  g.out_begin.assign(n + 1, 0);
+  std::vector<const Batch*> all_batches;
+  for (const Batch& b : batches) all_batches.push_back(&b);
+  g.out_begin.resize(n + 1);
+  g.out_begin[0] = 0;  // every other entry is a parent's degree (an ended position's is 0)
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i)
+      if (g.line_formed[i]) g.out_begin[i + 1] = 0;
+  });
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
-    const Batch& b = all_batches[v];
+    const Batch& b = *all_batches[v];
     for (size_t i = 0; i < b.parents.size(); ++i)
       g.out_begin[rank[b.parents[i]] + 1] = b.degrees[i];
   });
   for (size_t i = 0; i < n; ++i) g.out_begin[i + 1] += g.out_begin[i];
   g.out_edges.resize(g.out_begin[n]);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
-    const Batch& b = all_batches[v];
+    const Batch& b = *all_batches[v];
     for (size_t i = 0, c = 0; i < b.parents.size(); ++i) {
       std::uint32_t k = g.out_begin[rank[b.parents[i]]];
       for (unsigned d = 0; d < b.degrees[i]; ++d) g.out_edges[k++] = rank[b.children[c++]];

@@ -4,16 +4,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "fano/buffer.hpp"
 #include "fano/solver.hpp"
 
 namespace fano::detail {
 
 struct MoveGraph {
-  std::vector<std::uint64_t> positions;   // canonical codes, ascending
-  std::vector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
-  std::vector<std::uint32_t>
+  std::vector<std::uint64_t> positions;    // canonical codes, ascending
+  UninitVector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
+  UninitVector<std::uint32_t>
       out_begin;  // successors of i: out_edges[out_begin[i] .. out_begin[i+1])
-  std::vector<std::uint32_t> out_edges;  // one entry per legal move, as class indices
+  UninitVector<std::uint32_t> out_edges;  // one entry per legal move, as class indices
 };
 
 // Breadth-first enumeration of the reachable classes; with_edges also builds

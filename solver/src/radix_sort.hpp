@@ -21,7 +21,8 @@ namespace fano::detail {
 // number costs three passes. (std::sort alone took 12 ms on this project's
 // machine for the standard game's 138,125 keys; numbering and sorting them
 // went from 17 ms with tbb::parallel_sort to 4-6 ms with this.)
-inline void radix_sort(std::vector<std::uint64_t>& keys, int low_bit) {
+template <class Keys>  // a vector of std::uint64_t
+void radix_sort(Keys& keys, int low_bit) {
   assert(low_bit >= 0 && low_bit < 64);
   constexpr int kDigitBits = 11;
   constexpr std::size_t kBuckets = std::size_t(1) << kDigitBits;
@@ -32,7 +33,7 @@ inline void radix_sort(std::vector<std::uint64_t>& keys, int low_bit) {
   for (const std::uint64_t k : keys) any |= k;
   const int high_bit = 64 - std::countl_zero(any);  // one past the highest set bit
   const std::size_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<std::uint64_t> other(n);
+  Keys other(n);
   std::vector<std::array<std::uint32_t, kBuckets>> offsets(chunks);
   for (int shift = low_bit; shift < high_bit; shift += kDigitBits) {
     const auto digit = [shift](std::uint64_t k) {

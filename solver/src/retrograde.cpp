@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 
+#include "fano/buffer.hpp"
 #include "fano/solver.hpp"
 #include "move_graph.hpp"
 
@@ -80,24 +81,40 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                        std::to_string(sol.times.enumerate) + " s");
 
     t0 = Clock::now();
-    std::vector<std::atomic<std::uint32_t>> in_count(n + 1);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, out_edges.size(), 1 << 14), [&](const auto& r) {
-      for (size_t k = r.begin(); k != r.end(); ++k)
-        in_count[out_edges[k] + 1].fetch_add(1, std::memory_order_relaxed);
+    // Predecessor lists by a counting sort over a few fixed chunks of sources:
+    // each chunk counts its moves per target, the counts become per-chunk
+    // write offsets (chunk after chunk within a row), and each chunk writes its
+    // sources in order. Every row comes out sorted by source, the same layout
+    // for any thread count, without an atomic counter per move.
+    const std::size_t chunks =
+        std::clamp<std::size_t>(std::size_t(tbb::this_task_arena::max_concurrency()), 1, 8);
+    const std::size_t per_chunk = (n + chunks - 1) / chunks;
+    UninitVector<std::uint32_t> cursor(chunks *
+                                       n);  // cursor[c * n + j]: chunk c's count, then offset
+    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+      std::uint32_t* count = cursor.data() + c * n;
+      std::fill(count, count + n, 0);
+      for (std::size_t i = c * per_chunk, e = std::min(n, i + per_chunk); i < e; ++i)
+        for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k) ++count[out_edges[k]];
     });
-    // Predecessor rows, each sorted so the layout is deterministic.
-    std::vector<std::uint32_t> in_begin(n + 1, 0);
-    for (size_t i = 0; i < n; ++i) in_begin[i + 1] = in_begin[i] + in_count[i + 1].load();
-    std::vector<std::uint32_t> in_edges(in_begin[n]);
-    {
-      std::vector<std::atomic<std::uint32_t>> fill(n);
-      for (size_t i = 0; i < n; ++i) fill[i].store(in_begin[i], std::memory_order_relaxed);
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i)
-          for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k)
-            in_edges[fill[out_edges[k]].fetch_add(1, std::memory_order_relaxed)] = std::uint32_t(i);
-      });
+    UninitVector<std::uint32_t> in_begin(n + 1);
+    in_begin[0] = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      std::uint32_t offset = in_begin[j];
+      for (std::size_t c = 0; c < chunks; ++c) {
+        const std::uint32_t count = cursor[c * n + j];
+        cursor[c * n + j] = offset;
+        offset += count;
+      }
+      in_begin[j + 1] = offset;
     }
+    UninitVector<std::uint32_t> in_edges(in_begin[n]);
+    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+      std::uint32_t* next_slot = cursor.data() + c * n;
+      for (std::size_t i = c * per_chunk, e = std::min(n, i + per_chunk); i < e; ++i)
+        for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k)
+          in_edges[next_slot[out_edges[k]]++] = std::uint32_t(i);
+    });
     sol.times.graph = seconds_since(t0);
     if (options.progress)
       options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
@@ -117,18 +134,18 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     t0 = Clock::now();
     // Left uninitialised here (no serial memset): the parallel loop below
     // writes every entry first, and all later accesses go through atomic_ref.
-    std::unique_ptr<std::uint16_t[]> packed_store(new std::uint16_t[n]);
-    std::unique_ptr<std::uint32_t[]> remaining_store(new std::uint32_t[n]);
+    UninitVector<std::uint16_t> packed_store(n);
+    UninitVector<std::uint32_t> remaining_store(n);
     auto packed = [&](size_t i) { return std::atomic_ref<std::uint16_t>(packed_store[i]); };
     auto remaining = [&](size_t i) { return std::atomic_ref<std::uint32_t>(remaining_store[i]); };
     // Two frontier buffers; each parallel chunk appends what it found with a
     // single atomic reservation.
-    std::unique_ptr<std::uint32_t[]> frontier(new std::uint32_t[n]), next(new std::uint32_t[n]);
+    UninitVector<std::uint32_t> frontier(n), next(n);
     std::atomic<std::size_t> next_size{0};
     auto append = [&](const std::vector<std::uint32_t>& found) {
       if (found.empty()) return;
       const std::size_t at = next_size.fetch_add(found.size(), std::memory_order_relaxed);
-      std::copy(found.begin(), found.end(), next.get() + at);
+      std::copy(found.begin(), found.end(), next.data() + at);
     };
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 8192), [&](const auto& r) {
       std::vector<std::uint32_t> found;

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <utility>
 
+#include "fano/buffer.hpp"
 #include "fano/numbering.hpp"
 #include "fano/rules.hpp"
 
@@ -51,9 +52,19 @@ Outcome outcome_from_byte(std::uint8_t b) {
   return Outcome{Value::kLoss, std::uint16_t(b - 128)};
 }
 
-std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
-  std::vector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
-  const size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), level);
+// One zstd frame of `raw`. Each thread keeps its compression context: a fresh
+// one allocates (and faults in) megabytes of tables on every call, which took
+// longer than compressing the standard table itself.
+UninitVector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
+  struct Context {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(cctx); }
+  };
+  thread_local Context context;
+  if (context.cctx == nullptr) throw std::bad_alloc();
+  UninitVector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
+  const size_t n =
+      ZSTD_compressCCtx(context.cctx, out.data(), out.size(), raw.data(), raw.size(), level);
   if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
   out.resize(n);
   return out;
@@ -141,7 +152,7 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     std::size_t deltas = 0, outcomes = 0;  // sizes, then offsets
   };
   std::vector<SliceBytes> at(slices + 1);
-  std::vector<std::uint64_t> numbers(n);  // class numbers (< 2^39), flagged where a line stands
+  UninitVector<std::uint64_t> numbers(n);  // class numbers (< 2^39), flagged where a line stands
   constexpr std::uint64_t kLineStands = std::uint64_t(1) << 63;
   const auto varint_bytes = [](std::uint64_t d) {
     return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
@@ -173,7 +184,7 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   });
   for (std::size_t c = 0; c < slices; ++c)
     at[c + 1].deltas += at[c].deltas, at[c + 1].outcomes += at[c].outcomes;
-  std::vector<std::uint8_t> deltas(at[slices].deltas), raw_outcomes(at[slices].outcomes);
+  UninitVector<std::uint8_t> deltas(at[slices].deltas), raw_outcomes(at[slices].outcomes);
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     std::uint8_t* d_out = deltas.data() + at[c].deltas;
     std::uint8_t* o_out = raw_outcomes.data() + at[c].outcomes;
@@ -186,7 +197,7 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
       if (!(numbers[i] & kLineStands)) *o_out++ = outcome_byte(outcomes[i]);
     }
   });
-  std::vector<std::uint8_t> codes_z, outcomes_z;
+  UninitVector<std::uint8_t> codes_z, outcomes_z;
   tbb::parallel_invoke([&] { codes_z = compress(deltas, kCodesZstdLevel); },
                        [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
 
