@@ -26,11 +26,12 @@
 namespace fano {
 namespace {
 
-// zstd levels per section, measured on the standard table (zstd 1.5.4): the
-// codes compress best for their time at 6 (level 3: 51475 bytes, 6: 47029,
-// 9: 45203); the outcomes are smaller at 3 than at 6 (34217 against 35265
-// bytes) and faster to write.
-constexpr int kCodesZstdLevel = 6, kOutcomesZstdLevel = 3;
+// zstd levels per section, measured on the standard table (zstd 1.5.4, `zstd
+// -b`): the codes compress best for their time at 6 (level 3: 51471 bytes, 6:
+// 47025 at 43 MB/s, 9: 45199 at 26 MB/s, 19: 43718 at 1.5 MB/s); the outcomes
+// are smallest at 1 short of the slow levels (1: 32615 bytes at 144 MB/s, 3:
+// 34213, 6: 35261, 15: 31565 at 3.5 MB/s).
+constexpr int kCodesZstdLevel = 6, kOutcomesZstdLevel = 1;
 
 // One byte per outcome: 0 draw, 1 + p a win in p plies (p <= 126),
 // 128 + p a loss in p plies (p <= 127).
