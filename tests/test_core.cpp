@@ -591,7 +591,8 @@ TEST(Numbering, CursorAgreesWithDecodingEachNumber) {
 
 // The solver's buffers: growth across the large-block threshold keeps every
 // value (a vector moving from operator new to a mapped block and between
-// mapped blocks), and the blocks are 2 MiB-aligned.
+// mapped blocks), and blocks from 2 MiB up are 2 MiB-aligned, smaller ones
+// aligned to their size rounded up to a power of two.
 TEST(Buffer, GrowsAcrossTheLargeBlockSizeAndKeepsValues) {
   UninitVector<std::uint32_t> v;
   std::mt19937 rng(15);
@@ -602,6 +603,9 @@ TEST(Buffer, GrowsAcrossTheLargeBlockSizeAndKeepsValues) {
   }
   EXPECT_TRUE(std::equal(v.begin(), v.end(), expect.begin(), expect.end()));
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % (std::uintptr_t(1) << 21), 0u);
+  UninitVector<std::uint64_t> medium(kLargeBuffer / sizeof(std::uint64_t) + 1, 5);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(medium.data()) % (2 * kLargeBuffer), 0u);
+  EXPECT_EQ(std::count(medium.begin(), medium.end(), 5u), std::ptrdiff_t(medium.size()));
   UninitVector<std::uint8_t> small(100, 7);  // explicit values are still written
   EXPECT_EQ(std::count(small.begin(), small.end(), 7), 100);
 }

@@ -44,7 +44,7 @@ class Standard : public ::testing::Test {
 
   // The table with outcome i replaced, written to a file and opened again.
   static Tablebase corrupted(size_t i, Outcome wrong, const fs::path& file) {
-    std::vector<Outcome> outcomes = solution_->outcomes;
+    auto outcomes = solution_->outcomes;
     outcomes[i] = wrong;
     const auto bytes =
         encode_tablebase(kStandard, tablebase_counts(*solution_), solution_->positions, outcomes);
@@ -151,8 +151,8 @@ TEST_F(Standard, CommandNamesWrongEntryAndExitsFour) {
 }
 
 TEST_F(Standard, MissingClassBreaksReachableSetAndSuccessors) {
-  std::vector<std::uint64_t> codes = solution_->positions;
-  std::vector<Outcome> outcomes = solution_->outcomes;
+  auto codes = solution_->positions;
+  auto outcomes = solution_->outcomes;
   const size_t i = find_class(Value::kDraw, codes.size() / 2);
   const std::string pos = format_position(State{codes[i]});
   codes.erase(codes.begin() + std::ptrdiff_t(i));

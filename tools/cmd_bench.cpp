@@ -32,29 +32,28 @@ struct SolveTiming {
   std::uint64_t reachable, bytes;
 };
 
-SolveTiming time_solve(const Variant& v, int threads, int runs, const std::string& path) {
-  SolveTiming best{v, threads, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0};
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    SolveOptions opts;
-    opts.threads = threads;
-    const Solution sol = solve(v, opts);
-    const auto tw = Clock::now();
-    const auto bytes = encode_solution(sol, threads);
-    const double encode = seconds_since(tw);
-    write_file_atomically(path, bytes);
-    const double write = seconds_since(tw), total = seconds_since(t0);
-    best.encode = std::min(best.encode, encode);
-    best.file = std::min(best.file, write - encode);
-    best.enumerate = std::min(best.enumerate, sol.times.enumerate);
-    best.graph = std::min(best.graph, sol.times.graph);
-    best.retrograde = std::min(best.retrograde, sol.times.retrograde);
-    best.write = std::min(best.write, write);
-    best.total = std::min(best.total, total);
-    best.reachable = sol.stats.reachable;
-    best.bytes = bytes.size();
-  }
-  return best;
+// One solve, encode and write of best's variant on best's thread count; each
+// stage's time replaces best's where it is shorter.
+void time_solve(SolveTiming& best, const std::string& path) {
+  const auto t0 = Clock::now();
+  SolveOptions opts;
+  opts.threads = best.threads;
+  opts.encode_codes = true;  // as fano solve does
+  const Solution sol = solve(best.variant, opts);
+  const auto tw = Clock::now();
+  const auto bytes = encode_solution(sol, best.threads);
+  const double encode = seconds_since(tw);
+  write_file_atomically(path, bytes);
+  const double write = seconds_since(tw), total = seconds_since(t0);
+  best.encode = std::min(best.encode, encode);
+  best.file = std::min(best.file, write - encode);
+  best.enumerate = std::min(best.enumerate, sol.times.enumerate);
+  best.graph = std::min(best.graph, sol.times.graph);
+  best.retrograde = std::min(best.retrograde, sol.times.retrograde);
+  best.write = std::min(best.write, write);
+  best.total = std::min(best.total, total);
+  best.reachable = sol.stats.reachable;
+  best.bytes = bytes.size();
 }
 
 // Milliseconds of rate_moves (every move's exact value under the game's
@@ -171,12 +170,17 @@ int cmd_bench(const Args& args) {
   }
   const int cores = tbb::info::default_concurrency();
 
+  // Round after round of every variant on 1 thread and on all cores, so that
+  // the ratios compare runs made under the same load (a VM's speed drifts
+  // from one minute to the next).
   std::vector<SolveTiming> solves;
   for (const Variant& v : {kStandard, kCap3Projective, kCap3Board})
-    for (int t : {1, cores}) {
-      progress("bench: solving " + variant_slug(v) + " with " + std::to_string(t) + " thread(s)");
-      solves.push_back(time_solve(v, t, runs, default_tablebase_path(v, dir)));
-    }
+    for (int t : {1, cores}) solves.push_back({v, t, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0});
+  for (int r = 0; r < runs; ++r) {
+    progress("bench: solving every variant with 1 and " + std::to_string(cores) +
+             " thread(s), round " + std::to_string(r + 1) + " of " + std::to_string(runs));
+    for (SolveTiming& s : solves) time_solve(s, default_tablebase_path(s.variant, dir));
+  }
 
   // Move generation: every legal move of every reachable class, one thread.
   const Rules rules(kStandard);

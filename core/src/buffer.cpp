@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <map>
@@ -16,12 +17,20 @@ constexpr std::size_t kHugePage = std::size_t(1) << 21;
 // or a server solves again, so each page is faulted in once.
 constexpr std::size_t kCacheBytes = std::size_t(256) << 20;
 
-std::size_t rounded(std::size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
+// From 2 MiB up a block is a whole number of huge pages of its own; below, a
+// power of two (so that a freed block is found again) carved from a shared
+// huge page at an offset that is a multiple of its size, so a few KiB of data
+// do not cost a 2 MiB page each, yet still sit on huge pages.
+std::size_t rounded(std::size_t bytes) {
+  return bytes >= kHugePage ? (bytes + kHugePage - 1) & ~(kHugePage - 1) : std::bit_ceil(bytes);
+}
 
 struct Cache {
   std::mutex mutex;
   std::multimap<std::size_t, void*> free_blocks;  // by rounded size
   std::size_t bytes = 0;
+  char* carving = nullptr;  // the huge page small blocks are carved from
+  std::size_t carved = 0;   // bytes of it handed out
 };
 // Never destroyed: blocks may be freed by static destructors after main.
 Cache& cache() {
@@ -29,21 +38,8 @@ Cache& cache() {
   return *c;
 }
 
-}  // namespace
-
-void* allocate_large(std::size_t bytes) {
-  assert(bytes >= kLargeBuffer);
-  const std::size_t size = rounded(bytes);
-  {
-    Cache& c = cache();
-    std::lock_guard lock(c.mutex);
-    if (auto it = c.free_blocks.find(size); it != c.free_blocks.end()) {
-      void* block = it->second;
-      c.free_blocks.erase(it);
-      c.bytes -= size;
-      return block;
-    }
-  }
+// `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, huge pages requested.
+char* map_huge(std::size_t size) {
   // Map one huge page more than needed and trim both ends to a 2 MiB boundary.
   void* raw =
       mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -53,11 +49,35 @@ void* allocate_large(std::size_t bytes) {
   if (aligned > start) munmap(raw, aligned - start);
   if (const std::uintptr_t tail = start + size + kHugePage - (aligned + size); tail > 0)
     munmap(reinterpret_cast<void*>(aligned + size), tail);
-  void* block = reinterpret_cast<void*>(aligned);
+  char* block = reinterpret_cast<char*>(aligned);
 #ifdef MADV_HUGEPAGE
   madvise(block, size, MADV_HUGEPAGE);  // advice only: refused where THP is off
 #endif
   return block;
+}
+
+}  // namespace
+
+void* allocate_large(std::size_t bytes) {
+  assert(bytes >= kLargeBuffer);
+  const std::size_t size = rounded(bytes);
+  Cache& c = cache();
+  std::lock_guard lock(c.mutex);
+  if (auto it = c.free_blocks.find(size); it != c.free_blocks.end()) {
+    void* block = it->second;
+    c.free_blocks.erase(it);
+    c.bytes -= size;
+    return block;
+  }
+  if (size >= kHugePage) return map_huge(size);
+  // Carve: the offset is rounded up to the block's size, which divides 2 MiB.
+  std::size_t at = (c.carved + size - 1) & ~(size - 1);
+  if (c.carving == nullptr || at + size > kHugePage) {
+    c.carving = map_huge(kHugePage);  // the rest of the previous page stays unused
+    at = 0;
+  }
+  c.carved = at + size;
+  return c.carving + at;
 }
 
 void free_large(void* block, std::size_t bytes) noexcept {
@@ -75,7 +95,7 @@ void free_large(void* block, std::size_t bytes) noexcept {
       }
     }
   }
-  munmap(block, size);
+  munmap(block, size);  // page-aligned (a carved block too: the kernel splits its huge page)
 }
 
 }  // namespace fano::detail

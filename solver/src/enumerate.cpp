@@ -3,6 +3,8 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <stdexcept>
 
 #include "code_table.hpp"
@@ -18,98 +20,123 @@ namespace detail {
 // with move generation), so canonicalising every child finds exactly the
 // classes of the reachable positions.
 //
-// Each layer is expanded in parallel into per-thread batches (parents, their
-// number of moves, and their children's canonical codes in move order); the
-// children are then inserted into a concurrent hash set, and the new ones get
-// ids (numbers in discovery order, stored in the table) after the layer, one
-// thread-local list at a time: a shared counter bumped on every insertion
-// would bounce between the cores. The new ones form the next layer. Ids depend
+// Each layer is expanded in parallel into per-thread batches: parents, their
+// number of moves, and their children's canonical codes, sorted by the hash
+// table's shard (in move order within a shard; each child's shard is kept in
+// move order too). Then one task per shard inserts that shard's children of
+// every batch, so no two threads write the same shard, and once the new
+// classes are counted, the same task numbers its new ones (ids in discovery
+// order, stored in the table) and turns its children's codes into ids. The
+// new ids of a layer are consecutive, so they are the next layer. Ids depend
 // on thread timing, so at the end every class is indexed instead by its rank
 // among the sorted codes, and the successor lists are rewritten with ranks:
 // the graph is the same for any thread count.
 namespace {
 
+constexpr unsigned kShards = CodeTable::kShards;
+
 // One per thread, kept across layers so that its buffers grow instead of being
 // allocated (and faulted in) again for every layer; with edges it holds every
 // layer this thread expanded, in order.
 struct Batch {
-  UninitVector<std::uint32_t> parents;  // ids
-  UninitVector<std::uint8_t> degrees;
-  UninitVector<std::uint64_t> children;  // codes, then ids once inserted
-  std::size_t layer = 0;                 // children[layer..] belong to the current layer
+  UninitVector<std::uint32_t> parents;   // ids (with edges only)
+  UninitVector<std::uint8_t> degrees;    // moves of each parent (with edges only)
+  UninitVector<std::uint8_t> shard_seq;  // each child's shard, in move order (with edges only)
+  // Per shard, the children in move order: codes, then ids once inserted.
+  std::array<UninitVector<std::uint64_t>, kShards> children;
+  std::array<std::size_t, kShards> layer{};  // children[s][layer[s]..] belong to the current layer
 };
 
 }  // namespace
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  // 2^18 slots (3 MiB) hold the standard game (138,125 classes, a bound of
-  // 231,272 keys in its largest layer) without a rehash; larger variants grow
-  // between layers (see CodeTable::reserve).
+  // 2^18 slots (3 MiB) hold the standard game (138,125 classes) without a
+  // rehash; larger variants grow shard by shard between layers.
   CodeTable table(1 << 18);
-  bool inserted = false;
+  {
+    bool inserted = false;
+    CodeTable::Shard& shard = table.shard(CodeTable::shard_of(kEmptyBoard.code));
+    shard.value(shard.insert(kEmptyBoard.code, inserted)) = 0;
+  }
   UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
-  table.value(table.insert(kEmptyBoard.code, inserted)) = 0;
-  UninitVector<std::uint32_t> frontier{0};
   tbb::enumerable_thread_specific<Batch> batches;
-  tbb::enumerable_thread_specific<UninitVector<std::uint32_t>> fresh;  // new slots, per thread
-  for (int depth = 1; !frontier.empty(); ++depth) {
-    for (Batch& b : batches) {
-      if (!with_edges) b.parents.clear(), b.degrees.clear(), b.children.clear();
-      b.layer = b.children.size();
-    }
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier.size(), 512),
+  std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
+  // The layer being expanded is the ids [layer_begin, layer_end).
+  for (std::size_t depth = 1, layer_begin = 0, layer_end = 1; layer_begin < layer_end; ++depth) {
+    for (Batch& b : batches)
+      for (unsigned s = 0; s < kShards; ++s) {
+        if (!with_edges) b.children[s].clear();
+        b.layer[s] = b.children[s].size();
+      }
+    tbb::parallel_for(tbb::blocked_range<size_t>(layer_begin, layer_end, 512),
                       [&](const tbb::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
-                        for (size_t i = r.begin(); i != r.end(); ++i) {
-                          const State st{code_of[frontier[i]]};
+                        for (size_t id = r.begin(); id != r.end(); ++id) {
+                          const State st{code_of[id]};
                           if (formed_lines(st)) continue;  // the game has ended here
-                          const size_t before = b.children.size();
+                          std::array<std::uint64_t, 256> kids;
+                          unsigned degree = 0;
                           for_each_move(rules, st, [&](const Move&, State child) {
-                            b.children.push_back(sym.canonical(child).code);
+                            assert(degree < kids.size());
+                            kids[degree++] = sym.canonical(child).code;
                           });
-                          b.parents.push_back(frontier[i]);
-                          b.degrees.push_back(std::uint8_t(b.children.size() - before));
+                          std::uint8_t* seq = nullptr;
+                          if (with_edges) {
+                            b.shard_seq.resize(b.shard_seq.size() + degree);
+                            seq = b.shard_seq.data() + b.shard_seq.size() - degree;
+                          }
+                          for (unsigned d = 0; d < degree; ++d) {
+                            const unsigned s = CodeTable::shard_of(kids[d]);
+                            b.children[s].push_back(kids[d]);
+                            if (with_edges) seq[d] = std::uint8_t(s);
+                          }
+                          if (!with_edges) continue;
+                          b.parents.push_back(std::uint32_t(id));
+                          b.degrees.push_back(std::uint8_t(degree));
                         }
                       });
-    size_t children = 0;
-    for (const Batch& b : batches) children += b.children.size() - b.layer;
-    table.reserve(code_of.size() + children);
-    // Insert: children hold table slots for now; new slots are listed per thread.
-    for (auto& f : fresh) f.clear();
-    for (Batch& b : batches)
-      tbb::parallel_for(tbb::blocked_range<size_t>(b.layer, b.children.size(), 1 << 14),
-                        [&](const tbb::blocked_range<size_t>& r) {
-                          auto& out = fresh.local();
-                          bool is_new = false;
-                          for (size_t i = r.begin(); i != r.end(); ++i) {
-                            const std::uint32_t slot = table.insert(b.children[i], is_new);
-                            if (is_new) out.push_back(slot);
-                            b.children[i] = slot;
-                          }
-                        });
-    // Number the new classes list by list, then turn children's slots into ids.
-    std::vector<std::pair<UninitVector<std::uint32_t>*, std::uint32_t>> lists;  // list, first id
-    std::uint32_t next_id = std::uint32_t(code_of.size());
-    for (auto& f : fresh) lists.emplace_back(&f, next_id), next_id += std::uint32_t(f.size());
-    code_of.resize(next_id);
-    tbb::parallel_for(size_t(0), lists.size(), [&](size_t l) {
-      std::uint32_t id = lists[l].second;
-      for (std::uint32_t& slot : *lists[l].first) {
-        table.value(slot) = id;
-        code_of[id] = table.key(slot);
-        slot = id++;
+    std::vector<Batch*> all;
+    for (Batch& b : batches) all.push_back(&b);
+    // Insert, one task per shard; children hold table slots for now.
+    tbb::parallel_for(0u, kShards, [&](unsigned s) {
+      CodeTable::Shard& shard = table.shard(s);
+      std::size_t candidates = 0;
+      for (const Batch* b : all) candidates += b->children[s].size() - b->layer[s];
+      shard.reserve(shard.size() + candidates);
+      fresh[s].clear();
+      bool is_new = false;
+      for (Batch* b : all) {
+        auto& children = b->children[s];
+        for (size_t k = b->layer[s]; k < children.size(); ++k) {
+          const std::uint32_t slot = shard.insert(children[k], is_new);
+          if (is_new) fresh[s].push_back(slot);
+          children[k] = slot;
+        }
       }
     });
-    for (Batch& b : batches)
-      tbb::parallel_for(tbb::blocked_range<size_t>(b.layer, b.children.size(), 1 << 14),
-                        [&](const tbb::blocked_range<size_t>& r) {
-                          for (size_t i = r.begin(); i != r.end(); ++i)
-                            b.children[i] = table.value(std::uint32_t(b.children[i]));
-                        });
-    frontier.clear();
-    for (auto& f : fresh) frontier.insert(frontier.end(), f.begin(), f.end());
-    if (options.progress && !frontier.empty())
+    // Number the new classes shard by shard, then turn children's slots into ids.
+    std::array<std::uint32_t, kShards> first_id;
+    std::uint32_t next_id = std::uint32_t(code_of.size());
+    for (unsigned s = 0; s < kShards; ++s)
+      first_id[s] = next_id, next_id += std::uint32_t(fresh[s].size());
+    code_of.resize(next_id);
+    tbb::parallel_for(0u, kShards, [&](unsigned s) {
+      CodeTable::Shard& shard = table.shard(s);
+      std::uint32_t id = first_id[s];
+      for (const std::uint32_t slot : fresh[s]) {
+        shard.value(slot) = id;
+        code_of[id++] = shard.key(slot);
+      }
+      for (Batch* b : all) {
+        auto& children = b->children[s];
+        for (size_t k = b->layer[s]; k < children.size(); ++k)
+          children[k] = shard.value(std::uint32_t(children[k]));
+      }
+    });
+    layer_begin = layer_end;
+    layer_end = code_of.size();
+    if (options.progress && layer_begin < layer_end)
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
                        std::to_string(code_of.size()) + " classes");
   }
@@ -157,9 +184,12 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   g.out_edges.resize(g.out_begin[n]);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = *all_batches[v];
-    for (size_t i = 0, c = 0; i < b.parents.size(); ++i) {
-      std::uint32_t k = g.out_begin[rank[b.parents[i]]];
-      for (unsigned d = 0; d < b.degrees[i]; ++d) g.out_edges[k++] = rank[b.children[c++]];
+    std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
+    for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
+    const std::uint8_t* seq = b.shard_seq.data();
+    for (size_t i = 0; i < b.parents.size(); ++i) {
+      std::uint32_t* out = g.out_edges.data() + g.out_begin[rank[b.parents[i]]];
+      for (unsigned d = 0; d < b.degrees[i]; ++d) out[d] = rank[*next[*seq++]++];
     }
   });
   return g;
@@ -169,7 +199,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
 
 std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetry& sym,
                                                const SolveOptions& options) {
-  return detail::build_move_graph(rules, sym, options, false).positions;
+  const auto positions = detail::build_move_graph(rules, sym, options, false).positions;
+  return {positions.begin(), positions.end()};
 }
 
 }  // namespace fano

@@ -10,7 +10,7 @@
 namespace fano::detail {
 
 struct MoveGraph {
-  std::vector<std::uint64_t> positions;    // canonical codes, ascending
+  UninitVector<std::uint64_t> positions;   // canonical codes, ascending
   UninitVector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
   UninitVector<std::uint32_t>
       out_begin;  // successors of i: out_edges[out_begin[i] .. out_begin[i+1])

@@ -4,9 +4,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <limits>
 #include <memory>
@@ -46,8 +48,10 @@ TablebaseCounts tablebase_counts(const Solution& s) {
 
 std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
   tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
-  return arena.execute(
-      [&] { return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes); });
+  return arena.execute([&] {
+    return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes,
+                            s.codes_section ? &*s.codes_section : nullptr);
+  });
 }
 
 std::optional<Outcome> Solution::lookup(State st) const {
@@ -71,6 +75,22 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     sol.times.enumerate = seconds_since(t0);
     sol.positions = std::move(g.positions);
     const auto& pos = sol.positions;
+    // The codes section needs only the classes: it is compressed by whichever
+    // thread is free while the analysis below runs (mostly on one thread).
+    tbb::task_group encoding;
+    if (options.encode_codes)
+      encoding.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
+    struct Join {  // waits for the encoding on every way out of this scope
+      tbb::task_group& group;
+      bool joined = false;
+      void join() { joined = true, group.wait(); }
+      ~Join() {
+        if (!joined) try {
+            group.wait();
+          } catch (...) {  // already unwinding from the analysis' own exception
+          }
+      }
+    } join_encoding{encoding};
     const std::size_t n = pos.size();
     const auto& out_begin = g.out_begin;
     const auto& out_edges = g.out_edges;
@@ -132,12 +152,16 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // conflict, and the order inside a level does not matter: the result is
     // the same for any thread count. Whatever is undecided at the end is a draw.
     t0 = Clock::now();
-    // Left uninitialised here (no serial memset): the parallel loop below
-    // writes every entry first, and all later accesses go through atomic_ref.
-    UninitVector<std::uint16_t> packed_store(n);
-    UninitVector<std::uint32_t> remaining_store(n);
-    auto packed = [&](size_t i) { return std::atomic_ref<std::uint16_t>(packed_store[i]); };
-    auto remaining = [&](size_t i) { return std::atomic_ref<std::uint32_t>(remaining_store[i]); };
+    // One word per position: the packed value above, the number of undecided
+    // successors below (a degree is below 256), so a visit touches one cache
+    // line and updates it with one atomic operation. The count never goes
+    // below zero (each move is counted down at most once), so it never
+    // borrows from the value. Left uninitialised here (no serial memset): the
+    // parallel loop below writes every entry first, and all later accesses go
+    // through atomic_ref.
+    UninitVector<std::uint32_t> word_store(n);
+    auto word = [&](size_t i) { return std::atomic_ref<std::uint32_t>(word_store[i]); };
+    auto value_of = [](std::uint32_t w) { return std::uint16_t(w >> 16); };
     // Two frontier buffers; each parallel chunk appends what it found with a
     // single atomic reservation.
     UninitVector<std::uint32_t> frontier(n), next(n);
@@ -151,13 +175,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       std::vector<std::uint32_t> found;
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
-        remaining(i).store(deg, std::memory_order_relaxed);
+        assert(deg < 0x10000);
         std::uint16_t p = kUnknown;
         if (line_formed[i])
           p = pack(Value::kWin, 0);
         else if (deg == 0)
           p = pack(Value::kLoss, 0);
-        packed(i).store(p, std::memory_order_relaxed);
+        word(i).store(std::uint32_t(p) << 16 | deg, std::memory_order_relaxed);
         if (p != kUnknown) found.push_back(std::uint32_t(i));
       }
       append(found);
@@ -172,26 +196,37 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
         for (size_t f = r.begin(); f != r.end(); ++f) {
           const std::uint32_t j = frontier[f];
           const bool child_lost =
-              (packed(j).load(std::memory_order_relaxed) >> 14) == unsigned(Value::kLoss);
+              (value_of(word(j).load(std::memory_order_relaxed)) >> 14) == unsigned(Value::kLoss);
           for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
             const std::uint32_t i = in_edges[k];
-            if (packed(i).load(std::memory_order_relaxed) != kUnknown) continue;
+            std::uint32_t w = word(i).load(std::memory_order_relaxed);
+            if (value_of(w) != kUnknown) continue;
             if (child_lost) {
-              std::uint16_t expect = kUnknown;
-              if (packed(i).compare_exchange_strong(expect, win_next, std::memory_order_relaxed))
-                found.push_back(i);
-            } else if (remaining(i).fetch_sub(1, std::memory_order_relaxed) == 1) {
-              packed(i).store(loss_next, std::memory_order_relaxed);
+              // Fails only if another thread decided i or counted it down.
+              while (!word(i).compare_exchange_weak(w, std::uint32_t(win_next) << 16 | (w & 0xffff),
+                                                    std::memory_order_relaxed))
+                if (value_of(w) != kUnknown) break;
+              if (value_of(w) == kUnknown) found.push_back(i);
+            } else if ((word(i).fetch_sub(1, std::memory_order_relaxed) & 0xffff) == 1) {
+              // The last undecided move: i has no losing successor, so no
+              // thread can be deciding it as a win.
+              word(i).store(std::uint32_t(loss_next) << 16, std::memory_order_relaxed);
               found.push_back(i);
             }
           }
         }
         append(found);
       };
-      // Small levels (the long tail of a deep analysis) run inline: spawning
-      // tasks would cost more than the work.
-      const tbb::blocked_range<size_t> all(0, frontier_size, 512);
-      if (frontier_size < 128)
+      // Levels run on one thread unless they are very large. The visits are
+      // random atomic updates of words the other core wrote a moment ago, so
+      // on the project's 2-core VM every parallel split tried (levels from
+      // 128, 4096 or 16384 positions up) was slower than one thread: the
+      // standard game's analysis 5.0 to 5.6 ms against 4.1 to 4.2 ms (and
+      // about equal for cap 3). The idle core meanwhile has other work: the
+      // solver compresses the table's codes section then (see solve()).
+      constexpr std::size_t kParallelLevel = std::size_t(1) << 17;
+      const tbb::blocked_range<size_t> all(0, frontier_size, 4096);
+      if (frontier_size < kParallelLevel)
         relax(all);
       else
         tbb::parallel_for(all, relax);
@@ -202,7 +237,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     sol.outcomes.resize(n);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
-        const std::uint16_t p = packed(i).load(std::memory_order_relaxed);
+        const std::uint16_t p = value_of(word(i).load(std::memory_order_relaxed));
         sol.outcomes[i] = p == kUnknown ? Outcome{Value::kDraw, 0}
                                         : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
       }
@@ -228,6 +263,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       return a;
     });
     sol.stats.canonical = n;
+    join_encoding.join();
   });
   return sol;
 }

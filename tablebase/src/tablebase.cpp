@@ -135,72 +135,95 @@ std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h) {
   return h;
 }
 
-std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
-                                           std::span<const std::uint64_t> codes,
-                                           std::span<const Outcome> outcomes) {
-  if (codes.size() != outcomes.size())
-    throw std::invalid_argument("codes and outcomes differ in size");
-  // Codes: differences between successive class numbers (the first from 0)
-  // as LEB128 varints. Outcomes: one byte per class without a standing line.
-  // Both are built in fixed slices of classes in parallel (each slice's class
-  // numbers and byte counts first, then its bytes at their offsets), and the
-  // two sections are compressed at once: the bytes are the same for any
-  // thread count.
+// Both sections are built in fixed slices of classes in parallel (each
+// slice's byte count first, then its bytes at their offsets), so the bytes are
+// the same for any thread count.
+constexpr std::size_t kSlice = std::size_t(1) << 14;
+
+CodesSection encode_codes_section(const Variant& variant,
+                                  std::span<const std::uint64_t> canonical_codes) {
+  // Differences between successive class numbers (the first from 0) as
+  // LEB128 varints.
+  const auto codes = canonical_codes;
   const Numbering digits(variant.stack_cap);
-  constexpr std::size_t kSlice = std::size_t(1) << 14;
   const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
-  struct SliceBytes {
-    std::size_t deltas = 0, outcomes = 0;  // sizes, then offsets
-  };
-  std::vector<SliceBytes> at(slices + 1);
-  UninitVector<std::uint64_t> numbers(n);  // class numbers (< 2^39), flagged where a line stands
-  constexpr std::uint64_t kLineStands = std::uint64_t(1) << 63;
+  std::vector<std::size_t> at(slices + 1, 0);  // bytes per slice, then offsets
+  UninitVector<std::uint64_t> numbers(n);      // class numbers (< 2^39)
   const auto varint_bytes = [](std::uint64_t d) {
     return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
   };
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    SliceBytes& sb = at[c + 1];
-    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+    const std::size_t first = c * kSlice, end = std::min(n, first + kSlice);
+    for (std::size_t i = first; i < end; ++i) {
       const State st{codes[i]};
       if (i > 0 && codes[i] <= codes[i - 1])
         throw std::invalid_argument("codes must be strictly ascending");
       if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
       numbers[i] = digits.number(st);
-      if (formed_lines(st)) {
-        if (outcomes[i] != Outcome{Value::kWin, 0})
-          throw std::invalid_argument("a position with a standing line must be a win in 0");
-        numbers[i] |= kLineStands;
-      } else {
-        ++sb.outcomes;
-      }
     }
     // Numbers grow with the codes, so each slice's first delta needs only
     // the previous number, which the class before the slice also computes
     // from its code here.
-    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[c * kSlice - 1]});
-    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      const std::uint64_t number = numbers[i] & ~kLineStands;
-      sb.deltas += varint_bytes(number - prev), prev = number;
-    }
+    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[first - 1]});
+    std::size_t bytes = 0;
+    for (std::size_t i = first; i < end; ++i)
+      bytes += varint_bytes(numbers[i] - prev), prev = numbers[i];
+    at[c + 1] = bytes;
   });
-  for (std::size_t c = 0; c < slices; ++c)
-    at[c + 1].deltas += at[c].deltas, at[c + 1].outcomes += at[c].outcomes;
-  UninitVector<std::uint8_t> deltas(at[slices].deltas), raw_outcomes(at[slices].outcomes);
+  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
+  UninitVector<std::uint8_t> deltas(at[slices]);
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    std::uint8_t* d_out = deltas.data() + at[c].deltas;
-    std::uint8_t* o_out = raw_outcomes.data() + at[c].outcomes;
+    std::uint8_t* out = deltas.data() + at[c];
     for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      std::uint64_t d = (numbers[i] & ~kLineStands) - (i == 0 ? 0 : numbers[i - 1] & ~kLineStands);
+      std::uint64_t d = numbers[i] - (i == 0 ? 0 : numbers[i - 1]);
       do {
-        *d_out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
+        *out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
         d >>= 7;
       } while (d);
-      if (!(numbers[i] & kLineStands)) *o_out++ = outcome_byte(outcomes[i]);
     }
   });
-  UninitVector<std::uint8_t> codes_z, outcomes_z;
-  tbb::parallel_invoke([&] { codes_z = compress(deltas, kCodesZstdLevel); },
-                       [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
+  return {variant, n, compress(deltas, kCodesZstdLevel)};
+}
+
+std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
+                                           std::span<const std::uint64_t> codes,
+                                           std::span<const Outcome> outcomes,
+                                           const CodesSection* codes_section) {
+  if (codes.size() != outcomes.size())
+    throw std::invalid_argument("codes and outcomes differ in size");
+  if (codes_section &&
+      (codes_section->classes != codes.size() || !(codes_section->variant == variant)))
+    throw std::invalid_argument("the codes section was built for other codes");
+  // Outcomes: one byte per class without a standing line; both sections are
+  // compressed at once.
+  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  std::vector<std::size_t> at(slices + 1, 0);  // bytes per slice, then offsets
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    std::size_t bytes = 0;
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      if (!formed_lines(State{codes[i]})) {
+        ++bytes;
+      } else if (outcomes[i] != Outcome{Value::kWin, 0}) {
+        throw std::invalid_argument("a position with a standing line must be a win in 0");
+      }
+    }
+    at[c + 1] = bytes;
+  });
+  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
+  UninitVector<std::uint8_t> raw_outcomes(at[slices]);
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    std::uint8_t* out = raw_outcomes.data() + at[c];
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
+      if (!formed_lines(State{codes[i]})) *out++ = outcome_byte(outcomes[i]);
+  });
+  CodesSection built;
+  UninitVector<std::uint8_t> outcomes_z;
+  tbb::parallel_invoke(
+      [&] {
+        if (!codes_section) built = encode_codes_section(variant, codes);
+      },
+      [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
+  const UninitVector<std::uint8_t>& codes_z = codes_section ? codes_section->bytes : built.bytes;
 
   TablebaseHeader h{};
   std::memcpy(h.magic, kTablebaseMagic, sizeof h.magic);

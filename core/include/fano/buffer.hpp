@@ -1,13 +1,16 @@
 // Buffers for the solver's large arrays: not zeroed on construction, and, from
-// kLargeBuffer bytes up, mapped on 2 MiB boundaries with transparent huge pages
-// requested and kept for reuse once freed.
+// kLargeBuffer bytes up, placed on transparent huge pages (requested) and kept
+// for reuse once freed.
 //
 // Why: the standard game's solve touches about 40 MB once. With 4 KiB pages
-// that is ~10,000 page faults, each ~8 us on the project's machine, so the
+// that is ~10,000 page faults, each 8 to 11 us on the project's VMs, so the
 // kernel's page zeroing and faulting took longer than the solve's own work
 // (sys time 0.05 of 0.11 s for a cold `fano solve`). Huge pages cut the faults
 // ~500-fold where the kernel grants them (THP "madvise" mode, Debian's
-// default); elsewhere the buffers behave as ordinary memory.
+// default); elsewhere the buffers behave as ordinary memory. Faults also
+// serialise threads on the process's memory map lock, and the blocks that
+// malloc returned to the system were faulted in again by the next solve: a
+// bench run took 472 faults per solve after the first, now 4.
 #pragma once
 
 #include <cstddef>
@@ -17,13 +20,14 @@
 
 namespace fano {
 
-// Requests of at least this many bytes get their own 2 MiB-aligned mapping.
-inline constexpr std::size_t kLargeBuffer = std::size_t(1) << 18;
+// Requests of at least this many bytes bypass operator new.
+inline constexpr std::size_t kLargeBuffer = std::size_t(1) << 14;
 
 namespace detail {
-// A block of at least `bytes` (>= kLargeBuffer), 2 MiB-aligned; a freed block
-// of the same rounded size is reused (its contents are arbitrary). Throws
-// std::bad_alloc when the system refuses. Thread-safe.
+// A block of at least `bytes` (>= kLargeBuffer), aligned to its size rounded
+// up to a power of two or to 2 MiB; a freed block of the same rounded size is
+// reused (its contents are arbitrary). Throws std::bad_alloc when the system refuses.
+// Thread-safe.
 void* allocate_large(std::size_t bytes);
 // Returns a block from allocate_large(bytes) (same `bytes`).
 void free_large(void* block, std::size_t bytes) noexcept;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fano/buffer.hpp"
 #include "fano/rules.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/tablebase.hpp"
@@ -16,6 +17,9 @@ namespace fano {
 
 struct SolveOptions {
   int threads = 0;  // 0: all cores
+  // Also build the table's codes section (Solution::codes_section) while the
+  // retrograde analysis runs, for callers that write the table.
+  bool encode_codes = false;
   // Called with a stage name and a progress line; for stderr reporting.
   std::function<void(const std::string&)> progress;
 };
@@ -34,10 +38,13 @@ struct SolveStats {
 // class's canonical code, sorted ascending.
 struct Solution {
   Variant variant;
-  std::vector<std::uint64_t> positions;  // canonical codes, ascending
-  std::vector<Outcome> outcomes;         // outcomes[i] belongs to positions[i]
+  // Buffers that skip zeroing and keep their pages for the next solve (see
+  // fano/buffer.hpp); otherwise used as std::vector.
+  UninitVector<std::uint64_t> positions;  // canonical codes, ascending
+  UninitVector<Outcome> outcomes;         // outcomes[i] belongs to positions[i]
   SolveStats stats;
   StageTimes times;
+  std::optional<CodesSection> codes_section;  // with SolveOptions::encode_codes
 
   // Index of a canonical code in `positions`, or nullopt when not reachable.
   std::optional<std::size_t> index_of(std::uint64_t canonical_code) const;
@@ -56,7 +63,8 @@ std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetr
 Solution solve(const Variant& variant, const SolveOptions& options = {});
 
 // The header counts of a solution, and its tablebase bytes (tablebase/FORMAT.md),
-// encoded on `threads` worker threads (0: all cores); the bytes do not depend on it.
+// encoded on `threads` worker threads (0: all cores), reusing codes_section when
+// present; the bytes do not depend on either.
 TablebaseCounts tablebase_counts(const Solution& solution);
 std::vector<std::uint8_t> encode_solution(const Solution& solution, int threads = 0);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/buffer.hpp"
 #include "fano/files.hpp"
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
@@ -72,11 +73,28 @@ struct TablebaseCounts {
   std::uint64_t reachable = 0, placement = 0, movement = 0, win = 0, loss = 0, draw = 0;
 };
 
+// A table's codes section (the canonical codes, delta-coded and compressed).
+// It depends only on the list of classes, so a solver can build it while its
+// analysis runs.
+struct CodesSection {
+  Variant variant;
+  std::size_t classes = 0;           // codes it holds
+  UninitVector<std::uint8_t> bytes;  // as stored in the file
+};
+
+// Builds the codes section of canonical_codes (strictly ascending valid codes
+// of the variant, else std::invalid_argument).
+CodesSection encode_codes_section(const Variant& variant,
+                                  std::span<const std::uint64_t> canonical_codes);
+
 // Serialises a solved variant: one entry per symmetry class (canonical codes
-// ascending). Deterministic: the same input gives the same bytes.
+// ascending). Deterministic: the same input gives the same bytes. A given
+// codes_section must come from encode_codes_section of the same codes (its
+// variant and count are checked); without one it is built here.
 std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
                                            std::span<const std::uint64_t> canonical_codes,
-                                           std::span<const Outcome> outcomes);
+                                           std::span<const Outcome> outcomes,
+                                           const CodesSection* codes_section = nullptr);
 
 // Writes a table's bytes to path atomically (AtomicFileWriter of
 // fano/files.hpp: over a regular file or a missing one, never creating
