@@ -6,6 +6,8 @@
 #include <array>
 #include <cassert>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "code_table.hpp"
 #include "fano/numbering.hpp"
@@ -28,9 +30,9 @@ namespace detail {
 // classes are counted, the same task numbers its new ones (ids in discovery
 // order, stored in the table) and turns its children's codes into ids. The
 // new ids of a layer are consecutive, so they are the next layer. Ids depend
-// on thread timing, so at the end every class is indexed instead by its rank
-// among the sorted codes, and the successor lists are rewritten with ranks:
-// the graph is the same for any thread count.
+// on thread timing; the graph is built on them (the analysis's values do not
+// depend on the numbering), and the classes are listed in code order with
+// each one's id by a radix sort, which is the same for any thread count.
 namespace {
 
 constexpr unsigned kShards = CodeTable::kShards;
@@ -39,8 +41,8 @@ constexpr unsigned kShards = CodeTable::kShards;
 // allocated (and faulted in) again for every layer; with edges it holds every
 // layer this thread expanded, in order.
 struct Batch {
-  UninitVector<std::uint32_t> parents;   // ids (with edges only)
-  UninitVector<std::uint8_t> degrees;    // moves of each parent (with edges only)
+  // The ranges of ids this thread expanded, in order (with edges only).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> expanded;
   UninitVector<std::uint8_t> shard_seq;  // each child's shard, in move order (with edges only)
   // Per shard, the children in move order: codes, then ids once inserted.
   std::array<UninitVector<std::uint64_t>, kShards> children;
@@ -60,6 +62,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     shard.value(shard.insert(kEmptyBoard.code, inserted)) = 0;
   }
   UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
+  UninitVector<std::uint8_t> degree_of, line_of;          // by id (with edges only)
   tbb::enumerable_thread_specific<Batch> batches;
   std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
   // The layer being expanded is the ids [layer_begin, layer_end).
@@ -69,12 +72,16 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
         if (!with_edges) b.children[s].clear();
         b.layer[s] = b.children[s].size();
       }
+    if (with_edges) degree_of.resize(layer_end), line_of.resize(layer_end);
     tbb::parallel_for(tbb::blocked_range<size_t>(layer_begin, layer_end, 512),
                       [&](const tbb::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
+                        if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
                           const State st{code_of[id]};
-                          if (formed_lines(st)) continue;  // the game has ended here
+                          const bool ended = formed_lines(st) != 0;  // no move is made then
+                          if (with_edges) line_of[id] = ended, degree_of[id] = 0;
+                          if (ended) continue;
                           std::array<std::uint64_t, 256> kids;
                           unsigned degree = 0;
                           for_each_move(rules, st, [&](const Move&, State child) {
@@ -91,9 +98,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                             b.children[s].push_back(kids[d]);
                             if (with_edges) seq[d] = std::uint8_t(s);
                           }
-                          if (!with_edges) continue;
-                          b.parents.push_back(std::uint32_t(id));
-                          b.degrees.push_back(std::uint8_t(degree));
+                          if (with_edges) degree_of[id] = std::uint8_t(degree);
                         }
                       });
     std::vector<Batch*> all;
@@ -155,42 +160,33 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   radix_sort(keys, kIdBits);
   MoveGraph g;
   g.positions.resize(n);
-  UninitVector<std::uint32_t> rank(with_edges ? n : 0);  // rank[id]: index among sorted codes
-  if (with_edges) g.line_formed.resize(n);
+  if (with_edges) g.id_of.resize(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
       const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
       g.positions[i] = code_of[id];
-      if (!with_edges) continue;
-      rank[id] = std::uint32_t(i);
-      g.line_formed[i] = formed_lines(State{code_of[id]}) != 0;
+      if (with_edges) g.id_of[i] = id;
     }
   });
   if (!with_edges) return g;
+  // The successor lists in id order: the ids a thread expanded in one go are
+  // consecutive, so their lists are one stretch of out_edges, and the
+  // thread's children in move order fill it.
+  g.line_formed = std::move(line_of);
+  g.out_begin.resize(n + 1);
+  g.out_begin[0] = 0;
+  for (size_t id = 0; id < n; ++id) g.out_begin[id + 1] = g.out_begin[id] + degree_of[id];
+  g.out_edges.resize(g.out_begin[n]);
   std::vector<const Batch*> all_batches;
   for (const Batch& b : batches) all_batches.push_back(&b);
-  g.out_begin.resize(n + 1);
-  g.out_begin[0] = 0;  // every other entry is a parent's degree (an ended position's is 0)
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t i = r.begin(); i != r.end(); ++i)
-      if (g.line_formed[i]) g.out_begin[i + 1] = 0;
-  });
-  tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
-    const Batch& b = *all_batches[v];
-    for (size_t i = 0; i < b.parents.size(); ++i)
-      g.out_begin[rank[b.parents[i]] + 1] = b.degrees[i];
-  });
-  for (size_t i = 0; i < n; ++i) g.out_begin[i + 1] += g.out_begin[i];
-  g.out_edges.resize(g.out_begin[n]);
   tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = *all_batches[v];
     std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
     for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
     const std::uint8_t* seq = b.shard_seq.data();
-    for (size_t i = 0; i < b.parents.size(); ++i) {
-      std::uint32_t* out = g.out_edges.data() + g.out_begin[rank[b.parents[i]]];
-      for (unsigned d = 0; d < b.degrees[i]; ++d) out[d] = rank[*next[*seq++]++];
-    }
+    for (const auto& [first, end] : b.expanded)
+      for (std::uint32_t k = g.out_begin[first]; k < g.out_begin[end]; ++k)
+        g.out_edges[k] = std::uint32_t(*next[*seq++]++);
   });
   return g;
 }

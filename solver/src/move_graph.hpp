@@ -9,12 +9,15 @@
 
 namespace fano::detail {
 
+// Indexed by id, the breadth-first discovery order, which depends on thread
+// timing; positions and id_of give the classes in code order.
 struct MoveGraph {
   UninitVector<std::uint64_t> positions;   // canonical codes, ascending
+  UninitVector<std::uint32_t> id_of;       // id_of[i]: the id of positions[i]
   UninitVector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
   UninitVector<std::uint32_t>
-      out_begin;  // successors of i: out_edges[out_begin[i] .. out_begin[i+1])
-  UninitVector<std::uint32_t> out_edges;  // one entry per legal move, as class indices
+      out_begin;  // successors of id i: out_edges[out_begin[i] .. out_begin[i+1])
+  UninitVector<std::uint32_t> out_edges;  // one entry per legal move, as ids
 };
 
 // Breadth-first enumeration of the reachable classes; with_edges also builds

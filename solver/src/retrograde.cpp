@@ -75,22 +75,6 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     sol.times.enumerate = seconds_since(t0);
     sol.positions = std::move(g.positions);
     const auto& pos = sol.positions;
-    // The codes section needs only the classes: it is compressed by whichever
-    // thread is free while the analysis below runs (mostly on one thread).
-    tbb::task_group encoding;
-    if (options.encode_codes)
-      encoding.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
-    struct Join {  // waits for the encoding on every way out of this scope
-      tbb::task_group& group;
-      bool joined = false;
-      void join() { joined = true, group.wait(); }
-      ~Join() {
-        if (!joined) try {
-            group.wait();
-          } catch (...) {  // already unwinding from the analysis' own exception
-          }
-      }
-    } join_encoding{encoding};
     const std::size_t n = pos.size();
     const auto& out_begin = g.out_begin;
     const auto& out_edges = g.out_edges;
@@ -139,6 +123,24 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     if (options.progress)
       options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
 
+    // The codes section needs only the classes: it is compressed by whichever
+    // thread is free while the analysis below runs (mostly on one thread;
+    // started after the parallel predecessor lists, which it would slow).
+    tbb::task_group encoding;
+    if (options.encode_codes)
+      encoding.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
+    struct Join {  // waits for the encoding on every way out of this scope
+      tbb::task_group& group;
+      bool joined = false;
+      void join() { joined = true, group.wait(); }
+      ~Join() {
+        if (!joined) try {
+            group.wait();
+          } catch (...) {  // already unwinding from the analysis' own exception
+          }
+      }
+    } join_encoding{encoding};
+
     // Retrograde analysis, one ply level at a time.
     //
     // Level 0 holds the ended games: a standing line is a win for the side to
@@ -150,7 +152,9 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // at level k, so it is a loss-in-(k+1), the slowest possible. A position
     // with a losing successor never reaches zero, so the two rules never
     // conflict, and the order inside a level does not matter: the result is
-    // the same for any thread count. Whatever is undecided at the end is a draw.
+    // the same for any thread count, and for any numbering of the positions
+    // (the graph's ids come from a parallel search). Whatever is undecided at
+    // the end is a draw.
     t0 = Clock::now();
     // One word per position: the packed value above, the number of undecided
     // successors below (a degree is below 256), so a visit touches one cache
@@ -234,10 +238,11 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       frontier_size = next_size.exchange(0);
       frontier.swap(next);
     }
+    // Back from ids to code order.
     sol.outcomes.resize(n);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
-        const std::uint16_t p = value_of(word(i).load(std::memory_order_relaxed));
+        const std::uint16_t p = value_of(word(g.id_of[i]).load(std::memory_order_relaxed));
         sol.outcomes[i] = p == kUnknown ? Outcome{Value::kDraw, 0}
                                         : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
       }

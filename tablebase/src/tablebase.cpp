@@ -196,25 +196,32 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
     throw std::invalid_argument("the codes section was built for other codes");
   // Outcomes: one byte per class without a standing line; both sections are
   // compressed at once.
+  // Half the classes have a standing line, at random, so both passes are
+  // written without a branch on it.
   const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
   std::vector<std::size_t> at(slices + 1, 0);  // bytes per slice, then offsets
+  UninitVector<std::uint8_t> stands(n);        // 1 where a line stands
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     std::size_t bytes = 0;
+    bool wrong = false;
     for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      if (!formed_lines(State{codes[i]})) {
-        ++bytes;
-      } else if (outcomes[i] != Outcome{Value::kWin, 0}) {
-        throw std::invalid_argument("a position with a standing line must be a win in 0");
-      }
+      const bool line = formed_lines(State{codes[i]}) != 0;
+      stands[i] = line;
+      bytes += !line;
+      wrong |= line & (outcomes[i] != Outcome{Value::kWin, 0});
     }
+    if (wrong) throw std::invalid_argument("a position with a standing line must be a win in 0");
     at[c + 1] = bytes;
   });
   for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
   UninitVector<std::uint8_t> raw_outcomes(at[slices]);
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    std::uint8_t* out = raw_outcomes.data() + at[c];
+    // Every class's byte is written and kept where no line stands.
+    std::array<std::uint8_t, kSlice> bytes;
+    std::size_t k = 0;
     for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
-      if (!formed_lines(State{codes[i]})) *out++ = outcome_byte(outcomes[i]);
+      bytes[k] = outcome_byte(outcomes[i]), k += !stands[i];
+    std::copy_n(bytes.begin(), k, raw_outcomes.data() + at[c]);
   });
   CodesSection built;
   UninitVector<std::uint8_t> outcomes_z;
