@@ -221,6 +221,30 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
         }
         append(found);
       };
+      // The same on one thread: plain loads and stores (no atomic_ref is alive
+      // meanwhile), the next level written in place.
+      auto relax_alone = [&] {
+        std::uint32_t* out = next.data();
+        for (size_t f = 0; f != frontier_size; ++f) {
+          const std::uint32_t j = frontier[f];
+          const bool child_lost = (value_of(word_store[j]) >> 14) == unsigned(Value::kLoss);
+          for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
+            const std::uint32_t i = in_edges[k];
+            std::uint32_t& w = word_store[i];
+            if (value_of(w) != kUnknown) continue;
+            if (child_lost) {
+              w = std::uint32_t(win_next) << 16 | (w & 0xffff);
+              *out++ = i;
+            } else if ((w & 0xffff) == 1) {
+              w = std::uint32_t(loss_next) << 16;
+              *out++ = i;
+            } else {
+              --w;
+            }
+          }
+        }
+        next_size.store(std::size_t(out - next.data()), std::memory_order_relaxed);
+      };
       // Levels run on one thread unless they are very large. The visits are
       // random atomic updates of words the other core wrote a moment ago, so
       // on the project's 2-core VM every parallel split tried (levels from
@@ -229,11 +253,10 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // about equal for cap 3). The idle core meanwhile has other work: the
       // solver compresses the table's codes section then (see solve()).
       constexpr std::size_t kParallelLevel = std::size_t(1) << 17;
-      const tbb::blocked_range<size_t> all(0, frontier_size, 4096);
       if (frontier_size < kParallelLevel)
-        relax(all);
+        relax_alone();
       else
-        tbb::parallel_for(all, relax);
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier_size, 4096), relax);
       // The next level's order does not matter (see above), so it is not sorted.
       frontier_size = next_size.exchange(0);
       frontier.swap(next);
