@@ -648,11 +648,17 @@ TEST(SolverStats, UnreachablePositionIsNotStored) {
 // ---------------------------------------------------------------------------
 // Determinism.
 
+// Also: the codes section compressed during the solve (on two threads) gives
+// the same bytes as the one the encoder builds itself.
 void check_determinism(const Variant& v) {
   SolveOptions one, two;
   one.threads = 1;
   two.threads = 2;
+  two.encode_codes = true;
   const Solution a = solve(v, one), b = solve(v, two);
+  EXPECT_FALSE(a.codes_section.has_value());
+  ASSERT_TRUE(b.codes_section.has_value());
+  EXPECT_EQ(b.codes_section->classes, b.positions.size());
   ASSERT_EQ(a.positions, b.positions);
   ASSERT_EQ(a.outcomes.size(), b.outcomes.size());
   EXPECT_TRUE(a.outcomes == b.outcomes);

@@ -185,6 +185,29 @@ TEST(TablebaseRoundTrip, EncodingIsDeterministic) {
   EXPECT_TRUE(encode_solution(s.sol) == s.bytes);
 }
 
+// A codes section built ahead gives the same file; one built from other codes
+// (another variant's, or a prefix) is refused rather than stored.
+TEST(TablebaseRoundTrip, CodesSectionBuiltAheadIsTheSameAndChecked) {
+  const Solved& s = solved(kCap2Projective);
+  const CodesSection codes = encode_codes_section(s.sol.variant, s.sol.positions);
+  EXPECT_EQ(codes.classes, s.sol.positions.size());
+  const auto counts = tablebase_counts(s.sol);
+  EXPECT_TRUE(encode_tablebase(s.sol.variant, counts, s.sol.positions, s.sol.outcomes, &codes) ==
+              s.bytes);
+  const Solved& other = solved(kCap3Projective);
+  const CodesSection wrong = encode_codes_section(other.sol.variant, other.sol.positions);
+  EXPECT_THROW(encode_tablebase(s.sol.variant, counts, s.sol.positions, s.sol.outcomes, &wrong),
+               std::invalid_argument);
+  const std::span<const std::uint64_t> prefix(s.sol.positions.data(), 100);
+  const CodesSection short_one = encode_codes_section(s.sol.variant, prefix);
+  EXPECT_THROW(encode_tablebase(s.sol.variant, counts, s.sol.positions, s.sol.outcomes, &short_one),
+               std::invalid_argument);
+  // The section checks its codes like the encoder does.
+  std::vector<std::uint64_t> unsorted(s.sol.positions.begin(), s.sol.positions.begin() + 10);
+  std::swap(unsorted[3], unsorted[4]);
+  EXPECT_THROW(encode_codes_section(s.sol.variant, unsorted), std::invalid_argument);
+}
+
 // ---------------------------------------------------------------------------
 // Refusals. The small projective cap-2 table keeps these fast.
 

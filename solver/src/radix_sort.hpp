@@ -26,7 +26,7 @@ void radix_sort(Keys& keys, int low_bit) {
   assert(low_bit >= 0 && low_bit < 64);
   constexpr int kDigitBits = 11;
   constexpr std::size_t kBuckets = std::size_t(1) << kDigitBits;
-  constexpr std::size_t kChunk = std::size_t(1) << 15;
+  constexpr std::size_t kChunk = std::size_t(1) << 13;  // small enough to balance 2 threads
   const std::size_t n = keys.size();
   if (n < 2) return;
   std::uint64_t any = 0;

@@ -123,13 +123,11 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     if (options.progress)
       options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
 
-    // The codes section needs only the classes: it is compressed by whichever
-    // thread is free while the analysis below runs (mostly on one thread;
-    // started after the parallel predecessor lists, which it would slow).
-    tbb::task_group encoding;
-    if (options.encode_codes)
-      encoding.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
-    struct Join {  // waits for the encoding on every way out of this scope
+    // Work that needs only the classes (the table's codes section, each
+    // class's orbit size for the statistics) runs beside the analysis's levels,
+    // which run on one thread (see below), on whichever thread is free.
+    tbb::task_group beside;
+    struct Join {  // waits for that work on every way out of this scope
       tbb::task_group& group;
       bool joined = false;
       void join() { joined = true, group.wait(); }
@@ -139,7 +137,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
           } catch (...) {  // already unwinding from the analysis' own exception
           }
       }
-    } join_encoding{encoding};
+    } join_beside{beside};
+    UninitVector<std::uint16_t> orbit(n);  // orbit[i]: members of class i
 
     // Retrograde analysis, one ply level at a time.
     //
@@ -192,6 +191,14 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     });
     std::size_t frontier_size = next_size.exchange(0);
     frontier.swap(next);
+    if (options.encode_codes)
+      beside.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
+    beside.run([&] {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i)
+          orbit[i] = std::uint16_t(sym.orbit_size(State{pos[i]}));
+      });
+    });
     for (unsigned level = 0; frontier_size > 0; ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
@@ -250,8 +257,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // on the project's 2-core VM every parallel split tried (levels from
       // 128, 4096 or 16384 positions up) was slower than one thread: the
       // standard game's analysis 5.0 to 5.6 ms against 4.1 to 4.2 ms (and
-      // about equal for cap 3). The idle core meanwhile has other work: the
-      // solver compresses the table's codes section then (see solve()).
+      // about equal for cap 3). The other core meanwhile does the work beside
+      // the analysis (see above).
       constexpr std::size_t kParallelLevel = std::size_t(1) << 17;
       if (frontier_size < kParallelLevel)
         relax_alone();
@@ -273,12 +280,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     sol.times.retrograde = seconds_since(t0);
 
     // Statistics over all positions: a class counts as many times as it has members.
+    join_beside.join();
     tbb::combinable<SolveStats> partial;
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       SolveStats& s = partial.local();
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const State st{pos[i]};
-        const std::uint64_t w = std::uint64_t(sym.orbit_size(st));
+        const std::uint64_t w = orbit[i];
         s.reachable += w;
         (st.placement_phase() ? s.placement : s.movement) += w;
         const Value v = sol.outcomes[i].value;
@@ -291,7 +299,6 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       return a;
     });
     sol.stats.canonical = n;
-    join_encoding.join();
   });
   return sol;
 }
