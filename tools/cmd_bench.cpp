@@ -26,7 +26,8 @@ using Clock = std::chrono::steady_clock;
 struct SolveTiming {
   Variant variant;
   int threads;
-  // Best of the runs; write = encode (the file's bytes) + file (written
+  // Best of the runs; write = encode (the file's bytes, after the solve,
+  // which built the codes section beside its analysis) + file (written
   // atomically, fsync included), each stage's best taken separately.
   double enumerate, graph, retrograde, encode, file, write, total;
   std::uint64_t reachable, bytes;
@@ -122,7 +123,7 @@ int bench_history(const po::variables_map& vm) {
 int cmd_bench(const Args& args) {
   po::options_description desc("options");
   desc.add_options()("runs", po::value<int>()->default_value(5),
-                     "repetitions of each solve (best is kept)")(
+                     "rounds of solves (the best of each is kept)")(
       "probes", po::value<int>()->default_value(1000000), "random reachable positions probed")(
       "dir", po::value<std::string>(),
       "folder for the tables written (default: a temporary folder, removed at the end)")(
@@ -130,17 +131,18 @@ int cmd_bench(const Args& args) {
       "runs of the plain reference solver (0: skip it)")("json", "print JSON")(
       "history", "only the history-aware analysis (rule 3) at the end of random games")(
       "games", po::value<int>()->default_value(2000), "random games per variant for --history");
-  const auto vm =
-      parse("bench",
-            "[--runs N] [--probes N] [--dir DIR] [--reference-runs N] [--json] | --history "
-            "[--games N]",
-            "Measures on this machine: each solve stage for the standard game and "
-            "the stack-cap-3 variants with 1 thread and all cores, move generation "
-            "speed, tablebase open time, probe latency (median and 99th percentile) "
-            "and table size in bits per reachable position; the plain reference solver "
-            "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
-            "standard game and the ratio of its time to the solver's. Best of --runs.",
-            desc, nullptr, args);
+  const auto vm = parse(
+      "bench",
+      "[--runs N] [--probes N] [--dir DIR] [--reference-runs N] [--json] | --history "
+      "[--games N]",
+      "Measures on this machine: each solve stage for the standard game and "
+      "the stack-cap-3 variants with 1 thread and all cores, move generation "
+      "speed, tablebase open time, probe latency (median and 99th percentile) "
+      "and table size in bits per reachable position; the plain reference solver "
+      "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
+      "standard game and the ratio of its time to the solver's. Rounds of every solve on 1 thread "
+      "and on all cores, interleaved so that both see the same load; the best of --runs.",
+      desc, nullptr, args);
   if (!vm) return 0;
   if (vm->count("history")) return bench_history(*vm);
   const int runs = (*vm)["runs"].as<int>(), probes = (*vm)["probes"].as<int>();

@@ -36,6 +36,10 @@ namespace detail {
 namespace {
 
 constexpr unsigned kShards = CodeTable::kShards;
+// How many children ahead the table's slots are prefetched: the probes are
+// random, and a mispredicted branch on "new or not" would otherwise leave each
+// load waiting on its own.
+constexpr std::size_t kAhead = 16;
 
 // One per thread, kept across layers so that its buffers grow instead of being
 // allocated (and faulted in) again for every layer; with edges it holds every
@@ -114,6 +118,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       for (Batch* b : all) {
         auto& children = b->children[s];
         for (size_t k = b->layer[s]; k < children.size(); ++k) {
+          if (k + kAhead < children.size()) shard.prefetch(children[k + kAhead]);
           const std::uint32_t slot = shard.insert(children[k], is_new);
           if (is_new) fresh[s].push_back(slot);
           children[k] = slot;
@@ -135,8 +140,11 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       }
       for (Batch* b : all) {
         auto& children = b->children[s];
-        for (size_t k = b->layer[s]; k < children.size(); ++k)
+        for (size_t k = b->layer[s]; k < children.size(); ++k) {
+          if (k + kAhead < children.size())
+            shard.prefetch_value(std::uint32_t(children[k + kAhead]));
           children[k] = shard.value(std::uint32_t(children[k]));
+        }
       }
     });
     layer_begin = layer_end;
