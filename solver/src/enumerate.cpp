@@ -67,6 +67,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   }
   UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   UninitVector<std::uint8_t> degree_of, line_of;          // by id (with edges only)
+  UninitVector<std::uint16_t> orbit_of;                   // by id (with edges only)
   tbb::enumerable_thread_specific<Batch> batches;
   std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
   // The layer being expanded is the ids [layer_begin, layer_end).
@@ -76,7 +77,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
         if (!with_edges) b.children[s].clear();
         b.layer[s] = b.children[s].size();
       }
-    if (with_edges) degree_of.resize(layer_end), line_of.resize(layer_end);
+    if (with_edges)
+      degree_of.resize(layer_end), line_of.resize(layer_end), orbit_of.resize(layer_end);
     tbb::parallel_for(tbb::blocked_range<size_t>(layer_begin, layer_end, 512),
                       [&](const tbb::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
@@ -84,7 +86,10 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                         for (size_t id = r.begin(); id != r.end(); ++id) {
                           const State st{code_of[id]};
                           const bool ended = formed_lines(st) != 0;  // no move is made then
-                          if (with_edges) line_of[id] = ended, degree_of[id] = 0;
+                          if (with_edges) {
+                            line_of[id] = ended, degree_of[id] = 0;
+                            orbit_of[id] = std::uint16_t(sym.orbit_size(st));
+                          }
                           if (ended) continue;
                           std::array<std::uint64_t, 256> kids;
                           unsigned degree = 0;
@@ -181,6 +186,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // consecutive, so their lists are one stretch of out_edges, and the
   // thread's children in move order fill it.
   g.line_formed = std::move(line_of);
+  g.orbit = std::move(orbit_of);
   g.out_begin.resize(n + 1);
   g.out_begin[0] = 0;
   for (size_t id = 0; id < n; ++id) g.out_begin[id + 1] = g.out_begin[id] + degree_of[id];

@@ -15,6 +15,7 @@ struct MoveGraph {
   UninitVector<std::uint64_t> positions;   // canonical codes, ascending
   UninitVector<std::uint32_t> id_of;       // id_of[i]: the id of positions[i]
   UninitVector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
+  UninitVector<std::uint16_t> orbit;       // positions in the class (for the statistics)
   UninitVector<std::uint32_t>
       out_begin;  // successors of id i: out_edges[out_begin[i] .. out_begin[i+1])
   UninitVector<std::uint32_t> out_edges;  // one entry per legal move, as ids

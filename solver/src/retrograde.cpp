@@ -7,6 +7,7 @@
 #include <tbb/task_group.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <chrono>
@@ -133,9 +134,9 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     if (options.progress)
       options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
 
-    // Work that needs only the classes (the table's codes section, each
-    // class's orbit size for the statistics) runs beside the analysis's levels,
-    // which run on one thread (see below), on whichever thread is free.
+    // Work that needs only the classes (the table's codes section) runs beside
+    // the analysis's levels, which run on one thread (see below), on whichever
+    // thread is free.
     tbb::task_group beside;
     struct Join {  // waits for that work on every way out of this scope
       tbb::task_group& group;
@@ -148,7 +149,6 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
           }
       }
     } join_beside{beside};
-    UninitVector<std::uint16_t> orbit(n);  // orbit[i]: members of class i
 
     // Retrograde analysis, one ply level at a time.
     //
@@ -203,12 +203,6 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     frontier.swap(next);
     if (options.encode_codes)
       beside.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
-    beside.run([&] {
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i)
-          orbit[i] = std::uint16_t(sym.orbit_size(State{pos[i]}));
-      });
-    });
     for (unsigned level = 0; frontier_size > 0; ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
@@ -301,15 +295,20 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     join_beside.join();
     tbb::combinable<SolveStats> partial;
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-      SolveStats& s = partial.local();
+      // Sums indexed by phase and value rather than chosen by branches: both
+      // are coin flips from one class to the next.
+      std::array<std::uint64_t, 2> by_phase{};  // movement, placement
+      std::array<std::uint64_t, 3> by_value{};  // indexed by Value
       for (size_t i = r.begin(); i != r.end(); ++i) {
-        const State st{pos[i]};
-        const std::uint64_t w = orbit[i];
-        s.reachable += w;
-        (st.placement_phase() ? s.placement : s.movement) += w;
-        const Value v = sol.outcomes[i].value;
-        (v == Value::kWin ? s.win : v == Value::kLoss ? s.loss : s.draw) += w;
+        const std::uint64_t w = g.orbit[g.id_of[i]];
+        by_phase[State{pos[i]}.placement_phase()] += w;
+        by_value[std::size_t(sol.outcomes[i].value)] += w;
       }
+      SolveStats& s = partial.local();
+      s.placement += by_phase[1], s.movement += by_phase[0];
+      s.reachable += by_phase[0] + by_phase[1];
+      s.win += by_value[std::size_t(Value::kWin)], s.loss += by_value[std::size_t(Value::kLoss)];
+      s.draw += by_value[std::size_t(Value::kDraw)];
     });
     sol.stats = partial.combine([](SolveStats a, const SolveStats& b) {
       a.reachable += b.reachable, a.placement += b.placement, a.movement += b.movement;
