@@ -22,10 +22,11 @@ namespace detail {
 // with move generation), so canonicalising every child finds exactly the
 // classes of the reachable positions.
 //
-// Each layer is expanded in parallel into per-thread batches: parents, their
-// number of moves, and their children's canonical codes, sorted by the hash
-// table's shard (in move order within a shard; each child's shard is kept in
-// move order too). Then one task per shard inserts that shard's children of
+// Each layer is expanded in parallel: every class's number of moves, standing
+// line and orbit size are stored by id, and each thread's batch keeps the
+// ranges of ids it expanded and their children's canonical codes, sorted by
+// the hash table's shard (in move order within a shard; each child's shard is
+// kept in move order too). Then one task per shard inserts that shard's children of
 // every batch, so no two threads write the same shard, and once the new
 // classes are counted, the same task numbers its new ones (ids in discovery
 // order, stored in the table) and turns its children's codes into ids. The
