@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -15,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../solver/src/code_table.hpp"  // internal: tested directly
 #include "../solver/src/radix_sort.hpp"  // internal: tested directly
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
@@ -700,6 +702,54 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
                                  << " thread(s)";
       }
     }
+  }
+}
+
+// The solver's sharded hash set against std::unordered_map: every code gets
+// one slot in its own shard, found again by a later insert, with the value
+// set for it, across the rehashes of reserve() (each shard starts at 64 slots
+// here and grows to hold 200,000 codes with many repeats).
+TEST(SolverCodeTable, ShardsAgreeWithAMapAcrossRehashes) {
+  std::mt19937_64 rng(20261204);
+  detail::CodeTable table(0);
+  using Table = detail::CodeTable;
+  std::unordered_map<std::uint64_t, std::uint32_t> want;  // code -> value
+  std::vector<std::uint64_t> pool;
+  for (int round = 0; round < 20; ++round) {
+    // A batch of codes (below bit 63, like state codes), a third of them repeats.
+    std::vector<std::uint64_t> batch;
+    for (int i = 0; i < 10000; ++i)
+      batch.push_back(!pool.empty() && rng() % 3 == 0 ? pool[rng() % pool.size()] : rng() >> 1);
+    std::array<std::size_t, Table::kShards> candidates{};
+    for (const std::uint64_t c : batch) ++candidates[Table::shard_of(c)];
+    for (unsigned s = 0; s < Table::kShards; ++s)
+      table.shard(s).reserve(table.shard(s).size() + candidates[s]);
+    for (const std::uint64_t c : batch) {
+      Table::Shard& shard = table.shard(Table::shard_of(c));
+      bool inserted = false;
+      const std::uint32_t slot = shard.insert(c, inserted);
+      ASSERT_EQ(shard.key(slot), c);
+      const auto it = want.find(c);
+      ASSERT_EQ(inserted, it == want.end()) << "code " << c;
+      if (inserted) {
+        shard.value(slot) = std::uint32_t(want.size());
+        want.emplace(c, std::uint32_t(want.size()));
+        pool.push_back(c);
+      } else {
+        EXPECT_EQ(shard.value(slot), it->second);
+      }
+    }
+  }
+  std::size_t held = 0;
+  for (unsigned s = 0; s < Table::kShards; ++s) held += table.shard(s).size();
+  EXPECT_EQ(held, want.size());
+  EXPECT_GT(want.size(), 100000u);
+  for (const auto& [c, v] : want) {
+    Table::Shard& shard = table.shard(Table::shard_of(c));
+    bool inserted = true;
+    const std::uint32_t slot = shard.insert(c, inserted);
+    EXPECT_FALSE(inserted);
+    EXPECT_EQ(shard.value(slot), v);
   }
 }
 
