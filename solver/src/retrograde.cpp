@@ -206,62 +206,55 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     for (unsigned level = 0; frontier_size > 0; ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
-      auto relax = [&](const tbb::blocked_range<size_t>& r) {
-        std::vector<std::uint32_t> found;
-        for (size_t f = r.begin(); f != r.end(); ++f) {
-          const std::uint32_t j = frontier[f];
-          const bool child_lost =
-              (value_of(word(j).load(std::memory_order_relaxed)) >> 14) == unsigned(Value::kLoss);
-          for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
-            const std::uint32_t i = in_edges[k];
-            std::uint32_t w = word(i).load(std::memory_order_relaxed);
-            if (value_of(w) != kUnknown) continue;
-            if (child_lost) {
-              // Fails only if another thread decided i or counted it down.
-              while (!word(i).compare_exchange_weak(w, std::uint32_t(win_next) << 16 | (w & 0xffff),
-                                                    std::memory_order_relaxed))
-                if (value_of(w) != kUnknown) break;
-              if (value_of(w) == kUnknown) found.push_back(i);
-            } else if ((word(i).fetch_sub(1, std::memory_order_relaxed) & 0xffff) == 1) {
-              // The last undecided move: i has no losing successor, so no
-              // thread can be deciding it as a win.
-              word(i).store(std::uint32_t(loss_next) << 16, std::memory_order_relaxed);
-              found.push_back(i);
-            }
-          }
-        }
-        append(found);
-      };
-      // The same on one thread: plain loads and stores (no atomic_ref is alive
-      // meanwhile), the next level written in place.
-      auto relax_alone = [&] {
-        std::uint32_t* out = next.data();
-        for (size_t f = 0; f != frontier_size; ++f) {
+      // Relaxes frontier[first, end), handing each position it decides to
+      // `decided`. Shared: other threads relax the same level, so every
+      // access is atomic; alone: plain loads and stores (no atomic_ref is
+      // alive meanwhile).
+      auto relax = [&]<bool kShared>(std::size_t first, std::size_t end, auto&& decided) {
+        for (size_t f = first; f != end; ++f) {
           // Rows and predecessors are at random: ask for later ones early.
-          if (f + 8 < frontier_size) __builtin_prefetch(in_begin.data() + frontier[f + 8]);
-          if (f + 4 < frontier_size) {
+          if (f + 8 < end) __builtin_prefetch(in_begin.data() + frontier[f + 8]);
+          if (f + 4 < end) {
             const std::uint32_t later = frontier[f + 4];
             __builtin_prefetch(in_edges.data() + in_begin[later]);
             __builtin_prefetch(word_store.data() + later);
           }
           const std::uint32_t j = frontier[f];
-          const bool child_lost = (value_of(word_store[j]) >> 14) == unsigned(Value::kLoss);
+          const std::uint32_t wj =
+              kShared ? word(j).load(std::memory_order_relaxed) : word_store[j];
+          const bool child_lost = (value_of(wj) >> 14) == unsigned(Value::kLoss);
           for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
             const std::uint32_t i = in_edges[k];
-            std::uint32_t& w = word_store[i];
-            if (value_of(w) != kUnknown) continue;
-            if (child_lost) {
-              w = std::uint32_t(win_next) << 16 | (w & 0xffff);
-              *out++ = i;
-            } else if ((w & 0xffff) == 1) {
-              w = std::uint32_t(loss_next) << 16;
-              *out++ = i;
+            if constexpr (kShared) {
+              std::uint32_t w = word(i).load(std::memory_order_relaxed);
+              if (value_of(w) != kUnknown) continue;
+              if (child_lost) {
+                // Fails only if another thread decided i or counted it down.
+                while (!word(i).compare_exchange_weak(
+                    w, std::uint32_t(win_next) << 16 | (w & 0xffff), std::memory_order_relaxed))
+                  if (value_of(w) != kUnknown) break;
+                if (value_of(w) == kUnknown) decided(i);
+              } else if ((word(i).fetch_sub(1, std::memory_order_relaxed) & 0xffff) == 1) {
+                // The last undecided move: i has no losing successor, so no
+                // thread can be deciding it as a win.
+                word(i).store(std::uint32_t(loss_next) << 16, std::memory_order_relaxed);
+                decided(i);
+              }
             } else {
-              --w;
+              std::uint32_t& w = word_store[i];
+              if (value_of(w) != kUnknown) continue;
+              if (child_lost) {
+                w = std::uint32_t(win_next) << 16 | (w & 0xffff);
+                decided(i);
+              } else if ((w & 0xffff) == 1) {
+                w = std::uint32_t(loss_next) << 16;
+                decided(i);
+              } else {
+                --w;
+              }
             }
           }
         }
-        next_size.store(std::size_t(out - next.data()), std::memory_order_relaxed);
       };
       // Levels run on one thread unless they are very large. The visits are
       // random atomic updates of words the other core wrote a moment ago, so
@@ -271,10 +264,18 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // about equal for cap 3). The other core meanwhile does the work beside
       // the analysis (see above).
       constexpr std::size_t kParallelLevel = std::size_t(1) << 17;
-      if (frontier_size < kParallelLevel)
-        relax_alone();
-      else
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier_size, 4096), relax);
+      if (frontier_size < kParallelLevel) {
+        std::uint32_t* out = next.data();  // the next level, written in place
+        relax.template operator()<false>(0, frontier_size, [&](std::uint32_t i) { *out++ = i; });
+        next_size.store(std::size_t(out - next.data()), std::memory_order_relaxed);
+      } else {
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier_size, 4096), [&](const auto& r) {
+          std::vector<std::uint32_t> found;
+          relax.template operator()<true>(r.begin(), r.end(),
+                                          [&](std::uint32_t i) { found.push_back(i); });
+          append(found);
+        });
+      }
       // The next level's order does not matter (see above), so it is not sorted.
       frontier_size = next_size.exchange(0);
       frontier.swap(next);
