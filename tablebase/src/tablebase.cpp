@@ -140,20 +140,30 @@ std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h) {
 // the same for any thread count.
 constexpr std::size_t kSlice = std::size_t(1) << 14;
 
-CodesSection encode_codes_section(const Variant& variant,
-                                  std::span<const std::uint64_t> canonical_codes) {
+// Where each slice of n classes starts in a section: bytes_in(c, first, end)
+// counts slice c's bytes (classes [first, end)), on all slices in parallel;
+// returns at[c] = the bytes before slice c (at[slices] = the section's size).
+template <class BytesIn>
+std::vector<std::size_t> slice_offsets(std::size_t n, BytesIn&& bytes_in) {
+  const std::size_t slices = (n + kSlice - 1) / kSlice;
+  std::vector<std::size_t> at(slices + 1, 0);
+  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    at[c + 1] = bytes_in(c, c * kSlice, std::min(n, (c + 1) * kSlice));
+  });
+  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
+  return at;
+}
+
+CodesSection encode_codes_section(const Variant& variant, std::span<const std::uint64_t> codes) {
   // Differences between successive class numbers (the first from 0) as
   // LEB128 varints.
-  const auto codes = canonical_codes;
   const Numbering digits(variant.stack_cap);
   const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
-  std::vector<std::size_t> at(slices + 1, 0);  // bytes per slice, then offsets
-  UninitVector<std::uint64_t> numbers(n);      // class numbers (< 2^39)
+  UninitVector<std::uint64_t> numbers(n);  // class numbers (< 2^39)
   const auto varint_bytes = [](std::uint64_t d) {
     return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
   };
-  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    const std::size_t first = c * kSlice, end = std::min(n, first + kSlice);
+  const auto at = slice_offsets(n, [&](std::size_t c, std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
       const State st{codes[i]};
       if (i > 0 && codes[i] <= codes[i - 1])
@@ -168,9 +178,8 @@ CodesSection encode_codes_section(const Variant& variant,
     std::size_t bytes = 0;
     for (std::size_t i = first; i < end; ++i)
       bytes += varint_bytes(numbers[i] - prev), prev = numbers[i];
-    at[c + 1] = bytes;
+    return bytes;
   });
-  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
   UninitVector<std::uint8_t> deltas(at[slices]);
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     std::uint8_t* out = deltas.data() + at[c];
@@ -195,25 +204,22 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
       (codes_section->classes != codes.size() || !(codes_section->variant == variant)))
     throw std::invalid_argument("the codes section was built for other codes");
   // Outcomes: one byte per class without a standing line; both sections are
-  // compressed at once.
-  // Half the classes have a standing line, at random, so both passes are
-  // written without a branch on it.
+  // compressed at once. Half the classes have a standing line, at random, so
+  // both passes are written without a branch on it.
   const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
-  std::vector<std::size_t> at(slices + 1, 0);  // bytes per slice, then offsets
-  UninitVector<std::uint8_t> stands(n);        // 1 where a line stands
-  tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+  UninitVector<std::uint8_t> stands(n);  // 1 where a line stands
+  const auto at = slice_offsets(n, [&](std::size_t, std::size_t first, std::size_t end) {
     std::size_t bytes = 0;
     bool wrong = false;
-    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+    for (std::size_t i = first; i < end; ++i) {
       const bool line = formed_lines(State{codes[i]}) != 0;
       stands[i] = line;
       bytes += !line;
       wrong |= line & (outcomes[i] != Outcome{Value::kWin, 0});
     }
     if (wrong) throw std::invalid_argument("a position with a standing line must be a win in 0");
-    at[c + 1] = bytes;
+    return bytes;
   });
-  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
   UninitVector<std::uint8_t> raw_outcomes(at[slices]);
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     // Every class's byte is written and kept where no line stands.
