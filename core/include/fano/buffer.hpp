@@ -10,7 +10,7 @@
 // default); elsewhere the buffers behave as ordinary memory. Faults also
 // serialise threads on the process's memory map lock, and the blocks that
 // malloc returned to the system were faulted in again by the next solve: a
-// bench run took 472 faults per solve after the first, now 4.
+// solve repeated in one process took 472 faults after the first, now 2 to 5.
 #pragma once
 
 #include <cstddef>
