@@ -122,7 +122,7 @@ TEST(State, EmptyBoard) {
   EXPECT_TRUE(kEmptyBoard.placement_phase());
 }
 
-TEST(State, BitLayoutOfIssueExample) {
+TEST(State, TriangleOnCircleAtSpaceFourPacksToByte0x81) {
   // Space 4 = byte 3 (bits 24..31). "CT" = height 2 (0b10 in bits 7..6 -> 0x80),
   // top T = 01 in bits 1..0, C = 00 in bits 3..2: byte 0x81.
   const State t_on_c =

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "fano/analysis.hpp"
+#include "fano/table_files.hpp"
 #include "support.hpp"
 
 namespace fano::testing {
@@ -100,7 +101,7 @@ class ExportBatch : public ::testing::Test {
     dir_ = new TempDir;
     table_ = new std::string((*dir_ / "standard.fanotb").string());
     ASSERT_EQ(run_fano({"solve", "--out", *table_}).exit_code, 0);
-    tb_ = new Tablebase(Tablebase::open(*table_));
+    tb_ = new Tablebase(open_tablebase(*table_));
   }
   static void TearDownTestSuite() {
     delete tb_;

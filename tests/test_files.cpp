@@ -13,6 +13,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/files.hpp"
+#include "fano/table_files.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -452,8 +453,8 @@ constexpr const char* kMemoryBound = "";
 constexpr const char* kMemoryBound = "ulimit -v 1048576; ";
 #endif
 RunResult run_bounded(const std::string& args, const std::string& input = "/dev/null") {
-  return shell(std::string(kMemoryBound) + "timeout 60 " + shell_quote(FANO_BIN) + " " + args + " < " +
-               shell_quote(input));
+  return shell(std::string(kMemoryBound) + "timeout 60 " + shell_quote(FANO_BIN) + " " + args +
+               " < " + shell_quote(input));
 }
 
 TEST_F(FilesEndToEnd, EndlessLinesAreRefusedByNumber) {
@@ -470,7 +471,8 @@ TEST_F(FilesEndToEnd, EndlessLinesAreRefusedByNumber) {
   EXPECT_EQ(p.exit_code, 2) << p.out;
   EXPECT_TRUE(contains(p.out, "standard input: line 1 is longer than 65536 bytes")) << p.out;
   // "-" is standard input.
-  const RunResult dash = run_bounded("verify --tb " + shell_quote(table()) + " --lines -", "/dev/zero");
+  const RunResult dash =
+      run_bounded("verify --tb " + shell_quote(table()) + " --lines -", "/dev/zero");
   EXPECT_EQ(dash.exit_code, 2) << dash.out;
   EXPECT_TRUE(contains(dash.out, "standard input: line 1 is longer than 65536 bytes")) << dash.out;
   // A long line after good ones is named by its number.
@@ -572,7 +574,7 @@ TEST_F(FilesEndToEnd, UnreachableMessageGivesATrueReason) {
   const Rules rules(kStandard);
   const State st = parse_position(text, kStandard);
   EXPECT_EQ(formed_lines(st), 0);
-  const Tablebase tb = Tablebase::open(table());
+  const Tablebase tb = open_tablebase(table());
   ASSERT_FALSE(tb.probe(st));
   // Candidate parents: a top piece of White (the last mover) taken off, and
   // put back on another space, or not at all (a placement); a parent is one

@@ -146,7 +146,7 @@ TEST(ParsePosition, UnderscoreStandsForTheSpace) {
   EXPECT_CONTAINS(position_error("-/-/_/-/-/-/-_w"), "unknown character '_'");
 }
 
-TEST(FormatPosition, IssueExamples) {
+TEST(FormatPosition, EmptyBoardAndStacksPrintBottomToTop) {
   EXPECT_EQ(format_position(kEmptyBoard), "-/-/-/-/-/-/- w");
   const State st = kEmptyBoard.with_pushed(3, Piece::kWhiteCircle)
                        .with_pushed(3, Piece::kWhiteTriangle)

@@ -19,6 +19,7 @@
 #include "fano/render.hpp"
 #include "fano/rules.hpp"
 #include "fano/svg.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -77,7 +78,7 @@ constexpr const char* kChoicePosition = "T/Cc/tc/C/-/tT/- b";
 constexpr const char* kAfterChoice = "T/Cc/t/Cc/-/tT/- w";
 
 TEST_F(Play, EngineChoiceRuleOnAHandCheckedPosition) {
-  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Tablebase tb = open_tablebase(table_, kStandard);
   const Rules rules(kStandard);
   const State st = parse_position(kChoicePosition, kStandard);
   const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
@@ -127,7 +128,7 @@ double trap_share(const Tablebase& tb, const Rules& rules, const RatedMove& m) {
 }
 
 TEST_F(Play, ChoiceIsAmongTheBestAndDeterministic) {
-  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Tablebase tb = open_tablebase(table_, kStandard);
   const Rules rules(kStandard);
   GameRecord game(rules);
   for (int ply = 0; ply < 30 && !game.over(); ++ply) {
@@ -399,7 +400,7 @@ TEST_F(Play, BestMovesAndQuerySvg) {
 TEST_F(Play, HumanMoveThatChangesTheResultIsSaid) {
   // C7 loses in 13 (the table: the reply position is Black's win in 12); the
   // empty board is a draw for White.
-  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Tablebase tb = open_tablebase(table_, kStandard);
   const Rules rules(kStandard);
   const Outcome after = outcome_for_mover(
       *tb.probe(apply_move(kEmptyBoard, Move{Move::kFromSupply, 6, Piece::kWhiteCircle})));
@@ -660,7 +661,7 @@ void expect_outlines_apart(const std::string& svg, int& nested) {
 }
 
 TEST_F(Play, SvgPlacementOutlinesNeverCross) {
-  const Tablebase tb = Tablebase::open(table_, kStandard);
+  const Tablebase tb = open_tablebase(table_, kStandard);
   const Rules rules(kStandard);
   int nested = 0;
   for (const State st : sample_positions(kStandard, 60, 7, 8, 8)) {

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "fano/notation.hpp"
+#include "fano/table_files.hpp"
+#include "fano/table_writer.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -98,8 +100,7 @@ TEST(ReviewRegression, QueryReportsADrawByRepetition) {
   const auto j = parse_json(r.out);
   EXPECT_EQ(j["game_over"]["reason"], "repetition") << r.out;
   EXPECT_EQ(j["game_over"]["loser"], nullptr) << r.out;
-  EXPECT_NE(j["game_over"]["text"].get<std::string>().find("draw by repetition"),
-            std::string::npos)
+  EXPECT_NE(j["game_over"]["text"].get<std::string>().find("draw by repetition"), std::string::npos)
       << r.out;
   EXPECT_EQ(j["value"], "draw") << r.out;
   EXPECT_EQ(j["plies"], nullptr) << r.out;

@@ -17,6 +17,7 @@
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -138,8 +139,7 @@ TablebaseErrorKind flip_kind(const Bytes& good, size_t i, int b) {
   if (i < 16) return TablebaseErrorKind::kCorrupt;  // header size
   if (i >= offsetof(TablebaseHeader, codes_bytes) && i < offsetof(TablebaseHeader, checksum))
     // A section size grown past the file is truncation; shrunk, trailing bytes.
-    return (good[i] >> b & 1) ? TablebaseErrorKind::kCorrupt
-                              : TablebaseErrorKind::kTruncated;
+    return (good[i] >> b & 1) ? TablebaseErrorKind::kCorrupt : TablebaseErrorKind::kTruncated;
   return TablebaseErrorKind::kChecksum;
 }
 
@@ -195,7 +195,8 @@ TEST_F(TablebaseDamage, WrongMagicIsRefused) {
   const std::string text = "-/-/-/-/-/-/- w draw\n";
   expect_refused(put("text.fanotb", Bytes(text.begin(), text.end())),
                  exit_code_of(TablebaseErrorKind::kTruncated));
-  expect_refused(put("text_long.fanotb", Bytes(200, 'x')), exit_code_of(TablebaseErrorKind::kBadMagic));
+  expect_refused(put("text_long.fanotb", Bytes(200, 'x')),
+                 exit_code_of(TablebaseErrorKind::kBadMagic));
 }
 
 TEST_F(TablebaseDamage, FutureVersionIsRefused) {
@@ -524,7 +525,7 @@ TEST(InterruptedSolve, KilledSolveNeverLeavesAPartialTable) {
       EXPECT_TRUE(now == old_table)
           << "the destination holds neither the old nor the new table (" << now.size() << " bytes)";
     }
-    EXPECT_NO_THROW(Tablebase::open(x.string()));
+    EXPECT_NO_THROW(open_tablebase(x.string()));
     if (now == new_table) write_bytes(x, old_table);  // for the next round
   };
 

@@ -18,6 +18,7 @@
 #include "fano/players.hpp"
 #include "fano/selfplay.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/table_files.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -34,7 +35,7 @@ class Selfplay : public ::testing::Test {
     const RunResult r =
         testing::run_fano({"solve", "--out", (dir_->path() / "standard.fanotb").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    tb_ = new Tablebase(Tablebase::open((dir_->path() / "standard.fanotb").string(), kStandard));
+    tb_ = new Tablebase(open_tablebase((dir_->path() / "standard.fanotb").string(), kStandard));
   }
   static void TearDownTestSuite() {
     delete tb_;

@@ -18,6 +18,7 @@
 #include "fano/notation.hpp"
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
+#include "fano/table_files.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -49,7 +50,7 @@ const Api& api() {
   static const Api a = [] {
     std::vector<server::ServedTable> tables;
     for (const Variant& v : kAllVariants)
-      tables.push_back({Tablebase::open(table_path(v), v), table_path(v)});
+      tables.push_back({open_tablebase(table_path(v), v), table_path(v)});
     return Api(std::move(tables), "test");
   }();
   return a;
@@ -368,7 +369,7 @@ TEST(ServerApi, ErrorsNameTheProblem) {
 
 TEST(ServerApi, ANotServedVariantIs404) {
   std::vector<server::ServedTable> one;
-  one.push_back({Tablebase::open(table_path(kStandard), kStandard), table_path(kStandard)});
+  one.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
   const Api only(std::move(one), "test");
   Request r;
   r.path = "/api/v1/cap3";
@@ -385,7 +386,7 @@ TEST(ServerApi, ANotServedVariantIs404) {
 TEST(ServerApi, ABoundedCacheAnswersAsNoCache) {
   const auto tables = [] {
     std::vector<server::ServedTable> t;
-    t.push_back({Tablebase::open(table_path(kStandard), kStandard), table_path(kStandard)});
+    t.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
     return t;
   };
   const Api small(tables(), "test", 64 * 1024), none(tables(), "test", 0);

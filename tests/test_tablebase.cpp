@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "fano/notation.hpp"
 #include "fano/solver.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -90,7 +92,7 @@ std::string expect_bytes_refused(const Bytes& b, TablebaseErrorKind kind,
 
 std::string expect_file_refused(const fs::path& p, TablebaseErrorKind kind,
                                 std::optional<Variant> expected = std::nullopt) {
-  return expect_refused([&] { (void)Tablebase::open(p.string(), expected); }, kind, p.string());
+  return expect_refused([&] { (void)open_tablebase(p.string(), expected); }, kind, p.string());
 }
 
 // Every stored class probes to exactly the solved outcome.
@@ -158,15 +160,15 @@ TEST(TablebaseRoundTrip, StandardThroughAFile) {
   std::vector<fs::path> entries(fs::directory_iterator(path.parent_path()), {});
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].filename(), "standard.fanotb");
-  expect_same_as_solved(Tablebase::open(path.string()), s.sol);
-  const Tablebase checked = Tablebase::open(path.string(), kStandard);
+  expect_same_as_solved(open_tablebase(path.string()), s.sol);
+  const Tablebase checked = open_tablebase(path.string(), kStandard);
   expect_header_matches(checked.header(), s.sol, s.bytes.size());
 
   // Writing again replaces the file whole.
   const Solved& p = solved(kCap2Projective);
   write_file_atomically(path.string(), p.bytes);
   EXPECT_EQ(read_bytes(path), p.bytes);
-  expect_same_as_solved(Tablebase::open(path.string()), p.sol);
+  expect_same_as_solved(open_tablebase(path.string()), p.sol);
   entries.assign(fs::directory_iterator(path.parent_path()), {});
   EXPECT_EQ(entries.size(), 1u);
 }
@@ -179,6 +181,56 @@ TEST(TablebaseRoundTrip, ProjectiveVariants) {
     expect_same_as_solved(tb, s.sol);
   }
 }
+
+// A table built in memory (no encoding, no decoder: the WebAssembly build's
+// tables) answers every probe as the decoded file does, with the same counts.
+class TablebaseInMemory : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(TablebaseInMemory, AnswersAsTheDecodedFile) {
+  const Solved& s = solved(GetParam());
+  const Tablebase file = Tablebase::from_bytes(s.bytes, "file", GetParam());
+  const Tablebase memory = in_memory_tablebase(s.sol, "memory");
+  EXPECT_EQ(memory.name(), "memory");
+  EXPECT_EQ(memory.variant(), file.variant());
+  ASSERT_EQ(memory.size(), file.size());
+  EXPECT_EQ(memory.header().reachable, file.header().reachable);
+  EXPECT_EQ(memory.header().placement, file.header().placement);
+  EXPECT_EQ(memory.header().movement, file.header().movement);
+  EXPECT_EQ(memory.header().canonical, file.header().canonical);
+  EXPECT_EQ(memory.header().win, file.header().win);
+  EXPECT_EQ(memory.header().loss, file.header().loss);
+  EXPECT_EQ(memory.header().draw, file.header().draw);
+  EXPECT_EQ(memory.header().symmetry_order, file.header().symmetry_order);
+  for (std::size_t i = 0; i < file.size(); ++i) {
+    ASSERT_EQ(memory.position_at(i), file.position_at(i)) << i;
+    ASSERT_EQ(memory.outcome_at(i), file.outcome_at(i)) << i;
+    ASSERT_EQ(memory.probe(file.position_at(i)), file.probe(file.position_at(i))) << i;
+  }
+  // A legal position that no game of the standard game reaches misses in both.
+  if (GetParam() == kStandard) {
+    EXPECT_FALSE(memory.probe(parse_position("C/T/c/C/t/-/c w", kStandard)).has_value());
+  }
+}
+
+TEST_P(TablebaseInMemory, RefusesCodesOutOfOrder) {
+  const Solved& s = solved(GetParam());
+  std::vector<std::uint64_t> codes(s.sol.positions.begin(), s.sol.positions.end());
+  std::swap(codes[1], codes[2]);
+  EXPECT_THROW(Tablebase::from_classes(s.sol.variant, tablebase_counts(s.sol), codes,
+                                       s.sol.outcomes, "swapped"),
+               std::invalid_argument);
+  codes.pop_back();
+  EXPECT_THROW(Tablebase::from_classes(s.sol.variant, tablebase_counts(s.sol), codes,
+                                       s.sol.outcomes, "short"),
+               std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVariant, TablebaseInMemory, ::testing::ValuesIn(kAllVariants),
+                         [](const auto& info) {
+                           std::string slug = variant_slug(info.param);
+                           std::replace(slug.begin(), slug.end(), '-', '_');
+                           return slug;
+                         });
 
 TEST(TablebaseRoundTrip, EncodingIsDeterministic) {
   const Solved& s = solved(kCap2Projective);
@@ -424,7 +476,7 @@ TEST(TablebaseRefuse, WrongVariant) {
   expect_file_refused(file, TablebaseErrorKind::kWrongVariant, kCap3Projective);
   expect_bytes_refused(solved(kCap2Projective).bytes, TablebaseErrorKind::kWrongVariant,
                        Variant{2, Adjacency::kBoard});
-  EXPECT_NO_THROW((void)Tablebase::open(file.string(), kCap2Projective));
+  EXPECT_NO_THROW((void)open_tablebase(file.string(), kCap2Projective));
 }
 
 // Damage that the checksum does not catch (the checksum was recomputed after

@@ -16,6 +16,7 @@
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -89,7 +90,7 @@ TEST_F(ToolsEndToEnd, SolveJsonHasEveryFieldWithRealValues) {
   ASSERT_TRUE(o["seconds"].is_object()) << o;
   EXPECT_TRUE(o["seconds"]["total"].is_number()) << o["seconds"];
   // The written table holds the same counts.
-  const Tablebase tb = Tablebase::open(table(), kStandard);
+  const Tablebase tb = open_tablebase(table(), kStandard);
   EXPECT_EQ(tb.header().reachable, sol.stats.reachable);
   EXPECT_EQ(tb.size(), sol.positions.size());
 }
@@ -148,12 +149,12 @@ TEST_F(ToolsEndToEnd, QueryStartPositionJson) {
   EXPECT_TRUE(j["plies"].is_null()) << j["plies"];
   EXPECT_TRUE(j["game_over"].is_null()) << j["game_over"];
   EXPECT_EQ(j["moves"].size(), 14u);
-  expect_query_matches_table(r.out, Tablebase::open(table()), kEmptyBoard);
+  expect_query_matches_table(r.out, open_tablebase(table()), kEmptyBoard);
 }
 
 TEST_F(ToolsEndToEnd, QueryMovesJson) {
   const Rules rules(kStandard);
-  const Tablebase tb = Tablebase::open(table());
+  const Tablebase tb = open_tablebase(table());
   // A game into the movement phase: the first seeded random game that lasts
   // 12 plies, its moves written in the notation.
   std::string long_game;
@@ -287,7 +288,7 @@ TEST_F(ToolsEndToEnd, PositionStartingWithDashIsAPositionalArgument) {
   }
   const RunResult r = query({"--json", "-/-/-/-/-/-/- w"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  expect_query_matches_table(r.out, Tablebase::open(table()), kEmptyBoard);
+  expect_query_matches_table(r.out, open_tablebase(table()), kEmptyBoard);
 }
 
 TEST_F(ToolsEndToEnd, QueryMissingTableNamesTheFile) {

@@ -16,6 +16,7 @@
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/solver.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/verify.hpp"
 #include "support.hpp"
@@ -49,7 +50,7 @@ class Standard : public ::testing::Test {
     const auto bytes =
         encode_tablebase(kStandard, tablebase_counts(*solution_), solution_->positions, outcomes);
     write_file_atomically(file.string(), bytes);
-    return Tablebase::open(file.string());
+    return open_tablebase(file.string());
   }
 
   // The first class past `from` without a standing line whose outcome has value v.

@@ -11,6 +11,7 @@
 
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -57,7 +58,7 @@ std::string table_path_from(const po::variables_map& vm, const Variant& variant)
 Tablebase open_table(const po::variables_map& vm, Variant& variant) {
   const bool variant_given = !vm["stack-cap"].defaulted() || !vm["adjacency"].defaulted();
   const std::string path = table_path_from(vm, variant);
-  Tablebase tb = Tablebase::open(
+  Tablebase tb = open_tablebase(
       path, variant_given || !vm.count("tb") ? std::optional(variant) : std::nullopt);
   variant = tb.variant();
   return tb;
@@ -84,15 +85,24 @@ GameRecord game_from(const po::variables_map& vm, const Rules& rules, const std:
 
 int exit_code_for(TablebaseErrorKind kind) {
   switch (kind) {
-    case TablebaseErrorKind::kMissing: return 10;
-    case TablebaseErrorKind::kNotAFile: return 11;
-    case TablebaseErrorKind::kTruncated: return 12;
-    case TablebaseErrorKind::kBadMagic: return 13;
-    case TablebaseErrorKind::kBadVersion: return 14;
-    case TablebaseErrorKind::kChecksum: return 15;
-    case TablebaseErrorKind::kCorrupt: return 16;
-    case TablebaseErrorKind::kWrongVariant: return 17;
-    case TablebaseErrorKind::kIo: return 18;
+    case TablebaseErrorKind::kMissing:
+      return 10;
+    case TablebaseErrorKind::kNotAFile:
+      return 11;
+    case TablebaseErrorKind::kTruncated:
+      return 12;
+    case TablebaseErrorKind::kBadMagic:
+      return 13;
+    case TablebaseErrorKind::kBadVersion:
+      return 14;
+    case TablebaseErrorKind::kChecksum:
+      return 15;
+    case TablebaseErrorKind::kCorrupt:
+      return 16;
+    case TablebaseErrorKind::kWrongVariant:
+      return 17;
+    case TablebaseErrorKind::kIo:
+      return 18;
   }
   return kExitInternal;
 }

@@ -1,5 +1,4 @@
 // fano bench: timings of every stage on this machine (never part of the tests).
-#include <tbb/info.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,8 +12,10 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/analysis.hpp"
+#include "fano/parallel.hpp"
 #include "fano/perft.hpp"
 #include "fano/solver.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "reference_solver.hpp"
 
@@ -65,7 +66,7 @@ int bench_history(const po::variables_map& vm) {
   if (games < 1 || games > 1000000) throw UsageError("--games must be 1..1000000");
   Json out = Json::array();
   for (const Variant& v : kAllVariants) {
-    const Tablebase tb = Tablebase::open(default_tablebase_path(v), v);
+    const Tablebase tb = open_tablebase(default_tablebase_path(v), v);
     const Rules rules(v);
     std::mt19937 rng(20261203);
     std::vector<double> rate_ms, report_ms;
@@ -170,7 +171,7 @@ int cmd_bench(const Args& args) {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw std::runtime_error("bench: cannot create " + dir + ": " + ec.message());
   }
-  const int cores = tbb::info::default_concurrency();
+  const int cores = par::default_concurrency();
 
   // Round after round of every variant on 1 thread and on all cores, so that
   // the ratios compare runs made under the same load (a VM's speed drifts
@@ -211,10 +212,10 @@ int cmd_bench(const Args& args) {
   double open_s = 1e9;
   for (int r = 0; r < runs; ++r) {
     const auto t0 = Clock::now();
-    const Tablebase tb = Tablebase::open(path, kStandard);
+    const Tablebase tb = open_tablebase(path, kStandard);
     open_s = std::min(open_s, seconds_since(t0));
   }
-  const Tablebase tb = Tablebase::open(path, kStandard);
+  const Tablebase tb = open_tablebase(path, kStandard);
   std::mt19937_64 rng(20261202);
   std::vector<State> sample(static_cast<std::size_t>(probes));
   for (State& s : sample) {

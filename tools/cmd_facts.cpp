@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "fano/game_facts.hpp"
 #include "fano/notation.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -46,7 +47,7 @@ int cmd_facts(const Args& args) {
   const std::optional<CoverWin> cover = fastest_win_against_cover(Rules(v));
   std::optional<LongestWin> win;
   if (!vm->count("no-table")) {
-    const Tablebase tb = Tablebase::open(table_path_from(*vm, v), v);
+    const Tablebase tb = open_tablebase(table_path_from(*vm, v), v);
     win = longest_forced_win(tb);
   }
   if (json) {

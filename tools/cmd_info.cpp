@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "fano/notation.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {

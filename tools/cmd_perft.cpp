@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/perft.hpp"
+#include "fano/solver_json.hpp"
 
 namespace fano::cli {
 namespace {

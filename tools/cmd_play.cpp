@@ -280,7 +280,7 @@ int cmd_play(const Args& args) {
     game = GameRecord(rules, parse_position((*vm)["position"].as<std::string>(), v));
   else if (vm->count("moves"))
     game = GameRecord::from_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
-  if (!tb.probe(game.current())) throw UnreachablePosition(tb, rules, game.current());
+  probe_or_unreachable(tb, rules, game.current());
   if (eve) return engine_vs_engine(tb, std::move(game), max_plies, vm->count("json") > 0);
   return human_vs_engine(tb, game, as == "white" ? Colour::kWhite : Colour::kBlack);
 }

@@ -1,6 +1,5 @@
 // fano query: a position's report (analysis library) printed as text or JSON.
 #include <fcntl.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "fano/export.hpp"
 #include "fano/files.hpp"
 #include "fano/notation.hpp"
+#include "fano/parallel.hpp"
 #include "fano/render.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase.hpp"
@@ -72,14 +72,14 @@ std::size_t run_batch(const Tablebase& tb, const Rules& rules, const std::string
     const std::size_t slice_count = slices.size();
     answers.resize(slice_count);
     std::vector<std::size_t> first(slice_count + 1, 0), slice_bad(slice_count, 0);
-    tbb::parallel_for(std::size_t(0), slice_count, [&](std::size_t k) {
+    par::parallel_for(std::size_t(0), slice_count, [&](std::size_t k) {
       first[k + 1] = std::size_t(std::count(slices[k].begin(), slices[k].end(), '\n')) +
                      (slices[k].back() != '\n');
     });
     first[0] = line_number + 1;
     for (std::size_t k = 0; k < slice_count; ++k) first[k + 1] += first[k];
     line_number = first[slice_count] - 1;
-    tbb::parallel_for(std::size_t(0), slice_count, [&](std::size_t k) {
+    par::parallel_for(std::size_t(0), slice_count, [&](std::size_t k) {
       answers[k].clear();
       slice_bad[k] = answer_batch_text(tb, rules, slices[k], first[k], value_only, answers[k]);
     });

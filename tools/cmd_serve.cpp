@@ -8,6 +8,8 @@
 #include "commands.hpp"
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
+#include "fano/table_files.hpp"
+#include "fano/version.hpp"
 
 namespace fano::cli {
 namespace {
@@ -20,7 +22,7 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
   for (const Variant& v : kAllVariants) {
     const std::string path = default_tablebase_path(v, dir);
     try {
-      out.push_back({Tablebase::open(path, v), path});
+      out.push_back({open_tablebase(path, v), path});
       progress("serve: " + server::api_variant_name(v) + " from " + path);
     } catch (const TablebaseError& e) {
       if (e.kind() != TablebaseErrorKind::kMissing) throw;
@@ -37,7 +39,7 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
       try {
         if (dir == default_table_dir().path) create_table_dir(dir);  // only the default folder
         write_file_atomically(path, bytes);
-        out.push_back({Tablebase::open(path, v), path});
+        out.push_back({open_tablebase(path, v), path});
       } catch (const TablebaseError& w) {
         progress(std::string("serve: cannot write the table (") + w.what() +
                  "); serving it from memory");
@@ -91,7 +93,7 @@ int cmd_serve(const Args& args) {
   const int cache_mb = (*vm)["cache-mb"].as<int>();
   if (cache_mb < 0 || cache_mb > 65536)
     throw UsageError("--cache-mb must be 0..65536, got " + std::to_string(cache_mb));
-  const server::Api api(load_tables(dir), FANO_VERSION, std::size_t(cache_mb) << 20);
+  const server::Api api(load_tables(dir), kVersion, std::size_t(cache_mb) << 20);
   server::ServerOptions options;
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;

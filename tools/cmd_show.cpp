@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/analysis.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/svg.hpp"
@@ -55,7 +56,7 @@ int cmd_show(const Args& args) {
   const Rules rules(v);
   const GameRecord game = game_from(*vm, rules, "show");
   const State st = game.current();
-  if (tb && !tb->probe(st)) throw UnreachablePosition(*tb, rules, st);
+  if (tb) probe_or_unreachable(*tb, rules, st);
   const SvgOptions options =
       tb && (vm->count("best") || all_moves)
           ? svg_options_for(

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "fano/solver.hpp"
 #include "fano/solver_json.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {

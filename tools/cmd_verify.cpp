@@ -1,5 +1,3 @@
-#include <tbb/info.h>
-#include <tbb/task_arena.h>
 
 #include <iostream>
 
@@ -7,6 +5,8 @@
 #include "commands.hpp"
 #include "fano/files.hpp"
 #include "fano/notation.hpp"
+#include "fano/parallel.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/verify.hpp"
 #include "fano/verify_json.hpp"
@@ -225,7 +225,7 @@ int cmd_verify(const Args& args) {
   if (vm->count("markdown") && (vm->count("json") || vm->count("perft") || vm->count("lines")))
     throw UsageError(
         "--markdown goes with a tablebase check alone, not with --json, --perft or --lines");
-  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
+  par::task_arena arena(threads > 0 ? threads : par::default_concurrency());
   return arena.execute([&]() -> int {
     if (vm->count("perft")) return run_perft(*vm, v, (*vm)["perft"].as<std::string>());
     // The records' file is checked before the table is read (a directory is refused).
@@ -234,7 +234,7 @@ int cmd_verify(const Args& args) {
     // With --tb and no variant flags, the table's own variant is used.
     const std::string path = table_path_from(*vm, v);
     const Tablebase tb =
-        Tablebase::open(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
+        open_tablebase(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
     if (vm->count("lines")) return run_lines(*vm, tb, (*vm)["lines"].as<std::string>());
     return run_tablebase(*vm, tb, path);
   });

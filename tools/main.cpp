@@ -14,6 +14,7 @@
 #include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
+#include "fano/version.hpp"
 
 namespace {
 
@@ -30,7 +31,8 @@ const Command kCommands[] = {
     {"query", "value, plies and every move's result for a position", fano::cli::cmd_query},
     {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
     {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
-    {"serve", "serve the solved game over HTTP: a JSON API and a browser explorer", fano::cli::cmd_serve},
+    {"serve", "serve the solved game over HTTP: a JSON API and a browser explorer",
+     fano::cli::cmd_serve},
     {"export", "every reachable position (or class) with its value, as CSV or JSON lines",
      fano::cli::cmd_export},
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
@@ -57,7 +59,7 @@ void usage(std::ostream& out) {
 
 // The version, the commit built and the libraries' versions (compiled against, and run with).
 void version(std::ostream& out) {
-  out << "fano " << FANO_VERSION << " (commit " << FANO_GIT_COMMIT << ")\n"
+  out << "fano " << fano::kVersion << " (commit " << fano::kGitCommit << ")\n"
       << "zstd " << ZSTD_versionString() << "\n"
       << "oneTBB " << TBB_runtime_version() << " (built with " << TBB_VERSION_STRING << ")\n";
 }

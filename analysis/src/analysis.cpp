@@ -138,11 +138,15 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
   return rows;
 }
 
+Outcome probe_or_unreachable(const Tablebase& tb, const Rules& rules, State st) {
+  const auto o = tb.probe(st);
+  if (!o) throw UnreachablePosition(tb, rules, st);
+  return *o;
+}
+
 Outcome game_value(const Tablebase& tb, const GameRecord& game) {
-  const auto table = tb.probe(game.current());
-  if (!table) throw UnreachablePosition(tb, game.rules(), game.current());
-  if (const auto end = game.end())
-    return end->reason == EndReason::kRepetition ? Outcome{} : *table;
+  const Outcome table = probe_or_unreachable(tb, game.rules(), game.current());
+  if (const auto end = game.end()) return end->reason == EndReason::kRepetition ? Outcome{} : table;
   return rate_moves(tb, game).front().result;
 }
 
@@ -212,13 +216,12 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
                        const AnalysisOptions& options) {
   const Rules& rules = game.rules();
   const State st = game.current();
-  const auto table = tb.probe(st);
-  if (!table) throw UnreachablePosition(tb, rules, st);
+  const Outcome table = probe_or_unreachable(tb, rules, st);
   PositionReport r;
   r.variant = rules.variant;
   r.position = st;
-  r.table_value = *table;
-  r.value = *table;
+  r.table_value = table;
+  r.value = table;
   r.game_over = game.end();
   if (r.game_over) {
     if (r.game_over->reason == EndReason::kRepetition) r.value = Outcome{};

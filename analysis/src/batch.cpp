@@ -67,9 +67,7 @@ bool answer_batch_line(const Tablebase& tb, const Rules& rules, const BatchLine&
       out += json_text(report_json(analyse(tb, GameRecord(rules, st)))) + "\n";
       return true;
     }
-    const std::optional<Outcome> o = tb.probe(st);
-    if (!o) throw UnreachablePosition(tb, rules, st);
-    append_value_only(out, st, *o, text);
+    append_value_only(out, st, probe_or_unreachable(tb, rules, st), text);
     return true;
   } catch (const std::exception& e) {
     out += json_text(Json{{"line", line.number}, {"input", line.text}, {"error", e.what()}});

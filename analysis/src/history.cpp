@@ -71,7 +71,10 @@ Region proof_ancestors(const Tablebase& tb, const Rules& rules,
   std::vector<std::pair<State, Outcome>> frontier;
   for (const State h : seeds) frontier.push_back({h, probe_reachable(tb, h)});
   while (!frontier.empty()) {
-    const auto [y, vy] = frontier.back();
+    // (Named copies: a lambda may not capture structured bindings before C++20's
+    // P1091, which clang 14, emscripten's compiler, lacks.)
+    const State y = frontier.back().first;
+    const Outcome vy = frontier.back().second;
     frontier.pop_back();
     for_each_unmove(rules, y, [&](State z) {
       if (z.pieces_on_board() < min_pieces || earlier.count(z.code) || r.index.count(z.code))

@@ -31,20 +31,4 @@ Json game_end_json(const GameEnd& end, State st) {
               {"text", describe_end(end, st)}};
 }
 
-Json perft_json(std::span<const PerftRow> rows) {
-  Json out = Json::array();
-  const auto saturated = [](std::uint64_t n) {
-    return n == kPathsOverflow ? Json(nullptr) : Json(n);
-  };
-  for (const PerftRow& r : rows)
-    out.push_back({{"depth", r.depth},
-                   {"positions", r.positions},
-                   {"cumulative", r.cumulative},
-                   {"within", r.within},
-                   {"paths", saturated(r.paths)},
-                   {"ended_positions", r.ended_positions},
-                   {"ended_paths", saturated(r.ended_paths)}});
-  return out;
-}
-
 }  // namespace fano

@@ -27,9 +27,11 @@
 #include "fano/solver_json.hpp"
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/tablebase_json.hpp"
 #include "fano/value.hpp"
+#include "fano/version.hpp"
 
 namespace py = pybind11;
 
@@ -204,14 +206,14 @@ TableDir table_dir() {
 
 std::string table_path(const Variant& v) { return default_tablebase_path(v, table_dir().path); }
 
-PyTablebase open_tablebase(const std::optional<fs::path>& path, const std::optional<Variant>& v) {
+PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v) {
   // As the fano command: the default path is the variant's (standard unless
   // given) and must hold that variant; an explicit path holds its own variant
   // unless one is given.
   const std::string p = path ? path->string() : table_path(v.value_or(kStandard));
   const std::optional<Variant> expected = path ? v : std::optional(v.value_or(kStandard));
   py::gil_scoped_release release;
-  Tablebase tb = Tablebase::open(p, expected);
+  Tablebase tb = fano::open_tablebase(p, expected);
   return PyTablebase{std::move(tb), p};
 }
 
@@ -227,9 +229,7 @@ py::tuple outcome_tuple(Outcome o) {
 }
 
 Outcome probe_state(const Tablebase& tb, State st) {
-  const auto o = tb.probe(st);
-  if (!o) throw UnreachablePosition(tb, Rules(tb.variant()), st);
-  return *o;
+  return probe_or_unreachable(tb, Rules(tb.variant()), st);
 }
 
 py::tuple probe(const PyTablebase& t, const Position& p) {
@@ -368,7 +368,7 @@ PYBIND11_MODULE(fano, m) {
       "(placements, the mover's colour), '7-5' (movements).\n\n"
       "Values are for the side to move: 'win', 'draw' or 'loss', with the plies until the\n"
       "game is over under perfect play (None for a draw).";
-  m.attr("__version__") = FANO_VERSION;
+  m.attr("__version__") = kVersion;
 
   // Exceptions. TablebaseError has `kind` ("missing", "not_a_file", "truncated",
   // "bad_magic", "bad_version", "checksum", "corrupt", "wrong_variant", "io").
@@ -551,8 +551,7 @@ PYBIND11_MODULE(fano, m) {
            "positions in the class; they sum to header['reachable']).");
 
   m.def(
-      "open_tablebase", &open_tablebase, py::arg("path") = py::none(),
-      py::arg("variant") = py::none(),
+      "open_tablebase", &open_table, py::arg("path") = py::none(), py::arg("variant") = py::none(),
       "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
       "the variant's default table (STANDARD unless given), in $FANO_TABLES, else the source "
       "tree's tables/ when imported from the build tree, else the installed "

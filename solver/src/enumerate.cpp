@@ -1,6 +1,3 @@
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <array>
@@ -11,6 +8,7 @@
 
 #include "code_table.hpp"
 #include "fano/numbering.hpp"
+#include "fano/parallel.hpp"
 #include "move_graph.hpp"
 #include "radix_sort.hpp"
 
@@ -69,7 +67,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
   UninitVector<std::uint8_t> degree_of, line_of;          // by id (with edges only)
   UninitVector<std::uint16_t> orbit_of;                   // by id (with edges only)
-  tbb::enumerable_thread_specific<Batch> batches;
+  par::enumerable_thread_specific<Batch> batches;
   std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
   // The layer being expanded is the ids [layer_begin, layer_end).
   for (std::size_t depth = 1, layer_begin = 0, layer_end = 1; layer_begin < layer_end; ++depth) {
@@ -80,8 +78,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       }
     if (with_edges)
       degree_of.resize(layer_end), line_of.resize(layer_end), orbit_of.resize(layer_end);
-    tbb::parallel_for(tbb::blocked_range<size_t>(layer_begin, layer_end, 512),
-                      [&](const tbb::blocked_range<size_t>& r) {
+    par::parallel_for(par::blocked_range<size_t>(layer_begin, layer_end, 512),
+                      [&](const par::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
                         if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
@@ -114,7 +112,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     std::vector<Batch*> all;
     for (Batch& b : batches) all.push_back(&b);
     // Insert, one task per shard; children hold table slots for now.
-    tbb::parallel_for(0u, kShards, [&](unsigned s) {
+    par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table.shard(s);
       std::size_t candidates = 0;
       for (const Batch* b : all) candidates += b->children[s].size() - b->layer[s];
@@ -137,7 +135,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (unsigned s = 0; s < kShards; ++s)
       first_id[s] = next_id, next_id += std::uint32_t(fresh[s].size());
     code_of.resize(next_id);
-    tbb::parallel_for(0u, kShards, [&](unsigned s) {
+    par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table.shard(s);
       std::uint32_t id = first_id[s];
       for (const std::uint32_t slot : fresh[s]) {
@@ -167,7 +165,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   if (n >= (size_t(1) << kIdBits)) throw std::length_error("too many classes to rank");
   const Numbering numbering(rules.stack_cap());
   UninitVector<std::uint64_t> keys(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t id = r.begin(); id != r.end(); ++id)
       keys[id] = numbering.number(State{code_of[id]}) << kIdBits | id;
   });
@@ -175,7 +173,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   MoveGraph g;
   g.positions.resize(n);
   if (with_edges) g.id_of.resize(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
       const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
       g.positions[i] = code_of[id];
@@ -194,7 +192,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   g.out_edges.resize(g.out_begin[n]);
   std::vector<const Batch*> all_batches;
   for (const Batch& b : batches) all_batches.push_back(&b);
-  tbb::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
+  par::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
     const Batch& b = *all_batches[v];
     std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
     for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();

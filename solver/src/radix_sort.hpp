@@ -2,14 +2,14 @@
 // the solver).
 #pragma once
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
 #include <cstdint>
 #include <vector>
+
+#include "fano/parallel.hpp"
 
 namespace fano::detail {
 
@@ -20,7 +20,7 @@ namespace fano::detail {
 // digits below the highest set bit of any key are sorted on, so a 30-bit class
 // number costs three passes. (std::sort alone took 12 ms on this project's
 // machine for the standard game's 138,125 keys; numbering and sorting them
-// went from 17 ms with tbb::parallel_sort to 4-6 ms with this.)
+// went from 17 ms with par::parallel_sort to 4-6 ms with this.)
 template <class Keys>  // a vector of std::uint64_t
 void radix_sort(Keys& keys, int low_bit) {
   assert(low_bit >= 0 && low_bit < 64);
@@ -39,7 +39,7 @@ void radix_sort(Keys& keys, int low_bit) {
     const auto digit = [shift](std::uint64_t k) {
       return std::size_t(k >> shift) & (kBuckets - 1);
     };
-    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       auto& count = offsets[c];
       count.fill(0);
       for (std::size_t i = c * kChunk, e = std::min(n, i + kChunk); i < e; ++i)
@@ -52,7 +52,7 @@ void radix_sort(Keys& keys, int low_bit) {
         offsets[c][d] = at;
         at += here;
       }
-    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       auto& next = offsets[c];
       for (std::size_t i = c * kChunk, e = std::min(n, i + kChunk); i < e; ++i)
         other[next[digit(keys[i])]++] = keys[i];

@@ -1,10 +1,3 @@
-#include <tbb/blocked_range.h>
-#include <tbb/combinable.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
-#include <tbb/task_arena.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <array>
@@ -13,8 +6,10 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 
 #include "fano/buffer.hpp"
+#include "fano/parallel.hpp"
 #include "fano/solver.hpp"
 #include "move_graph.hpp"
 
@@ -47,12 +42,10 @@ TablebaseCounts tablebase_counts(const Solution& s) {
           s.stats.win,       s.stats.loss,      s.stats.draw};
 }
 
-std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
-  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
-  return arena.execute([&] {
-    return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes,
-                            s.codes_section ? &*s.codes_section : nullptr);
-  });
+Tablebase in_memory_tablebase(const Solution& s, const std::string& name) {
+  return Tablebase::from_classes(s.variant, tablebase_counts(s),
+                                 std::vector<std::uint64_t>(s.positions.begin(), s.positions.end()),
+                                 s.outcomes, name);
 }
 
 std::optional<Outcome> Solution::lookup(State st) const {
@@ -64,8 +57,8 @@ std::optional<Outcome> Solution::lookup(State st) const {
 }
 
 Solution solve(const Variant& variant, const SolveOptions& options) {
-  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
-  tbb::task_arena arena(threads);
+  const int threads = options.threads > 0 ? options.threads : par::default_concurrency();
+  par::task_arena arena(threads);
   Solution sol;
   sol.variant = variant;
   arena.execute([&] {
@@ -91,15 +84,14 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // write offsets (chunk after chunk within a row), and each chunk writes its
     // sources in order. Every row comes out sorted by source, the same layout
     // for any thread count, without an atomic counter per move.
-    const std::size_t chunks =
-        std::clamp<std::size_t>(std::size_t(tbb::this_task_arena::max_concurrency()), 1, 8);
+    const std::size_t chunks = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
     const std::size_t per_chunk = (n + chunks - 1) / chunks;
     UninitVector<std::uint32_t> cursor(chunks *
                                        n);  // cursor[c * n + j]: chunk c's count, then offset
     // The counters and cursors are hit at random: each pass asks for the
     // entry kAhead moves on before it needs it.
     constexpr std::uint32_t kAhead = 16;
-    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       std::uint32_t* count = cursor.data() + c * n;
       std::fill(count, count + n, 0);
       const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
@@ -121,7 +113,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       in_begin[j + 1] = offset;
     }
     UninitVector<std::uint32_t> in_edges(in_begin[n]);
-    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
       std::uint32_t* next_slot = cursor.data() + c * n;
       const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
       for (std::size_t i = c * per_chunk, e = std::min(n, i + per_chunk); i < e; ++i)
@@ -137,9 +129,9 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // Work that needs only the classes (the table's codes section) runs beside
     // the analysis's levels, which run on one thread (see below), on whichever
     // thread is free.
-    tbb::task_group beside;
+    par::task_group beside;
     struct Join {  // waits for that work on every way out of this scope
-      tbb::task_group& group;
+      par::task_group& group;
       bool joined = false;
       void join() { joined = true, group.wait(); }
       ~Join() {
@@ -173,7 +165,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // parallel loop below writes every entry first, and all later accesses go
     // through atomic_ref.
     UninitVector<std::uint32_t> word_store(n);
-    auto word = [&](size_t i) { return std::atomic_ref<std::uint32_t>(word_store[i]); };
+    auto word = [&](size_t i) { return par::atomic_ref<std::uint32_t>(word_store[i]); };
     auto value_of = [](std::uint32_t w) { return std::uint16_t(w >> 16); };
     // Two frontier buffers; each parallel chunk appends what it found with a
     // single atomic reservation.
@@ -184,7 +176,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       const std::size_t at = next_size.fetch_add(found.size(), std::memory_order_relaxed);
       std::copy(found.begin(), found.end(), next.data() + at);
     };
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 8192), [&](const auto& r) {
+    par::parallel_for(par::blocked_range<size_t>(0, n, 8192), [&](const auto& r) {
       std::vector<std::uint32_t> found;
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
@@ -201,8 +193,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     });
     std::size_t frontier_size = next_size.exchange(0);
     frontier.swap(next);
+#if FANO_HAVE_ZSTD
     if (options.encode_codes)
       beside.run([&] { sol.codes_section = encode_codes_section(variant, pos); });
+#else
+    if (options.encode_codes)
+      throw std::logic_error("encode_codes: this build has no table writer (no zstd)");
+#endif
     for (unsigned level = 0; frontier_size > 0; ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
@@ -269,7 +266,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
         relax.template operator()<false>(0, frontier_size, [&](std::uint32_t i) { *out++ = i; });
         next_size.store(std::size_t(out - next.data()), std::memory_order_relaxed);
       } else {
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier_size, 4096), [&](const auto& r) {
+        par::parallel_for(par::blocked_range<size_t>(0, frontier_size, 4096), [&](const auto& r) {
           std::vector<std::uint32_t> found;
           relax.template operator()<true>(r.begin(), r.end(),
                                           [&](std::uint32_t i) { found.push_back(i); });
@@ -282,7 +279,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     }
     // Back from ids to code order.
     sol.outcomes.resize(n);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+    par::parallel_for(par::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
         if (i + kAhead < r.end()) __builtin_prefetch(word_store.data() + g.id_of[i + kAhead]);
         const std::uint16_t p = value_of(word(g.id_of[i]).load(std::memory_order_relaxed));
@@ -294,8 +291,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
 
     // Statistics over all positions: a class counts as many times as it has members.
     join_beside.join();
-    tbb::combinable<SolveStats> partial;
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+    par::combinable<SolveStats> partial;
+    par::parallel_for(par::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       // Sums indexed by phase and value rather than chosen by branches: both
       // are coin flips from one class to the next.
       std::array<std::uint64_t, 2> by_phase{};  // movement, placement

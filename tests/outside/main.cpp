@@ -1,7 +1,12 @@
-// Solves a table in memory with fano::solver's output format, then analyses a
-// position through fano::analysis: what an outside program linking the
-// package does. Prints the value of the position after C4 and the engine's move.
+// Reads a table file's bytes itself and analyses a position through
+// fano::analysis alone (the rules-and-probe layer): what an outside program
+// linking only that layer does, with no TBB, httplib or Boost (the test
+// configures it with TBB's package disabled). Prints the value of the position
+// after C4 and the engine's move.
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <vector>
 
 #include "fano/analysis.hpp"
 #include "fano/notation.hpp"
@@ -11,7 +16,10 @@ int main(int argc, char** argv) {
     std::cerr << "usage: outside TABLE\n";
     return 2;
   }
-  const fano::Tablebase tb = fano::Tablebase::open(argv[1]);
+  std::ifstream in(argv[1], std::ios::binary);
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                        std::istreambuf_iterator<char>());
+  const fano::Tablebase tb = fano::Tablebase::from_bytes(bytes, argv[1]);
   const fano::Rules rules(tb.variant());
   const fano::GameRecord game = fano::GameRecord::from_moves(rules, fano::kEmptyBoard, "C4");
   const fano::PositionReport r = fano::analyse(tb, game);

@@ -12,6 +12,10 @@ endfunction()
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(configure_args -S ${SOURCE}/tests/outside -B ${WORK}/build -DCMAKE_BUILD_TYPE=Release)
+if(MODE STREQUAL "install")
+  # The probe layer needs no TBB: its package is not even looked for.
+  list(APPEND configure_args -DCMAKE_DISABLE_FIND_PACKAGE_TBB=ON)
+endif()
 find_program(CCACHE ccache)
 if(CCACHE)
   list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
@@ -29,6 +33,12 @@ else()
 endif()
 run(${CMAKE_COMMAND} ${configure_args})
 run(${CMAKE_COMMAND} --build ${WORK}/build -j2)
+
+# Nothing of TBB, httplib or Boost in the program linking the probe layer.
+run(ldd ${WORK}/build/outside)
+if(out MATCHES "libtbb|libssl|libcrypto|libbrotli|libboost")
+  message(FATAL_ERROR "the outside program links more than the probe layer needs:\n${out}")
+endif()
 
 set(ENV{FANO_QUIET} 1)
 run(${FANO} solve --out ${WORK}/standard.fanotb)

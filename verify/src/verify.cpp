@@ -1,11 +1,5 @@
 #include "fano/verify.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/combinable.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -17,6 +11,7 @@
 #include "fano/analysis.hpp"
 #include "fano/game.hpp"
 #include "fano/notation.hpp"
+#include "fano/parallel.hpp"
 #include "fano/perft.hpp"
 #include "fano/symmetry.hpp"
 
@@ -158,8 +153,8 @@ std::vector<std::uint64_t> search_reachable(const Rules& rules, const Symmetry& 
   const std::uint64_t start = sym.canonical(kEmptyBoard).code;
   std::vector<std::uint64_t> seen{start}, frontier{start};
   for (int depth = 1; !frontier.empty(); ++depth) {
-    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> local;
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, frontier.size(), 1024), [&](const auto& r) {
+    par::enumerable_thread_specific<std::vector<std::uint64_t>> local;
+    par::parallel_for(par::blocked_range<size_t>(0, frontier.size(), 1024), [&](const auto& r) {
       auto& out = local.local();
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const State st{frontier[i]};
@@ -173,7 +168,7 @@ std::vector<std::uint64_t> search_reachable(const Rules& rules, const Symmetry& 
     for (const auto& v : local) total += v.size();
     children.reserve(total);
     for (const auto& v : local) children.insert(children.end(), v.begin(), v.end());
-    tbb::parallel_sort(children.begin(), children.end());
+    par::parallel_sort(children.begin(), children.end());
     children.erase(std::unique(children.begin(), children.end()), children.end());
     frontier.clear();
     std::set_difference(children.begin(), children.end(), seen.begin(), seen.end(),
@@ -337,7 +332,7 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
     constexpr size_t kSteps = 10;
     for (size_t step = 0; step < kSteps; ++step) {
       const size_t a = n * step / kSteps, b = n * (step + 1) / kSteps;
-      tbb::parallel_for(tbb::blocked_range<size_t>(a, b, 2048), [&](const auto& r) {
+      par::parallel_for(par::blocked_range<size_t>(a, b, 2048), [&](const auto& r) {
         for (size_t i = r.begin(); i != r.end(); ++i)
           status[i] = check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), nullptr);
       });
@@ -381,11 +376,11 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
 
   // Counts: each class weighted by the size of its orbit.
   {
-    tbb::combinable<TablebaseCounts> partial;
-    tbb::combinable<std::pair<std::uint16_t, size_t>> longest([] {
+    par::combinable<TablebaseCounts> partial;
+    par::combinable<std::pair<std::uint16_t, size_t>> longest([] {
       return std::pair<std::uint16_t, size_t>{0, std::numeric_limits<size_t>::max()};
     });
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
+    par::parallel_for(par::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
       TablebaseCounts& c = partial.local();
       auto& lw = longest.local();
       for (size_t i = r.begin(); i != r.end(); ++i) {

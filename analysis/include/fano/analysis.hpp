@@ -32,6 +32,11 @@ class UnreachablePosition : public std::runtime_error {
   State position_;
 };
 
+// The table's value of `st` for its side to move: the one "probe or say
+// unreachable" of every front end. Throws UnreachablePosition, with the reason
+// found by undoing the last move, when no game reaches `st`.
+Outcome probe_or_unreachable(const Tablebase& tb, const Rules& rules, State st);
+
 // One legal move with the result it gives its player under perfect play.
 struct RatedMove {
   Move move;

@@ -8,7 +8,6 @@
 
 #include "fano/board.hpp"
 #include "fano/game.hpp"
-#include "fano/perft.hpp"
 #include "fano/value.hpp"
 
 namespace fano {
@@ -43,8 +42,5 @@ Json line_json(int line);
 // {"reason": "line", "line": [2,7,6], "loser": "black", "text": "..."}; `st`
 // is the position in which the game ended (for the text).
 Json game_end_json(const GameEnd& end, State st);
-// [{"depth": 1, "positions": 14, "cumulative": 14, "within": 15, "paths": 14,
-//   "ended_positions": 0, "ended_paths": 0}, ...]; a saturated path count is null.
-Json perft_json(std::span<const PerftRow> rows);
 
 }  // namespace fano

@@ -10,6 +10,7 @@
 #include "fano/buffer.hpp"
 #include "fano/rules.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/table_writer.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"
 
@@ -65,7 +66,12 @@ Solution solve(const Variant& variant, const SolveOptions& options = {});
 // The header counts of a solution, and its tablebase bytes (tablebase/FORMAT.md),
 // encoded on `threads` worker threads (0: all cores), reusing codes_section when
 // present; the bytes do not depend on either.
+// encode_solution needs the table writer (a build with zstd).
 TablebaseCounts tablebase_counts(const Solution& solution);
 std::vector<std::uint8_t> encode_solution(const Solution& solution, int threads = 0);
+
+// The solution as a table in memory (Tablebase::from_classes): probed like a
+// table file, without encoding or decoding. `name` is used in messages.
+Tablebase in_memory_tablebase(const Solution& solution, const std::string& name = "in memory");
 
 }  // namespace fano

@@ -1,5 +1,8 @@
-// The tablebase file: format, writer and reader. The layout is documented in
-// tablebase/FORMAT.md; this header is its authoritative definition.
+// The tablebase: its format and the reader. The layout is documented in
+// tablebase/FORMAT.md; this header is its authoritative definition. The
+// writer is fano/table_writer.hpp (solver layer); files are opened and written
+// through fano/table_files.hpp (io layer). Nothing here touches the file
+// system or starts a thread, so it builds for WebAssembly too.
 #pragma once
 
 #include <array>
@@ -12,8 +15,6 @@
 #include <vector>
 
 #include "fano/board.hpp"
-#include "fano/buffer.hpp"
-#include "fano/files.hpp"
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/value.hpp"
@@ -73,49 +74,49 @@ struct TablebaseCounts {
   std::uint64_t reachable = 0, placement = 0, movement = 0, win = 0, loss = 0, draw = 0;
 };
 
-// A table's codes section (the canonical codes, delta-coded and compressed).
-// It depends only on the list of classes, so a solver can build it while its
-// analysis runs.
-struct CodesSection {
-  Variant variant;
-  std::size_t classes = 0;           // codes it holds
-  UninitVector<std::uint8_t> bytes;  // as stored in the file
-};
+// The largest class count any variant can have (9,018,802 classes for
+// stack cap 3, either side to move, are below it); a header announcing more
+// is damage.
+inline constexpr std::uint64_t kMaxTablebaseClasses = std::uint64_t(1) << 24;
+// No table file is larger: every class a 10-byte varint and an outcome byte,
+// each section at zstd's worst-case bound (ZSTD_COMPRESSBOUND above 128 KiB),
+// plus the header.
+inline constexpr std::uint64_t kMaxTablebaseBytes =
+    sizeof(TablebaseHeader) + (10 * kMaxTablebaseClasses + 10) +
+    ((10 * kMaxTablebaseClasses + 10) >> 8) + kMaxTablebaseClasses + (kMaxTablebaseClasses >> 8);
 
-// Builds the codes section of canonical_codes (strictly ascending valid codes
-// of the variant, else std::invalid_argument).
-CodesSection encode_codes_section(const Variant& variant,
-                                  std::span<const std::uint64_t> canonical_codes);
+// One byte per stored outcome: 0 draw, 1 + p a win in p plies (p <= 126),
+// 128 + p a loss in p plies (p <= 127). outcome_byte throws
+// std::runtime_error for plies out of that range.
+std::uint8_t outcome_byte(Outcome o);
+Outcome outcome_from_byte(std::uint8_t b);
 
-// Serialises a solved variant: one entry per symmetry class (canonical codes
-// ascending). Deterministic: the same input gives the same bytes. A given
-// codes_section must come from encode_codes_section of the same codes (its
-// variant and count are checked); without one it is built here.
-std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
-                                           std::span<const std::uint64_t> canonical_codes,
-                                           std::span<const Outcome> outcomes,
-                                           const CodesSection* codes_section = nullptr);
+// The header of a table of `classes` classes with these counts, its section
+// sizes and checksum zero (the writer fills them in).
+TablebaseHeader tablebase_header(const Variant& variant, const TablebaseCounts& counts,
+                                 std::uint64_t classes);
 
-// Writes a table's bytes to path atomically (AtomicFileWriter of
-// fano/files.hpp: over a regular file or a missing one, never creating
-// folders). Throws TablebaseError (kNotAFile for a directory or special file,
-// else kIo) naming the destination and the cause.
-void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes);
-
-// Creates the tables folder `dir` (default_table_dir() when empty) and its
-// parents when missing. Throws TablebaseError (kIo) naming the cause.
-void create_table_dir(const std::string& dir = "");
+// The checks that need only the header and the file's size: magic, version,
+// header size and that the sections announced fill the file exactly. Throws
+// TablebaseError naming `name`.
+void check_tablebase_header(const TablebaseHeader& h, std::uint64_t file_size,
+                            const std::string& name);
 
 // A read-only, checked tablebase held in memory. probe() is thread-safe.
 class Tablebase {
  public:
-  // Opens and checks a file (size, magic, version, checksum, sections, and the
-  // variant if one is expected); the header is read and checked against the
-  // file's size before the rest is read. Throws TablebaseError naming file and problem.
-  static Tablebase open(const std::string& path, std::optional<Variant> expected = std::nullopt);
-  // The same checks on bytes already in memory; `name` is used in messages.
+  // Checks and decodes a table file's bytes (size, magic, version, checksum,
+  // sections, and the variant if one is expected); `name` is used in
+  // messages. Throws TablebaseError naming it and the problem. A build
+  // without zstd's decoder (FANO_HAVE_ZSTD off) refuses every file (kIo).
   static Tablebase from_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
                               std::optional<Variant> expected = std::nullopt);
+  // A table built in memory from a solve's classes (canonical codes strictly
+  // ascending, one outcome each; else std::invalid_argument): no encoding, no
+  // decoder. Its header has section sizes and checksum zero.
+  static Tablebase from_classes(const Variant& variant, const TablebaseCounts& counts,
+                                std::vector<std::uint64_t> canonical_codes,
+                                std::span<const Outcome> outcomes, const std::string& name);
 
   const TablebaseHeader& header() const { return header_; }
   // The file name (or the name given to from_bytes), for messages.
@@ -155,24 +156,12 @@ class Tablebase {
   std::vector<std::uint32_t> first_;
 };
 
-// Where tables are looked for when no folder is given, and why.
-struct TableDir {
-  std::string path;
-  std::string source;  // "FANO_TABLES", "source tree" or "installed"
-};
-// $FANO_TABLES if set; else, when the running program lives in this project's
-// build tree, the source tree's tables/; else <prefix>/share/fano/tables next
-// to the installed program (<prefix>/bin/..).
-TableDir default_table_dir();
-
-// Default location of a variant's table: DIR/<slug>.fanotb, DIR defaulting to
-// default_table_dir().
-std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
-
 // The checksum a whole file (header and sections) must carry in its header:
 // FNV-1a 64 over the header with the checksum field zero, then the sections.
 // Requires file.size() >= sizeof(TablebaseHeader).
 std::uint64_t tablebase_checksum(std::span<const std::uint8_t> file);
+// The same from a header (its checksum field ignored) and the sections.
+std::uint64_t tablebase_checksum(TablebaseHeader h, std::span<const std::uint8_t> sections);
 
 // FNV-1a 64-bit hash, continuing from `h`.
 std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes, std::uint64_t h = 0xcbf29ce484222325ull);

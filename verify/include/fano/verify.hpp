@@ -7,7 +7,7 @@
 //  - a published table of depth counts (perft) against core's perft();
 //  - game records with claims about their final positions.
 // The functions here run in the calling thread's TBB arena; wrap a call in a
-// tbb::task_arena to limit the threads.
+// fano::par::task_arena (fano/parallel.hpp) to limit the threads.
 #pragma once
 
 #include <array>

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "fano/tablebase.hpp"
+#include "fano/table_files.hpp"
 
 namespace fano {
 namespace {

@@ -1,13 +1,10 @@
 #include "fano/perft.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
-
 #include <algorithm>
 #include <unordered_set>
 #include <utility>
+
+#include "fano/parallel.hpp"
 
 namespace fano {
 namespace {
@@ -21,9 +18,9 @@ using Counted = std::pair<std::uint64_t, std::uint64_t>;
 
 std::vector<Counted> expand_counted(const Rules& rules, const std::vector<Counted>& layer,
                                     bool expand_ended) {
-  tbb::enumerable_thread_specific<std::vector<Counted>> local;
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, layer.size(), 4096),
-                    [&](const tbb::blocked_range<size_t>& r) {
+  par::enumerable_thread_specific<std::vector<Counted>> local;
+  par::parallel_for(par::blocked_range<size_t>(0, layer.size(), 4096),
+                    [&](const par::blocked_range<size_t>& r) {
                       auto& out = local.local();
                       for (size_t i = r.begin(); i != r.end(); ++i) {
                         const State st{layer[i].first};
@@ -39,7 +36,7 @@ std::vector<Counted> expand_counted(const Rules& rules, const std::vector<Counte
   all.reserve(total);
   for (auto& v : local) all.insert(all.end(), v.begin(), v.end());
   // Sorting by code and then count makes the merge independent of the thread split.
-  tbb::parallel_sort(all.begin(), all.end());
+  par::parallel_sort(all.begin(), all.end());
   std::vector<Counted> next;
   for (const Counted& c : all) {
     if (!next.empty() && next.back().first == c.first)
@@ -91,9 +88,9 @@ std::uint64_t perft_count(const PerftRow& row, PerftReading r) {
 
 std::vector<std::uint64_t> expand_layer(const Rules& rules, const std::vector<std::uint64_t>& layer,
                                         bool expand_ended) {
-  tbb::enumerable_thread_specific<std::vector<std::uint64_t>> local;
-  tbb::parallel_for(
-      tbb::blocked_range<size_t>(0, layer.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
+  par::enumerable_thread_specific<std::vector<std::uint64_t>> local;
+  par::parallel_for(
+      par::blocked_range<size_t>(0, layer.size(), 4096), [&](const par::blocked_range<size_t>& r) {
         auto& out = local.local();
         for (size_t i = r.begin(); i != r.end(); ++i) {
           const State st{layer[i]};
@@ -106,7 +103,7 @@ std::vector<std::uint64_t> expand_layer(const Rules& rules, const std::vector<st
   for (auto& v : local) total += v.size();
   next.reserve(total);
   for (auto& v : local) next.insert(next.end(), v.begin(), v.end());
-  tbb::parallel_sort(next.begin(), next.end());
+  par::parallel_sort(next.begin(), next.end());
   next.erase(std::unique(next.begin(), next.end()), next.end());
   return next;
 }

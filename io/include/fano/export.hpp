@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "fano/files.hpp"
 #include "fano/state.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"

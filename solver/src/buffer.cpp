@@ -1,6 +1,13 @@
 #include "fano/buffer.hpp"
 
+// Huge pages and the block cache need mmap (Linux and other POSIX systems);
+// elsewhere (WebAssembly) a large block is plain aligned memory.
+#if defined(__unix__) && !defined(__EMSCRIPTEN__)
+#define FANO_BUFFER_MMAP 1
 #include <sys/mman.h>
+#else
+#define FANO_BUFFER_MMAP 0
+#endif
 
 #include <bit>
 #include <cassert>
@@ -9,6 +16,7 @@
 #include <mutex>
 
 namespace fano::detail {
+#if FANO_BUFFER_MMAP
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t(1) << 21;
@@ -98,4 +106,14 @@ void free_large(void* block, std::size_t bytes) noexcept {
   munmap(block, size);  // page-aligned (a carved block too: the kernel splits its huge page)
 }
 
+#else
+
+// Cache-line aligned (the solver's prefetches and atomics assume no sharing).
+constexpr std::align_val_t kBlockAlignment{64};
+
+void* allocate_large(std::size_t bytes) { return ::operator new(bytes, kBlockAlignment); }
+
+void free_large(void* block, std::size_t) noexcept { ::operator delete(block, kBlockAlignment); }
+
+#endif
 }  // namespace fano::detail

@@ -1,15 +1,12 @@
 #include "fano/selfplay.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "fano/notation.hpp"
+#include "fano/parallel.hpp"
 
 namespace fano {
 namespace {
@@ -150,14 +147,14 @@ SelfplayReport run_selfplay(const Rules& rules, const Tablebase* tb,
                                 describe_end(*end, options.start) + ")");
   SelfplayReport r{rules.variant, options, std::vector<GameSummary>(options.games), {}};
   const auto body = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, options.games, 1),
-                      [&](const tbb::blocked_range<std::size_t>& range) {
+    par::parallel_for(par::blocked_range<std::size_t>(0, options.games, 1),
+                      [&](const par::blocked_range<std::size_t>& range) {
                         for (std::size_t i = range.begin(); i != range.end(); ++i)
                           play_selfplay_game(rules, tb, options, i, &r.games[i]);
                       });
   };
   if (options.threads > 0)
-    tbb::task_arena(options.threads).execute(body);
+    par::task_arena(options.threads).execute(body);
   else
     body();
   r.stats = selfplay_stats(r.games);

@@ -1,0 +1,126 @@
+// Table files: opening a table by path (its header checked before the rest
+// is read), writing one atomically, and the tables folder.
+#include "fano/table_files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "fano/files.hpp"
+
+namespace fano {
+namespace {
+
+[[noreturn]] void refuse(TablebaseErrorKind kind, const std::string& name, const std::string& why) {
+  throw TablebaseError(kind, name + ": " + why);
+}
+
+// How to write the missing table at `path`, for the message: "run 'fano
+// solve --stack-cap 3' to create it", with --tables or --out when path is not
+// the variant's default.
+std::string solve_hint(const std::string& path, const std::optional<Variant>& v) {
+  namespace fs = std::filesystem;
+  auto quoted = [](const std::string& s) {
+    if (s.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") ==
+        std::string::npos)
+      return s;
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  };
+  std::string cmd = "fano solve";
+  if (!v)
+    return "run '" + cmd + " --out " + quoted(path) +
+           "' with the variant's flags (--stack-cap, --adjacency) to create it";
+  if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
+  if (v->adjacency != Adjacency::kBoard)
+    cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+  const fs::path p(path);
+  if (path != default_tablebase_path(*v)) {
+    if (p.filename() == variant_slug(*v) + ".fanotb" && p.has_parent_path())
+      cmd += " --tables " + quoted(p.parent_path().string());
+    else
+      cmd += " --out " + quoted(path);
+  }
+  return "run '" + cmd + "' to create it";
+}
+
+// Reads exactly size bytes at offset from fd; false on a short read.
+bool read_exactly(int fd, std::uint8_t* out, std::size_t size, off_t offset) {
+  while (size > 0) {
+    const ssize_t n = ::pread(fd, out, size, offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n, size -= std::size_t(n), offset += n;
+  }
+  return true;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes) {
+  try {
+    AtomicFileWriter out(path);
+    out.write(bytes);
+    out.commit();
+  } catch (const FileError& e) {
+    throw TablebaseError(e.problem() == FileProblem::kNotAFile ? TablebaseErrorKind::kNotAFile
+                                                               : TablebaseErrorKind::kIo,
+                         e.what());
+  }
+}
+
+void create_table_dir(const std::string& dir) {
+  try {
+    create_folders(dir.empty() ? default_table_dir().path : dir);
+  } catch (const FileError& e) {
+    throw TablebaseError(TablebaseErrorKind::kIo, e.what());
+  }
+}
+
+Tablebase open_tablebase(const std::string& path, std::optional<Variant> expected) {
+  try {
+    check_readable_file(path, true);
+  } catch (const FileError& e) {
+    // The real cause (a link loop, a permission, a directory); the way to
+    // create the table only when it is truly missing.
+    if (e.problem() == FileProblem::kMissing)
+      throw TablebaseError(TablebaseErrorKind::kMissing,
+                           std::string(e.what()) + " (" + solve_hint(path, expected) + ")");
+    throw TablebaseError(e.problem() == FileProblem::kNotAFile ? TablebaseErrorKind::kNotAFile
+                                                               : TablebaseErrorKind::kIo,
+                         e.what());
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) refuse(TablebaseErrorKind::kIo, path, "cannot be opened for reading");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse(TablebaseErrorKind::kIo, path, "cannot be examined");
+  const std::uint64_t size = std::uint64_t(st.st_size);
+  // The header first: a file whose size the header does not announce is
+  // refused before the rest is read (a huge file with a bad header costs one read).
+  TablebaseHeader h{};
+  const std::size_t head = std::size_t(std::min<std::uint64_t>(size, sizeof h));
+  if (!read_exactly(fd, reinterpret_cast<std::uint8_t*>(&h), head, 0))
+    refuse(TablebaseErrorKind::kIo, path, "read failed");
+  check_tablebase_header(h, size, path);
+  if (size > kMaxTablebaseBytes)
+    refuse(TablebaseErrorKind::kCorrupt, path,
+           "is " + std::to_string(size) + " bytes, larger than any tablebase can be");
+  std::vector<std::uint8_t> bytes(size);
+  std::memcpy(bytes.data(), &h, sizeof h);
+  if (!read_exactly(fd, bytes.data() + sizeof h, size - sizeof h, off_t(sizeof h)))
+    refuse(TablebaseErrorKind::kIo, path, "read failed");
+  return Tablebase::from_bytes(bytes, path, expected);
+}
+
+}  // namespace fano

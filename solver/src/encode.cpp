@@ -1,0 +1,172 @@
+// The tablebase writer: a solved variant's classes and outcomes as the bytes
+// of a table file (tablebase/FORMAT.md), compressed with zstd, built in
+// parallel slices (the same bytes for any thread count).
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+#include "fano/numbering.hpp"
+#include "fano/parallel.hpp"
+#include "fano/rules.hpp"
+#include "fano/solver.hpp"
+#include "fano/table_writer.hpp"
+
+namespace fano {
+namespace {
+
+// zstd levels per section, measured on the standard table (zstd 1.5.4, `zstd
+// -b`): the codes compress best for their time at 6 (level 3: 51471 bytes, 6:
+// 47025 at 43 MB/s, 9: 45199 at 26 MB/s, 19: 43718 at 1.5 MB/s); the outcomes
+// are smallest at 1 short of the slow levels (1: 32615 bytes at 144 MB/s, 3:
+// 34213, 6: 35261, 15: 31565 at 3.5 MB/s).
+constexpr int kCodesZstdLevel = 6, kOutcomesZstdLevel = 1;
+
+// One zstd frame of `raw`. Each thread keeps its compression context: a fresh
+// one allocates (and faults in) megabytes of tables on every call, which took
+// longer than compressing the standard table itself.
+UninitVector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
+  struct Context {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ~Context() { ZSTD_freeCCtx(cctx); }
+  };
+  thread_local Context context;
+  if (context.cctx == nullptr) throw std::bad_alloc();
+  UninitVector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
+  const size_t n =
+      ZSTD_compressCCtx(context.cctx, out.data(), out.size(), raw.data(), raw.size(), level);
+  if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+  out.resize(n);
+  return out;
+}
+
+}  // namespace
+
+// Both sections are built in fixed slices of classes in parallel (each
+// slice's byte count first, then its bytes at their offsets), so the bytes are
+// the same for any thread count.
+constexpr std::size_t kSlice = std::size_t(1) << 14;
+
+// Where each slice of n classes starts in a section: bytes_in(c, first, end)
+// counts slice c's bytes (classes [first, end)), on all slices in parallel;
+// returns at[c] = the bytes before slice c (at[slices] = the section's size).
+template <class BytesIn>
+std::vector<std::size_t> slice_offsets(std::size_t n, BytesIn&& bytes_in) {
+  const std::size_t slices = (n + kSlice - 1) / kSlice;
+  std::vector<std::size_t> at(slices + 1, 0);
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    at[c + 1] = bytes_in(c, c * kSlice, std::min(n, (c + 1) * kSlice));
+  });
+  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
+  return at;
+}
+
+CodesSection encode_codes_section(const Variant& variant, std::span<const std::uint64_t> codes) {
+  // Differences between successive class numbers (the first from 0) as
+  // LEB128 varints.
+  const Numbering digits(variant.stack_cap);
+  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  UninitVector<std::uint64_t> numbers(n);  // class numbers (< 2^39)
+  const auto varint_bytes = [](std::uint64_t d) {
+    return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
+  };
+  const auto at = slice_offsets(n, [&](std::size_t c, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) {
+      const State st{codes[i]};
+      if (i > 0 && codes[i] <= codes[i - 1])
+        throw std::invalid_argument("codes must be strictly ascending");
+      if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
+      numbers[i] = digits.number(st);
+    }
+    // Numbers grow with the codes, so each slice's first delta needs only
+    // the previous number, which the class before the slice also computes
+    // from its code here.
+    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[first - 1]});
+    std::size_t bytes = 0;
+    for (std::size_t i = first; i < end; ++i)
+      bytes += varint_bytes(numbers[i] - prev), prev = numbers[i];
+    return bytes;
+  });
+  UninitVector<std::uint8_t> deltas(at[slices]);
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    std::uint8_t* out = deltas.data() + at[c];
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      std::uint64_t d = numbers[i] - (i == 0 ? 0 : numbers[i - 1]);
+      do {
+        *out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
+        d >>= 7;
+      } while (d);
+    }
+  });
+  return {variant, n, compress(deltas, kCodesZstdLevel)};
+}
+
+std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
+                                           std::span<const std::uint64_t> codes,
+                                           std::span<const Outcome> outcomes,
+                                           const CodesSection* codes_section) {
+  if (codes.size() != outcomes.size())
+    throw std::invalid_argument("codes and outcomes differ in size");
+  if (codes_section &&
+      (codes_section->classes != codes.size() || !(codes_section->variant == variant)))
+    throw std::invalid_argument("the codes section was built for other codes");
+  // Outcomes: one byte per class without a standing line; both sections are
+  // compressed at once. Half the classes have a standing line, at random, so
+  // both passes are written without a branch on it.
+  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  UninitVector<std::uint8_t> stands(n);  // 1 where a line stands
+  const auto at = slice_offsets(n, [&](std::size_t, std::size_t first, std::size_t end) {
+    std::size_t bytes = 0;
+    bool wrong = false;
+    for (std::size_t i = first; i < end; ++i) {
+      const bool line = formed_lines(State{codes[i]}) != 0;
+      stands[i] = line;
+      bytes += !line;
+      wrong |= line & (outcomes[i] != Outcome{Value::kWin, 0});
+    }
+    if (wrong) throw std::invalid_argument("a position with a standing line must be a win in 0");
+    return bytes;
+  });
+  UninitVector<std::uint8_t> raw_outcomes(at[slices]);
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    // Every class's byte is written and kept where no line stands.
+    std::array<std::uint8_t, kSlice> bytes;
+    std::size_t k = 0;
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
+      bytes[k] = outcome_byte(outcomes[i]), k += !stands[i];
+    std::copy_n(bytes.begin(), k, raw_outcomes.data() + at[c]);
+  });
+  CodesSection built;
+  UninitVector<std::uint8_t> outcomes_z;
+  par::parallel_invoke(
+      [&] {
+        if (!codes_section) built = encode_codes_section(variant, codes);
+      },
+      [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
+  const UninitVector<std::uint8_t>& codes_z = codes_section ? codes_section->bytes : built.bytes;
+
+  TablebaseHeader h = tablebase_header(variant, counts, codes.size());
+  h.codes_bytes = codes_z.size();
+  h.outcomes_bytes = outcomes_z.size();
+  // The header is stored as its in-memory image, which is the little-endian
+  // layout on every machine this project builds for.
+  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
+  std::vector<std::uint8_t> file(sizeof h + codes_z.size() + outcomes_z.size());
+  std::copy(codes_z.begin(), codes_z.end(), file.begin() + sizeof h);
+  std::copy(outcomes_z.begin(), outcomes_z.end(), file.begin() + sizeof h + codes_z.size());
+  h.checksum = tablebase_checksum(h, std::span(file).subspan(sizeof h));
+  std::memcpy(file.data(), &h, sizeof h);
+  return file;
+}
+std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
+  par::task_arena arena(threads > 0 ? threads : par::default_concurrency());
+  return arena.execute([&] {
+    return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes,
+                            s.codes_section ? &*s.codes_section : nullptr);
+  });
+}
+
+}  // namespace fano

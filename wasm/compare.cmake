@@ -1,0 +1,47 @@
+# ctest's Portable.WasmEqualsNative: builds the portable layers with
+# emscripten (emcmake, Debian's em++) into WORK, runs check.js under node and
+# the native check program, and requires byte-identical outputs.
+#   cmake -DSOURCE=<repo> -DWORK=<folder> -DNATIVE=<native check> -P compare.cmake
+foreach(v SOURCE WORK NATIVE)
+  if(NOT ${v})
+    message(FATAL_ERROR "compare.cmake needs -D${v}=...")
+  endif()
+endforeach()
+find_program(EMCMAKE emcmake REQUIRED)
+find_program(NODE node REQUIRED)
+# emscripten's tools need acorn, which Debian keeps in /usr/share/nodejs (a
+# node that is not Debian's does not look there).
+set(ENV{NODE_PATH} "/usr/share/nodejs")
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+endfunction()
+
+run(${EMCMAKE} ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK} --target fano_portable_check -j2)
+
+# node 18+ would fetch() the .wasm by its path and fail: read it from disk.
+execute_process(COMMAND ${NODE} --no-experimental-fetch ${WORK}/wasm/fano_portable_check.js
+                RESULT_VARIABLE wasm_rc OUTPUT_VARIABLE wasm_out ERROR_VARIABLE wasm_err)
+execute_process(COMMAND ${NATIVE} RESULT_VARIABLE native_rc OUTPUT_VARIABLE native_out
+                ERROR_VARIABLE native_err)
+if(NOT wasm_rc EQUAL 0 OR NOT native_rc EQUAL 0)
+  message(FATAL_ERROR "exit codes: WebAssembly ${wasm_rc} (${wasm_err}), native ${native_rc} (${native_err})")
+endif()
+file(WRITE ${WORK}/wasm.txt "${wasm_out}")
+file(WRITE ${WORK}/native.txt "${native_out}")
+
+# The standard game is a draw, solved in the WebAssembly build itself.
+if(NOT wasm_out MATCHES "^standard reachable 1639939 classes 138125 [^\n]* start draw 0\n")
+  string(SUBSTRING "${wasm_out}" 0 200 head)
+  message(FATAL_ERROR "the WebAssembly build did not solve the standard game as a draw: ${head}")
+endif()
+string(REGEX MATCHALL "\n" lines "${wasm_out}")
+list(LENGTH lines count)
+if(NOT wasm_out STREQUAL native_out)
+  message(FATAL_ERROR "WebAssembly and native outputs differ: compare ${WORK}/wasm.txt and ${WORK}/native.txt")
+endif()
+message(STATUS "WebAssembly and native agree on ${count} lines (four variants solved, their sampled reports)")
