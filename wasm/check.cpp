@@ -7,13 +7,16 @@
 // Output, one line each: per variant its counts, a hash of every class's
 // canonical code and outcome, the empty board's value, then for each sampled
 // game the `fano query --json` report of its current position under its
-// history (a game of random moves, seeded, 0 to 60 plies).
+// history (a game of random moves, seeded, 0 to 60 plies), and the HTTP
+// API's answers (fano/api.hpp, what the explorer shows) for the same game:
+// the position, its main line and its picture.
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
+#include "fano/api.hpp"
 #include "fano/game.hpp"
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
@@ -60,6 +63,8 @@ void check_variant(const Variant& variant, int games, std::uint64_t seed) {
         std::to_string(s.canonical) + " win " + std::to_string(s.win) + " loss " +
         std::to_string(s.loss) + " draw " + std::to_string(s.draw) + " hash " + hash + " start " +
         std::string(value_name(start.value)) + " " + std::to_string(start.plies));
+  const server::Api api({{tb, "in memory"}}, "check", 0);
+  const std::string route = "/api/v1/" + server::api_variant_name(variant);
   const Rules rules(variant);
   SplitMix64 rng{seed};
   for (int g = 0; g < games; ++g) {
@@ -70,6 +75,18 @@ void check_variant(const Variant& variant, int games, std::uint64_t seed) {
       game.play(moves[rng.below(moves.size())]);
     }
     print(report_json(analyse(tb, game)).dump());
+    std::string moves;
+    for (const Move& m : game.moves()) {
+      if (!moves.empty()) moves += ',';
+      moves += format_move(m);
+    }
+    for (const char* what : {"", "/mainline", "/svg"}) {
+      server::Request req;
+      req.path = route + what;
+      req.params.emplace("moves", moves);
+      const server::Response r = api.handle(req);
+      print(std::to_string(r.status) + " " + r.content_type + " " + r.body);
+    }
   }
 }
 

@@ -24,15 +24,17 @@ run(${EMCMAKE} ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK} -DCMAKE_BUILD_TYPE=Relea
 run(${CMAKE_COMMAND} --build ${WORK} --target fano_portable_check -j2)
 
 # node 18+ would fetch() the .wasm by its path and fail: read it from disk.
+# Outputs go to files: node writes to a pipe asynchronously and drops what is
+# still pending when the program exits; to a file it writes synchronously.
 execute_process(COMMAND ${NODE} --no-experimental-fetch ${WORK}/wasm/fano_portable_check.js
-                RESULT_VARIABLE wasm_rc OUTPUT_VARIABLE wasm_out ERROR_VARIABLE wasm_err)
-execute_process(COMMAND ${NATIVE} RESULT_VARIABLE native_rc OUTPUT_VARIABLE native_out
+                RESULT_VARIABLE wasm_rc OUTPUT_FILE ${WORK}/wasm.txt ERROR_VARIABLE wasm_err)
+execute_process(COMMAND ${NATIVE} RESULT_VARIABLE native_rc OUTPUT_FILE ${WORK}/native.txt
                 ERROR_VARIABLE native_err)
 if(NOT wasm_rc EQUAL 0 OR NOT native_rc EQUAL 0)
   message(FATAL_ERROR "exit codes: WebAssembly ${wasm_rc} (${wasm_err}), native ${native_rc} (${native_err})")
 endif()
-file(WRITE ${WORK}/wasm.txt "${wasm_out}")
-file(WRITE ${WORK}/native.txt "${native_out}")
+file(READ ${WORK}/wasm.txt wasm_out)
+file(READ ${WORK}/native.txt native_out)
 
 # The standard game is a draw, solved in the WebAssembly build itself.
 if(NOT wasm_out MATCHES "^standard reachable 1639939 classes 138125 [^\n]* start draw 0\n")

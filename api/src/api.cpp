@@ -1,3 +1,5 @@
+#include "fano/api.hpp"
+
 #include <array>
 #include <cstdio>
 #include <exception>
@@ -7,7 +9,6 @@
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
-#include "fano/server.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase_json.hpp"
 #include "web_assets.hpp"

@@ -1,0 +1,80 @@
+// The explorer's API as a pure function: a request (method, path, query)
+// answered from the tables, with no sockets. `fano serve` puts it on a port
+// (fano/server.hpp); the static explorer calls it in WebAssembly
+// (wasm/web.cpp); the tests call it directly. Every front end therefore
+// sends the same JSON. Portable (no threads needed, no file system).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fano/rules.hpp"
+#include "fano/tablebase.hpp"
+
+namespace fano::server {
+
+// The API's name of a variant: "standard", "cap3", "projective", "cap3-projective".
+std::string api_variant_name(const Variant& v);
+// The variant an API name (or a table slug such as "cap3-board") names.
+std::optional<Variant> variant_from_api_name(std::string_view name);
+
+// A table the server answers from.
+struct ServedTable {
+  Tablebase table;
+  std::string path;  // where it was read from, for /api/v1/info
+};
+
+struct Request {
+  std::string method = "GET";
+  std::string path;                                // decoded, without the query
+  std::multimap<std::string, std::string> params;  // decoded query parameters
+  std::string if_none_match;                       // the If-None-Match header, if any
+};
+
+struct Response {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// The routes (README, "HTTP API"):
+//   GET /api/v1/info
+//   GET /api/v1/{variant}?position=...|moves=...        (both: moves from position)
+//   GET /api/v1/{variant}/mainline?position=...|moves=...
+//   GET /api/v1/{variant}/svg?position=...|moves=...    (the board picture)
+//   GET / (the explorer page), GET /api (the API's documentation page)
+// Errors: 400 bad input, 404 unknown route or variant, 405 a method other
+// than GET or HEAD, 422 a legal position no game reaches; the body is
+// {"error": "..."}.
+class Api {
+ public:
+  // One table per served variant (at most one each); `version` is reported by
+  // /api/v1/info. Answers are kept in a cache of at most `cache_bytes` (0: none).
+  Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes = 64 << 20);
+  ~Api();
+
+  // Thread-safe; never throws (an unexpected failure becomes a 500 naming it).
+  Response handle(const Request& request) const;
+
+  const std::vector<ServedTable>& tables() const { return tables_; }
+
+ private:
+  const ServedTable* table_for(std::string_view name) const;
+  Response route(const Request& request) const;
+
+  std::vector<ServedTable> tables_;
+  std::string version_;
+  std::string info_body_;
+  std::string etag_seed_;  // the tables' checksums: answers change only with them
+  struct Cache;
+  std::unique_ptr<Cache> cache_;
+};
+
+}  // namespace fano::server

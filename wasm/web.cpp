@@ -1,0 +1,121 @@
+// The explorer's engine in WebAssembly: the same Api as `fano serve`
+// (fano/api.hpp), answering from tables the serial solver builds in memory
+// when a variant is first asked for. The page calls three C functions
+// (exported by wasm/CMakeLists.txt) through emscripten's ccall; each returns
+// JSON text that stays valid until the next call.
+//
+//   fano_variants()                 -> [{"name", "slug", "description", "solved"}]
+//   fano_solve(name)                -> {"variant", "slug", "classes", "seconds"} or {"error"}
+//   fano_request(method, path, params) -> {"status", "content_type", "headers", "body"}
+//
+// params is a JSON array of [key, value] pairs, already decoded (the page
+// builds it with URLSearchParams), so a request means what it means over HTTP.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fano/api.hpp"
+#include "fano/board.hpp"
+#include "fano/json.hpp"
+#include "fano/solver.hpp"
+#include "fano/version.hpp"
+
+namespace {
+
+using namespace fano;
+
+struct Engine {
+  std::vector<server::ServedTable> tables;  // in the order solved
+  std::unique_ptr<server::Api> api;
+  std::string result;  // the last answer, returned to JavaScript
+
+  bool solved(const Variant& v) const {
+    for (const auto& t : tables)
+      if (t.table.variant() == v) return true;
+    return false;
+  }
+};
+
+Engine& engine() {
+  static Engine e;
+  return e;
+}
+
+const char* reply(const Json& j) {
+  engine().result = j.dump();
+  return engine().result.c_str();
+}
+
+// The Api answers from the tables solved so far (a new Api per solve: the
+// info route and the entity tags name the tables served).
+void rebuild_api() {
+  Engine& e = engine();
+  e.api = std::make_unique<server::Api>(e.tables, kVersion, std::size_t(16) << 20);
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* fano_variants() {
+  Json out = Json::array();
+  for (const Variant& v : kAllVariants)
+    out.push_back({{"name", server::api_variant_name(v)},
+                   {"slug", variant_slug(v)},
+                   {"description", variant_description(v)},
+                   {"solved", engine().solved(v)}});
+  return reply(out);
+}
+
+const char* fano_solve(const char* name) {
+  try {
+    const auto v = server::variant_from_api_name(name);
+    if (!v) return reply(Json{{"error", std::string("unknown variant '") + name + "'"}});
+    Engine& e = engine();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!e.solved(*v)) {
+      const Solution sol = solve(*v);
+      e.tables.push_back({in_memory_tablebase(sol, variant_slug(*v)), "in memory"});
+      rebuild_api();
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const auto& t : e.tables)
+      if (t.table.variant() == *v)
+        return reply(Json{{"variant", server::api_variant_name(*v)},
+                          {"slug", variant_slug(*v)},
+                          {"classes", t.table.size()},
+                          {"seconds", seconds}});
+    return reply(Json{{"error", "not solved"}});
+  } catch (const std::exception& ex) {
+    return reply(Json{{"error", ex.what()}});
+  }
+}
+
+const char* fano_request(const char* method, const char* path, const char* params) {
+  try {
+    Engine& e = engine();
+    if (!e.api) rebuild_api();
+    server::Request req;
+    req.method = method;
+    req.path = path;
+    const Json pairs = Json::parse(params);
+    for (const Json& p : pairs)
+      req.params.emplace(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+    const server::Response r = e.api->handle(req);
+    Json headers = Json::array();
+    for (const auto& [k, v] : r.headers) headers.push_back({k, v});
+    return reply(Json{{"status", r.status},
+                      {"content_type", r.content_type},
+                      {"headers", headers},
+                      {"body", r.body}});
+  } catch (const std::exception& ex) {
+    return reply(Json{{"status", 400},
+                      {"content_type", "application/json"},
+                      {"headers", Json::array()},
+                      {"body", Json{{"error", ex.what()}}.dump()}});
+  }
+}
+
+}  // extern "C"
