@@ -34,6 +34,33 @@ Json report_json(const PositionReport& r) {
   };
 }
 
+Outcome after_move(Outcome mover) {
+  if (mover.value == Value::kDraw) return mover;
+  return Outcome{mover.value == Value::kWin ? Value::kLoss : Value::kWin,
+                 std::uint16_t(mover.plies - 1)};
+}
+
+Json principal_variation_json(const PositionReport& r) {
+  Json line = Json::array();
+  Outcome mover = r.value;  // the first mover is the side to move
+  for (std::size_t i = 0; i < r.pv.size(); ++i) {
+    line.push_back({{"move", format_move(r.pv[i])},
+                    {"position", format_position(r.pv_positions[i])},
+                    {"result", value_name(mover.value)},
+                    {"plies", plies_json(mover)}});
+    mover = after_move(mover);
+  }
+  const State last = r.pv_positions.empty() ? r.position : r.pv_positions.back();
+  return Json{{"position", format_position(r.position)},
+              {"to_move", colour_name(r.position.to_move())},
+              {"value", value_name(r.value.value)},
+              {"plies", plies_json(r.value)},
+              {"mainline", std::move(line)},
+              {"end", r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr)},
+              {"winner", r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser)))
+                                                     : Json(nullptr)}};
+}
+
 Json engine_game_json(const EngineGame& g) {
   const GameRecord& game = g.game;
   Json moves = Json::array();

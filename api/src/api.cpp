@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/svg.hpp"
@@ -95,15 +96,6 @@ GameRecord game_of(const Request& req, const Rules& rules) {
   return GameRecord::from_moves(rules, start, list);
 }
 
-// The mover's result seen from the side to move after the move (Lichess's
-// convention for a move's category): a win in n for the mover is a loss in
-// n - 1 for the opponent.
-Outcome after_move(Outcome mover) {
-  if (mover.value == Value::kDraw) return mover;
-  return Outcome{mover.value == Value::kWin ? Value::kLoss : Value::kWin,
-                 std::uint16_t(mover.plies - 1)};
-}
-
 Json supply_json(State st) {
   Json out = Json::object();
   for (const Colour c : {Colour::kWhite, Colour::kBlack}) {
@@ -126,6 +118,33 @@ Json head_json(const Variant& v, const GameRecord& game) {
   return j;
 }
 
+// v2: the one vocabulary (schema/fano.schema.json): the report of `fano
+// query --json` (analysis_json.hpp) with the request's game and the supply.
+Json v2_head(const Variant& v, const GameRecord& game) {
+  Json played = Json::array();
+  for (const Move& m : game.moves()) played.push_back(format_move(m));
+  Json j{{"variant", variant_slug(v)}};
+  j.update(variant_json(v));
+  j["start"] = format_position(game.start());
+  j["moves_played"] = std::move(played);
+  return j;
+}
+
+Json v2_position_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
+  Json j = v2_head(v, game);
+  j.update(report_json(r));
+  j["supply"] = supply_json(r.position);
+  return j;
+}
+
+Json v2_mainline_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
+  Json j = v2_head(v, game);
+  j.update(principal_variation_json(r));
+  return j;
+}
+
+// v1 (the explorer page's shape, kept): a move's "category" is its position's
+// value for the side to move there (Lichess's convention), not the mover's result.
 Json position_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
   Json j = head_json(v, game);
   const State st = r.position;
@@ -283,9 +302,10 @@ Response Api::route(const Request& req) const {
     r.body = info_body_;
     return r;
   }
-  constexpr std::string_view kPrefix = "/api/v1/";
-  if (path.rfind(kPrefix, 0) != 0) throw ApiError{404, "no such route: " + path};
-  std::string_view rest = std::string_view(path).substr(kPrefix.size());
+  // /api/v1/ (the explorer's shape) or /api/v2/ (the one vocabulary).
+  const bool v2 = path.rfind("/api/v2/", 0) == 0;
+  if (path.rfind("/api/v1/", 0) != 0 && !v2) throw ApiError{404, "no such route: " + path};
+  std::string_view rest = std::string_view(path).substr(std::string_view("/api/v1/").size());
   std::string_view name = rest, what;
   if (const std::size_t slash = rest.find('/'); slash != std::string_view::npos) {
     name = rest.substr(0, slash);
@@ -309,8 +329,11 @@ Response Api::route(const Request& req) const {
     return asset("image/svg+xml", board_svg(game.current(), options));
   }
   AnalysisOptions options;
-  options.principal_variation = what == "mainline";
+  options.principal_variation = v2 || what == "mainline";  // v2 is the whole report
   const PositionReport report = analyse(t->table, game, options);
+  if (v2)
+    return json_response(200, what == "mainline" ? v2_mainline_json(v, game, report)
+                                                 : v2_position_json(v, game, report));
   return json_response(
       200, what == "mainline" ? mainline_json(v, game, report) : position_json(v, game, report));
 }
@@ -335,7 +358,8 @@ Response Api::handle(const Request& req) const {
       r.headers.push_back(
           {"ETag", "\"" + hex64(fnv1a64(bytes(key), fnv1a64(bytes(etag_seed_)))) + "\""});
       // API answers never change for these tables; the pages change with the version.
-      r.headers.push_back({"Cache-Control", req.path.rfind("/api/v1/", 0) == 0
+      r.headers.push_back({"Cache-Control", (req.path.rfind("/api/v1/", 0) == 0 ||
+                                             req.path.rfind("/api/v2/", 0) == 0)
                                                 ? "public, max-age=86400"
                                                 : "no-cache"});
       if (cache_) cache_->put(key, r);

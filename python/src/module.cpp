@@ -537,13 +537,13 @@ PYBIND11_MODULE(fano, m) {
           "mainline",
           [](const PyTablebase& t, const std::optional<Position>& position,
              const std::optional<std::string>& moves) {
-            std::vector<std::string> out;
-            for (const Move& mv : report(t, position, moves).pv) out.push_back(format_move(mv));
-            return out;
+            return to_python(principal_variation_json(report(t, position, moves)));
           },
           py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
           "The principal variation (the engine's play for both sides to the end of the game, "
-          "or to the repetition that ends a draw) as move strings; arguments as analyse().")
+          "or to the repetition that ends a draw) as the HTTP API's v2 /mainline object: "
+          "position, to_move, value, plies, mainline (each move with its position and its "
+          "mover's result and plies), end, winner; arguments as analyse().")
       .def("classes", &classes,
            "Every stored symmetry class as numpy arrays of equal length len(tb): 'code' "
            "(uint64, the canonical position's code), 'value' (uint8: 0 loss, 1 draw, 2 win, "

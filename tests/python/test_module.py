@@ -135,7 +135,14 @@ def test_answers_equal_cli(tb):
         ours = tb.analyse(pos)
         theirs = cli_query(path, pos)
         assert ours == theirs, str(pos)
-        assert ours["pv"] == tb.mainline(pos)
+        line = tb.mainline(pos)
+        assert [m["move"] for m in line["mainline"]] == ours["pv"]
+        assert (line["value"], line["plies"]) == (ours["value"], ours["plies"])
+        # One vocabulary: each move's result is its mover's; best play keeps
+        # the value, so the first mover's result is the position's value.
+        if line["mainline"]:
+            first = line["mainline"][0]
+            assert (first["result"], first["plies"]) == (ours["value"], ours["plies"])
         value, plies = tb.probe(pos)
         assert (value, plies) == (ours["table_value"], ours["table_plies"])
         assert tb.probe(pos.code) == (value, plies)
@@ -180,7 +187,7 @@ def cli_query_moves(path, moves):
 
 def test_repetition_in_moves(standard):
     # Play the principal variation of a drawn position until the game repeats.
-    pv = standard.mainline(fano.Position.empty())
+    pv = [m["move"] for m in standard.mainline(fano.Position.empty())["mainline"]]
     r = standard.analyse(moves=",".join(pv))
     assert r == cli_query_moves(standard.path, ",".join(pv))
     assert r["game_over"]["reason"] == "repetition" and r["game_over"]["loser"] is None

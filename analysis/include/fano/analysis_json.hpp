@@ -24,4 +24,17 @@ Json engine_game_json(const EngineGame& game);
 // One rated move: {"move", "position", "result", "plies", "repeats"}.
 Json rated_move_json(const RatedMove& m);
 
+// The principal variation of a report as move objects: {"position",
+// "to_move", "value", "plies", "mainline": [{"move", "position", "result",
+// "plies"}...], "end": null (cut at its bound) | {reason, line, loser, text},
+// "winner"}. Each move's result is for its mover, as everywhere: along best
+// play the first mover's result is the report's value and each next one the
+// previous seen from the other side one ply later (a draw stays a draw).
+// The HTTP API's v2 /mainline and Python's mainline() return it.
+Json principal_variation_json(const PositionReport& report);
+
+// A move's result seen by the opponent in the position it reaches: a win in
+// n for the mover is a loss in n - 1 for the opponent.
+Outcome after_move(Outcome mover);
+
 }  // namespace fano
