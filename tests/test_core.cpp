@@ -20,6 +20,7 @@
 
 #include "fano/board.hpp"
 #include "fano/buffer.hpp"
+#include "fano/geometry.hpp"
 #include "fano/notation.hpp"
 #include "fano/numbering.hpp"
 #include "fano/rules.hpp"
@@ -629,6 +630,33 @@ TEST(Buffer, FreedBlocksAreReusedAndWritable) {
     ASSERT_EQ(b[i], i);
     ASSERT_EQ(c[i], ~i);
   }
+}
+
+// The printed board's maps (fano/geometry.hpp) send the spaces where the
+// README says (1-based, 0 off the board): computed from the drawn positions,
+// checked against the images written out by hand.
+TEST(Geometry, PlaneMapsSendSpacesWhereThePrintedBoardShows) {
+  const std::array<std::array<int, kSpaces>, kPlaneMaps> by_hand{{
+      {1, 2, 3, 4, 5, 6, 7},  // identity
+      {0, 0, 0, 0, 0, 0, 7},  // reflect-x: only the centre lands on a space
+      {4, 2, 5, 1, 3, 6, 7},  // reflect-y: 1<->4, 3<->5; 2, 6, 7 fixed
+      {0, 0, 0, 0, 0, 0, 7},  // half-turn: only the centre lands on a space
+      {2, 4, 6, 1, 3, 5, 7},  // rotate-120: 6->5->3->6, 1->2->4->1
+      {4, 1, 5, 2, 6, 3, 7},  // rotate-240: the inverse
+      {2, 1, 6, 4, 5, 3, 7},  // reflect-5: 1<->2, 3<->6; 4, 5, 7 fixed
+      {1, 4, 3, 2, 6, 5, 7},  // reflect-3: 2<->4, 5<->6; 1, 3, 7 fixed
+  }};
+  for (int m = 0; m < kPlaneMaps; ++m) {
+    const auto images = space_images(PlaneMap(m));
+    for (int s = 0; s < kSpaces; ++s)
+      EXPECT_EQ(images[s] ? *images[s] + 1 : 0, by_hand[m][s]) << "map " << m << " space " << s + 1;
+  }
+  // Corners 6 top, 5 bottom-left, 3 bottom-right; the centre at the origin.
+  const auto at = printed_board_points();
+  EXPECT_DOUBLE_EQ(at[5].y, 1.0);
+  EXPECT_LT(at[4].x, 0.0);
+  EXPECT_GT(at[2].x, 0.0);
+  EXPECT_DOUBLE_EQ(at[6].x, 0.0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/board.hpp"
+#include "fano/geometry.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
 #include "fano/symmetry.hpp"
@@ -162,30 +163,20 @@ LongestWin longest_forced_win(const Tablebase& tb) {
 }
 
 std::vector<BoardTransform> printed_board_transforms(Adjacency adjacency) {
-  // Centroid at the origin, y up, circumradius 1 (the picture of render/src/svg.cpp).
-  struct P {
-    double x, y;
-  };
-  const double h = std::sqrt(3.0) / 2;
-  const P c6{0, 1}, c5{-h, -0.5}, c3{h, -0.5};
-  const auto mid = [](P a, P b) { return P{(a.x + b.x) / 2, (a.y + b.y) / 2}; };
-  const std::array<P, kSpaces> at{mid(c6, c5), mid(c5, c3), c3, mid(c6, c3), c5, c6, P{0, 0}};
   const auto group = move_graph_symmetries(adjacency);
   std::vector<BoardTransform> out;
-  const std::array<std::pair<const char*, P>, 3> kinds{{{"reflection (X axis)", P{1, -1}},
-                                                        {"reflection (Y axis)", P{-1, 1}},
-                                                        {"rotation (half turn)", P{-1, -1}}}};
-  for (const auto& [name, sign] : kinds) {
+  const std::array<std::pair<const char*, PlaneMap>, 3> kinds{
+      {{"reflection (X axis)", PlaneMap::kReflectX},
+       {"reflection (Y axis)", PlaneMap::kReflectY},
+       {"rotation (half turn)", PlaneMap::kHalfTurn}}};
+  for (const auto& [name, map] : kinds) {
     BoardTransform t{name, std::nullopt, false};
     Permutation perm{};
     bool all = true;
-    for (int s = 0; s < kSpaces && all; ++s) {
-      const P image{at[s].x * sign.x, at[s].y * sign.y};
-      int found = -1;
-      for (int u = 0; u < kSpaces; ++u)
-        if (std::abs(at[u].x - image.x) < 1e-9 && std::abs(at[u].y - image.y) < 1e-9) found = u;
-      all = found >= 0;
-      perm[s] = std::uint8_t(found);
+    const auto images = space_images(map);
+    for (int s = 0; s < kSpaces; ++s) {
+      all = all && images[s].has_value();
+      perm[s] = std::uint8_t(images[s].value_or(0));
     }
     if (all) {
       t.perm = perm;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "fano/analysis.hpp"
+#include "fano/geometry.hpp"
 
 namespace fano {
 namespace {
@@ -17,17 +18,19 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The maps as images of spaces 1..7 (0 = off the board), on the printed board.
-constexpr std::array<std::array<int, kSpaces>, 8> kMaps{{
-    {1, 2, 3, 4, 5, 6, 7},  // copy
-    {0, 0, 0, 0, 0, 0, 7},  // reflect-x: only the centre lands on a space
-    {4, 2, 5, 1, 3, 6, 7},  // reflect-y: 1<->4, 3<->5; 2, 6, 7 fixed
-    {0, 0, 0, 0, 0, 0, 7},  // half-turn: only the centre lands on a space
-    {2, 4, 6, 1, 3, 5, 7},  // rotate-120: 6->5->3->6, 1->2->4->1
-    {4, 1, 5, 2, 6, 3, 7},  // rotate-240: the inverse
-    {2, 1, 6, 4, 5, 3, 7},  // reflect-5: 1<->2, 3<->6; 4, 5, 7 fixed
-    {1, 4, 3, 2, 6, 5, 7},  // reflect-3: 2<->4, 5<->6; 1, 3, 7 fixed
-}};
+// The maps' images of the spaces (0-based, -1 off the board), from the printed
+// board's geometry (MirrorMap lists the maps in PlaneMap's order).
+const std::array<std::array<int, kSpaces>, kPlaneMaps>& map_images() {
+  static const auto images = [] {
+    std::array<std::array<int, kSpaces>, kPlaneMaps> out{};
+    for (int m = 0; m < kPlaneMaps; ++m) {
+      const auto img = space_images(PlaneMap(m));
+      for (int s = 0; s < kSpaces; ++s) out[m][s] = img[s].value_or(-1);
+    }
+    return out;
+  }();
+  return images;
+}
 
 constexpr std::array<std::string_view, 8> kMapNames{"copy",      "reflect-x",  "reflect-y",
                                                     "half-turn", "rotate-120", "rotate-240",
@@ -78,7 +81,7 @@ Rng game_rng(std::uint64_t seed, std::uint64_t index) {
 
 std::string_view mirror_map_name(MirrorMap map) { return kMapNames[std::size_t(map)]; }
 
-int mirror_image(MirrorMap map, int space) { return kMaps[std::size_t(map)][space] - 1; }
+int mirror_image(MirrorMap map, int space) { return map_images()[std::size_t(map)][space]; }
 
 PlayerSpec parse_player(std::string_view text) {
   const auto fail = [&](const std::string& why) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fano/analysis.hpp"
+#include "fano/geometry.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/tablebase.hpp"
@@ -34,13 +35,13 @@ constexpr double kOutlineTriangle = kPieceR * 1.3 + 20;  // its triangle's circu
 // A space with both placements marked: the triangle inside the circle.
 constexpr double kNestedCircle = kPieceR + 24, kNestedTriangle = kPieceR + 18;
 
-// Space positions (0-based): corners 6 top, 5 bottom-left, 3 bottom-right;
-// midpoints 1 (side 6-5), 4 (side 6-3), 2 (side 5-3); centre 7.
+// Space positions (0-based) in the picture: the printed board's geometry
+// (fano/geometry.hpp) scaled to the circumradius, y down.
 std::array<Point, kSpaces> space_points() {
-  const double h = kR * std::sqrt(3.0) / 2;
-  const Point c6{kCx, kCy - kR}, c5{kCx - h, kCy + kR / 2}, c3{kCx + h, kCy + kR / 2};
-  auto mid = [](Point a, Point b) { return Point{(a.x + b.x) / 2, (a.y + b.y) / 2}; };
-  return {mid(c6, c5), mid(c5, c3), c3, mid(c6, c3), c5, c6, Point{kCx, kCy}};
+  const auto unit = printed_board_points();
+  std::array<Point, kSpaces> out{};
+  for (int s = 0; s < kSpaces; ++s) out[s] = Point{kCx + kR * unit[s].x, kCy - kR * unit[s].y};
+  return out;
 }
 
 std::string num(double v) {
