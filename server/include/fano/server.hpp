@@ -78,6 +78,12 @@ class Api {
   std::unique_ptr<Cache> cache_;
 };
 
+// The headers every answer carries, whatever its status: nosniff, the
+// Content-Security-Policy of the path (the explorer's inline script allowed
+// by its hash; nothing loaded by anything else), framing refused and no
+// referrer sent.
+std::vector<std::pair<std::string, std::string>> security_headers(std::string_view path);
+
 struct ServerOptions {
   std::string bind = "127.0.0.1";
   int port = 8330;   // 0 asks for an ephemeral port
