@@ -640,5 +640,33 @@ TEST_F(FilesEndToEnd, JsonEscapesInvalidUtf8FromInput) {
   EXPECT_TRUE(contains(r.out, "\xef\xbf\xbd")) << "U+FFFD replaces the bad bytes: " << r.out;
 }
 
+// --- issue 35, items 10 to 14: hostile inputs and outputs ---------------------
+
+// Item 12: a report that cannot be written to stdout fails the command (exit
+// 6, one line naming the cause), whichever command printed it.
+TEST_F(FilesEndToEnd, UnwritableStandardOutputExits6) {
+  TempDir dir;
+  write_text(dir / "games.txt", "C4,t3\n");
+  const std::vector<std::vector<std::string>> commands = {
+      {"query", "--tb", table(), kEmpty},
+      {"query", "--tb", table(), "--json", kEmpty},
+      {"info"},
+      {"perft", "--depth", "3"},
+      {"verify", "--tb", table(), "--lines", (dir / "games.txt").string()},
+      {"solve", "--json", "--out", (dir / "solved.fanotb").string()},
+      {"show", kEmpty},
+      {"--version"},
+  };
+  for (const auto& args : commands) {
+    const std::string err = (dir / "err").string();
+    RunResult r = wait_fano(spawn_fano(args, "/dev/full", err));
+    r.err = read_text(err);
+    EXPECT_EQ(r.exit_code, 6) << command_line(args) << ": " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << command_line(args) << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "standard output: write failed: no space left on device"))
+        << command_line(args) << ": " << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace fano

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -321,6 +322,18 @@ void write_stdout(std::span<const std::uint8_t> bytes) {
 
 void write_stdout(std::string_view text) {
   write_stdout(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+void finish_stdout() {
+  // std::cout writes through stdout's buffer: its flush is the failing write.
+  errno = 0;
+  std::cout.flush();
+  int err = errno;
+  if (std::fflush(stdout) != 0 && !err) err = errno;
+  if (!std::cout.bad() && !std::ferror(stdout)) return;
+  // A write that failed earlier (a full buffer) may have left errno long since overwritten.
+  fail(FileProblem::kIo, true, "standard output",
+       "write failed: " + (err ? cause(err) : std::string("part of the output was lost")));
 }
 
 void create_folders(const std::string& path) {

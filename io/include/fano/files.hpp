@@ -82,6 +82,12 @@ void write_output(const std::string& path, std::string_view text);
 void write_stdout(std::span<const std::uint8_t> bytes);
 void write_stdout(std::string_view text);
 
+// Flushes std::cout and the C library's stdout and throws FileError (output)
+// naming standard output and the cause when any byte written to them was
+// lost (a full disk, a closed pipe, /dev/full): a command's report must not
+// vanish with exit status 0.
+void finish_stdout();
+
 // Creates folder `path` and its missing parents; an existing folder is fine.
 // Throws FileError (output) naming the cause (read-only file system,
 // permission, a file in the way).
