@@ -101,8 +101,10 @@ void check_readable_file(const std::string& path, bool regular_only);
 
 // The lines of a file, or of standard input ("-"), read through a fixed
 // buffer: a line longer than kMaxLineBytes is refused by its number, so
-// memory stays bounded whatever the input. A directory is refused. Throws
-// FileError (input) naming the file.
+// memory stays bounded whatever the input. A directory is refused. A FIFO is
+// opened as `cat` opens it: waiting for its writer, so that a writer that
+// starts late is read rather than taken for an empty input. Throws FileError
+// (input) naming the file.
 class LineReader {
  public:
   explicit LineReader(const std::string& path);
