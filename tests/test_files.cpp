@@ -780,5 +780,39 @@ TEST_F(FilesEndToEnd, MessagesEscapeControlBytesAndInvalidUtf8) {
       << unknown.err;
 }
 
+// Item 14: an output that is an input of the command (the same file, by any
+// name) is refused before anything is written, and the input is kept.
+TEST_F(FilesEndToEnd, AnOutputThatIsTheInputTableIsRefused) {
+  TempDir dir;
+  const fs::path t = dir / "standard.fanotb";
+  write_bytes(t, table_bytes());
+  fs::create_symlink(t, dir / "link.csv");
+  fs::create_hard_link(t, dir / "hard.svg");
+  const std::vector<std::vector<std::string>> commands = {
+      {"export", "--tb", t.string(), "--out", t.string()},
+      {"export", "--tb", t.string(), "--out", (dir / "link.csv").string()},
+      {"query", "--tb", t.string(), "--svg", t.string(), kEmpty},
+      {"query", "--tb", t.string(), "--svg", (dir / "hard.svg").string(), kEmpty},
+      {"show", "--tb", t.string(), "--svg", t.string(), kEmpty},
+  };
+  for (const auto& args : commands) {
+    const RunResult r = run_fano(args);
+    EXPECT_EQ(r.exit_code, 6) << command_line(args) << ": " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "is the tablebase read by this command")) << r.err;
+    EXPECT_TRUE(read_bytes(t) == table_bytes()) << command_line(args);
+  }
+  // The default table too, named by the tables folder.
+  const RunResult d = with_tables_env(
+      dir.path(), "show --best --svg " + shell_quote(t.string()) + " " + shell_quote(kEmpty));
+  EXPECT_EQ(d.exit_code, 6) << d.out;
+  EXPECT_TRUE(read_bytes(t) == table_bytes());
+  EXPECT_EQ(files_starting(dir.path(), "standard.fanotb.tmp"), std::vector<std::string>{});
+  // Another file is written as before.
+  const RunResult ok =
+      run_fano({"query", "--tb", t.string(), "--svg", (dir / "b.svg").string(), kEmpty});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
 }  // namespace
 }  // namespace fano

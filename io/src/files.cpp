@@ -356,6 +356,17 @@ void finish_stdout() {
        "write failed: " + (err ? cause(err) : std::string("part of the output was lost")));
 }
 
+void check_output_is_not_input(const std::string& output, const std::string& option,
+                               const std::string& input, const std::string& what) {
+  if (output == "-") return;
+  struct stat out, in;
+  if (::stat(output.c_str(), &out) != 0 || ::stat(input.c_str(), &in) != 0) return;
+  if (out.st_dev == in.st_dev && out.st_ino == in.st_ino)
+    fail(FileProblem::kIsInput, true, output,
+         "is " + what + " read by this command (" + input + "): not replaced; give " + option +
+             " another file");
+}
+
 void create_folders(const std::string& path) {
   if (path.empty()) return;
   struct stat st;

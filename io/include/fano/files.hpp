@@ -21,6 +21,7 @@ enum class FileProblem {
   kNotAFile,  // a directory or special file (device, FIFO, socket) where a file is needed
   kTooLong,   // an input line longer than kMaxLineBytes
   kIo,        // anything else: permission, read-only file system, full disk, link loop
+  kIsInput,   // an output that is the same file as an input of the command
 };
 
 // A file that could not be read (output() false) or written (true); what()
@@ -87,6 +88,14 @@ void write_stdout(std::string_view text);
 // lost (a full disk, a closed pipe, /dev/full): a command's report must not
 // vanish with exit status 0.
 void finish_stdout();
+
+// Throws FileError (output, kIsInput) when `output` names the same file
+// (device and inode, symbolic links followed) as `input`: writing it would
+// replace the input the command reads. "-" and files that do not exist yet
+// pass. `option` and `what` name the two in the message ("--out", "the
+// tablebase").
+void check_output_is_not_input(const std::string& output, const std::string& option,
+                               const std::string& input, const std::string& what);
 
 // Creates folder `path` and its missing parents; an existing folder is fine.
 // Throws FileError (output) naming the cause (read-only file system,
