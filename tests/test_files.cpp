@@ -640,5 +640,179 @@ TEST_F(FilesEndToEnd, JsonEscapesInvalidUtf8FromInput) {
   EXPECT_TRUE(contains(r.out, "\xef\xbf\xbd")) << "U+FFFD replaces the bad bytes: " << r.out;
 }
 
+// --- issue 35, items 10 to 14: hostile inputs and outputs ---------------------
+
+// Whether text has a byte that is a control character other than '\n'.
+bool has_control_byte(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return (b < 0x20 && b != '\n') || b == 0x7f;
+  });
+}
+
+// Item 10: noise is refused at its first line holding a control character,
+// read as it arrives, under a memory bound (the whole input used to be read
+// first: gigabytes, and no answer).
+TEST_F(FilesEndToEnd, BinaryInputIsRefusedAtItsFirstBadLineInBoundedMemory) {
+  for (const std::string& args : {"verify --tb " + shell_quote(table()) + " --lines /dev/urandom",
+                                  std::string("verify --perft /dev/urandom")}) {
+    const RunResult r = run_bounded(args);
+    const std::string tail = r.out.substr(r.out.size() > 400 ? r.out.size() - 400 : 0);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << tail;
+    EXPECT_TRUE(contains(r.out, "fano verify: /dev/urandom: line ")) << tail;
+  }
+  // The records before the bad line are reported; nothing after it is read.
+  TempDir dir;
+  write_text(dir / "games.txt", "C4\nC4,t3\n\x1b]0;title\x07\nC5\n");
+  const RunResult g =
+      run_fano({"verify", "--tb", table(), "--lines", (dir / "games.txt").string()});
+  EXPECT_EQ(g.exit_code, 2) << g.err;
+  EXPECT_EQ(g.err_lines(), 1) << g.err;
+  EXPECT_TRUE(contains(g.err, "games.txt: line 3: a control character (byte 0x1b) at byte 1"))
+      << g.err;
+  EXPECT_TRUE(contains(g.out, "line 2: C4,t3")) << g.out;
+  EXPECT_FALSE(contains(g.out, "C5")) << g.out;
+}
+
+// Item 11: a FIFO is read as `cat` reads it, waiting for a writer that starts
+// late; an input without any record is an error, not "0 records".
+TEST_F(FilesEndToEnd, FifoWhoseWriterStartsLateIsWaitedFor) {
+  TempDir dir;
+  const fs::path fifo = dir / "games";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  const pid_t pid = spawn_fano({"verify", "--tb", table(), "--lines", fifo.string()}, out, err);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the writer comes late
+  // Open the writing end once the command is reading (a write open without
+  // a reader fails), unless the command has already given up.
+  int fd = -1;
+  bool exited = false;
+  while (fd < 0 && !exited) {
+    fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+      int status;
+      exited = ::waitpid(pid, &status, WNOHANG) == pid;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_FALSE(exited) << "the command did not wait for the writer: " << read_text(out)
+                       << read_text(err);
+  const std::string game = "C4,t3\n";
+  EXPECT_EQ(::write(fd, game.data(), game.size()), ssize_t(game.size()));
+  ::close(fd);
+  const RunResult r = wait_fano(pid);
+  EXPECT_EQ(r.exit_code, 0) << read_text(err);
+  EXPECT_TRUE(contains(read_text(out), "result: 1 records")) << read_text(out);
+
+  write_text(dir / "comments.txt", "# only a comment\n\n");
+  for (const std::string& input : {std::string("/dev/null"), (dir / "comments.txt").string()}) {
+    const RunResult e = run_fano({"verify", "--tb", table(), "--lines", input});
+    EXPECT_EQ(e.exit_code, 2) << input << ": " << e.err;
+    EXPECT_EQ(e.err_lines(), 1) << e.err;
+    EXPECT_TRUE(contains(e.err, input + ": no game record")) << e.err;
+    EXPECT_TRUE(e.out.empty()) << e.out;
+  }
+  const RunResult in =
+      run_fano_with_input({"verify", "--tb", table(), "--lines", "-", "--json"}, "");
+  EXPECT_EQ(in.exit_code, 2) << in.err;
+  EXPECT_TRUE(contains(in.err, "standard input: no game record")) << in.err;
+}
+
+// Item 12: a report that cannot be written to stdout fails the command (exit
+// 6, one line naming the cause), whichever command printed it.
+TEST_F(FilesEndToEnd, UnwritableStandardOutputExits6) {
+  TempDir dir;
+  write_text(dir / "games.txt", "C4,t3\n");
+  const std::vector<std::vector<std::string>> commands = {
+      {"query", "--tb", table(), kEmpty},
+      {"query", "--tb", table(), "--json", kEmpty},
+      {"info"},
+      {"perft", "--depth", "3"},
+      {"verify", "--tb", table(), "--lines", (dir / "games.txt").string()},
+      {"solve", "--json", "--out", (dir / "solved.fanotb").string()},
+      {"show", kEmpty},
+      {"--version"},
+  };
+  for (const auto& args : commands) {
+    const std::string err = (dir / "err").string();
+    RunResult r = wait_fano(spawn_fano(args, "/dev/full", err));
+    r.err = read_text(err);
+    EXPECT_EQ(r.exit_code, 6) << command_line(args) << ": " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << command_line(args) << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "standard output: write failed: no space left on device"))
+        << command_line(args) << ": " << r.err;
+  }
+}
+
+// Item 13: bytes of arguments and input files reach messages escaped, on one
+// line: no escape sequence for the terminal, nothing that is not UTF-8.
+TEST_F(FilesEndToEnd, MessagesEscapeControlBytesAndInvalidUtf8) {
+  TempDir dir;
+  std::string noise =
+      "exact stop-at-end\n1 \xff\xfe\x9b"
+      "31m\n";
+  write_text(dir / "perft.txt", noise);
+  std::string binary;
+  for (int i = 0; i < 512; ++i) binary += char((i * 37 + 11) % 256);
+  write_text(dir / "binary.txt", binary);
+  const std::vector<std::vector<std::string>> commands = {
+      {"query", "--tb", table(), "\x1b[31m-/-/x\r/-/-/-/- w"},
+      {"query", "--tb", table(), "--moves", "C4,\xff\xfe\xc2\x9b"},
+      {"show", "--moves", "C4,\x1b[2JQ9\n"},
+      {"verify", "--perft", (dir / "perft.txt").string()},
+      {"verify", "--tb", table(), "--lines", (dir / "binary.txt").string()},
+      {"no\x1b]0;such\x07-command"},
+  };
+  for (const auto& args : commands) {
+    const RunResult r = run_fano(args);
+    EXPECT_EQ(r.exit_code, 2) << command_line(args) << ": " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_FALSE(has_control_byte(r.err)) << r.err;
+    // Every byte above 0x7f is part of UTF-8 (dump() throws on anything else) and
+    // no C1 control is written.
+    EXPECT_NO_THROW((void)nlohmann::json(r.err).dump()) << r.err;
+    EXPECT_FALSE(contains(r.err, "\xc2\x9b")) << r.err;
+  }
+  const RunResult moves = run_fano(commands[1]);
+  EXPECT_TRUE(contains(moves.err, "\\xff\\xfe\\xc2\\x9b")) << moves.err;
+  const RunResult unknown = run_fano(commands.back());
+  EXPECT_TRUE(contains(unknown.err, "unknown command 'no\\x1b]0;such\\x07-command'"))
+      << unknown.err;
+}
+
+// Item 14: an output that is an input of the command (the same file, by any
+// name) is refused before anything is written, and the input is kept.
+TEST_F(FilesEndToEnd, AnOutputThatIsTheInputTableIsRefused) {
+  TempDir dir;
+  const fs::path t = dir / "standard.fanotb";
+  write_bytes(t, table_bytes());
+  fs::create_symlink(t, dir / "link.csv");
+  fs::create_hard_link(t, dir / "hard.svg");
+  const std::vector<std::vector<std::string>> commands = {
+      {"export", "--tb", t.string(), "--out", t.string()},
+      {"export", "--tb", t.string(), "--out", (dir / "link.csv").string()},
+      {"query", "--tb", t.string(), "--svg", t.string(), kEmpty},
+      {"query", "--tb", t.string(), "--svg", (dir / "hard.svg").string(), kEmpty},
+      {"show", "--tb", t.string(), "--svg", t.string(), kEmpty},
+  };
+  for (const auto& args : commands) {
+    const RunResult r = run_fano(args);
+    EXPECT_EQ(r.exit_code, 6) << command_line(args) << ": " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "is the tablebase read by this command")) << r.err;
+    EXPECT_TRUE(read_bytes(t) == table_bytes()) << command_line(args);
+  }
+  // The default table too, named by the tables folder.
+  const RunResult d = with_tables_env(
+      dir.path(), "show --best --svg " + shell_quote(t.string()) + " " + shell_quote(kEmpty));
+  EXPECT_EQ(d.exit_code, 6) << d.out;
+  EXPECT_TRUE(read_bytes(t) == table_bytes());
+  EXPECT_EQ(files_starting(dir.path(), "standard.fanotb.tmp"), std::vector<std::string>{});
+  // Another file is written as before.
+  const RunResult ok =
+      run_fano({"query", "--tb", t.string(), "--svg", (dir / "b.svg").string(), kEmpty});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
 }  // namespace
 }  // namespace fano

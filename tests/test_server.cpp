@@ -445,6 +445,70 @@ TEST(ServerApi, PagesAndBoardPicture) {
               std::string::npos);
 }
 
+// The value of a response header, or "" (the first of that name).
+std::string header_of(const Response& r, const std::string& key) {
+  for (const auto& [k, v] : r.headers)
+    if (k == key) return v;
+  return "";
+}
+
+// Issue 35, item 9: every answer, errors and pages included, forbids sniffing,
+// framing and referrers and carries a Content-Security-Policy; the explorer's
+// allows its own script by hash, never inline scripts at large.
+TEST(ServerApi, EveryAnswerCarriesSecurityHeaders) {
+  const std::vector<Response> answers = {
+      get("/api/v1/standard", {{"moves", "C4"}}),
+      get("/api/v1/standard", {{"moves", "Q9"}}),
+      get("/api/v1/standard/svg", {{"moves", "C4"}}),
+      get("/api/v1/info"),
+      get("/nothing"),
+      get("/"),
+      get("/api"),
+  };
+  for (const Response& r : answers) {
+    SCOPED_TRACE(r.content_type + " " + std::to_string(r.status));
+    EXPECT_EQ(header_of(r, "X-Content-Type-Options"), "nosniff");
+    EXPECT_EQ(header_of(r, "X-Frame-Options"), "DENY");
+    EXPECT_EQ(header_of(r, "Referrer-Policy"), "no-referrer");
+    const std::string csp = header_of(r, "Content-Security-Policy");
+    EXPECT_NE(csp.find("default-src 'none'"), std::string::npos) << csp;
+    EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos) << csp;
+  }
+  const std::string page = header_of(answers[5], "Content-Security-Policy");
+  const std::size_t script = page.find("script-src ");
+  ASSERT_NE(script, std::string::npos) << page;
+  const std::string sources = page.substr(script, page.find(';', script) - script);
+  EXPECT_NE(sources.find("'sha256-"), std::string::npos) << sources;
+  EXPECT_EQ(sources.find("unsafe"), std::string::npos) << sources;
+  EXPECT_NE(page.find("connect-src 'self'"), std::string::npos) << page;
+  // A revalidated answer keeps them.
+  Request again{"GET", "/api/v1/standard", {{"moves", "C4"}}, header_of(answers[0], "ETag")};
+  const Response not_modified = api().handle(again);
+  EXPECT_EQ(not_modified.status, 304);
+  EXPECT_EQ(header_of(not_modified, "X-Content-Type-Options"), "nosniff");
+}
+
+// Item 9: the tables are named by their file, not by a folder of the server's machine.
+TEST(ServerApi, InfoNamesEachTableByItsFileNameOnly) {
+  const json j = get_json("/api/v1/info");
+  ASSERT_EQ(j["variants"].size(), 4u);
+  for (const json& v : j["variants"]) {
+    const Variant variant = *server::variant_from_api_name(std::string(v["name"]));
+    EXPECT_EQ(v["table"], fs::path(table_path(variant)).filename().string());
+  }
+  EXPECT_EQ(get("/api/v1/info").body.find(tables_folder()), std::string::npos);
+}
+
+// Item 9: the picture of a position no game reaches is refused as its JSON is.
+TEST(ServerApi, SvgOfAnUnreachablePositionIs422) {
+  const std::multimap<std::string, std::string> unreachable{{"position", "C/T/c/C/t/-/c w"}};
+  const json j = get_json("/api/v1/standard/svg", unreachable, 422);
+  EXPECT_EQ(j, get_json("/api/v1/standard", unreachable, 422));
+  // A position with moves played from it: the position reached is what counts.
+  EXPECT_EQ(get("/api/v1/standard/svg", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}}).status,
+            200);
+}
+
 // ---------------------------------------------------------------------------
 // Real HTTP on 127.0.0.1, an ephemeral port
 
@@ -568,6 +632,34 @@ TEST_F(LiveServer, AnswersOverHttpWithHeaders) {
   ASSERT_TRUE(missing);
   EXPECT_EQ(missing->status, 404);
   EXPECT_TRUE(parse_json(missing->body)["error"].is_string());
+}
+
+// Item 9: a repeated parameter is refused whether or not its values differ
+// (httplib's own parser drops a repeated "key=value" pair), with the security
+// headers, as are httplib's own errors.
+TEST_F(LiveServer, ARepeatedParameterIsRefusedEvenWithTheSameValue) {
+  httplib::Client c = client();
+  for (const char* path :
+       {"/api/v1/standard?moves=C4&moves=C4", "/api/v1/standard?moves=C4&moves=t3",
+        "/api/v1/standard?moves=C4&mo%76es=C4",
+        "/api/v1/standard/svg?position=-/-/-/-/-/-/-_w&position=-/-/-/-/-/-/-_w"}) {
+    SCOPED_TRACE(path);
+    const auto r = c.Get(path);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400);
+    const json j = parse_json(r->body);
+    ASSERT_TRUE(j.is_object() && j["error"].is_string()) << r->body;
+    EXPECT_NE(std::string(j["error"]).find("given more than once"), std::string::npos) << j;
+    EXPECT_EQ(r->get_header_value("X-Content-Type-Options"), "nosniff");
+  }
+  const auto once = c.Get("/api/v1/standard?moves=C4&position=-/-/-/-/-/-/-_w");
+  ASSERT_TRUE(once);
+  EXPECT_EQ(once->status, 200) << once->body;
+  const std::string reply =
+      raw("GET /?" + std::string(100 * 1024, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(reply.substr(9, 3), "414") << reply.substr(0, 200);
+  EXPECT_NE(reply.find("X-Content-Type-Options: nosniff"), std::string::npos)
+      << reply.substr(0, 400);
 }
 
 TEST_F(LiveServer, ConcurrentClientsAllAnsweredRight) {

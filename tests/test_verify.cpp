@@ -19,6 +19,7 @@
 #include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/verify.hpp"
+#include "fano/verify_json.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -271,6 +272,54 @@ TEST_F(Standard, MalformedClaimIsAnError) {
   EXPECT_THROW(verify::verify_lines(tb, "C4 # claim: draw 4\n"), verify::InputError);
 }
 
+// Binary data is refused at its first line holding a control character (issue
+// 35, item 10), where a record line of noise would otherwise be reported as
+// an illegal game and the next one read, for ever.
+TEST_F(Standard, RecordLineWithAControlCharacterIsAnInputError) {
+  const Tablebase tb = table();
+  try {
+    verify::verify_lines(tb, std::string("C4\nC4 t3\nC4\x1b[2J") + '\0' + "\nC5\n");
+    FAIL() << "no error";
+  } catch (const verify::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "line 3: a control character (byte 0x1b) at byte 3: not a line of text");
+  }
+  // Tabs, carriage returns and bytes that are not UTF-8 are text enough.
+  EXPECT_EQ(verify::verify_lines(tb, "C4\tt3\r\nC4 # \xff\n").size(), 2u);
+}
+
+// The line-at-a-time checker gives the reports verify_lines gives, and nothing
+// for a line without moves.
+TEST_F(Standard, RecordCheckerReportsLineByLine) {
+  const Tablebase tb = table();
+  const std::string text = std::string(kLostGame) + " # claim: win 0\n# comment\nC4 t3\n";
+  const auto all = verify::verify_lines(tb, text);
+  const verify::RecordChecker checker(tb);
+  const auto first = checker.check_line(std::string(kLostGame) + " # claim: win 0", 1);
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(checker.check_line("# comment", 2));
+  const auto third = checker.check_line("C4 t3", 3);
+  ASSERT_TRUE(third);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(verify::record_json(*first, kStandard), verify::record_json(all[0], kStandard));
+  EXPECT_EQ(verify::record_json(*third, kStandard), verify::record_json(all[1], kStandard));
+}
+
+// The report printed in pieces as records arrive has the bytes of the whole document.
+TEST_F(Standard, RecordsJsonInPiecesIsTheWholeDocument) {
+  const Tablebase tb = table();
+  const auto recs =
+      verify::verify_lines(tb, std::string(kLostGame) + "\nC4 t3 # claim: draw\nQ9\n");
+  ASSERT_EQ(recs.size(), 3u);
+  std::string pieces = verify::records_report_json_head(kStandard, "games.txt");
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    if (i) pieces += ',';
+    pieces += json_text(verify::record_json(recs[i], kStandard));
+  }
+  pieces += verify::records_report_json_tail(3, 1, 0, 0.25);
+  EXPECT_EQ(pieces, json_text(verify::records_report_json(recs, kStandard, "games.txt", 0.25)));
+}
+
 // ---------------------------------------------------------------------------
 // Published depth counts
 
@@ -390,6 +439,31 @@ TEST(VerifyPerft, MalformedTables) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
     }
   }
+}
+
+// A table read a line at a time is refused at its first bad line, before any
+// later line is seen (issue 35, item 10: an endless input of noise).
+TEST(VerifyPerft, ParserRefusesTheFirstBadLineAsItArrives) {
+  verify::PerftTableParser parser;
+  parser.add_line("# published", 1);
+  parser.add_line("exact stop-at-end", 2);
+  parser.add_line("1 14", 3);
+  try {
+    parser.add_line(std::string("2 1\x00"
+                                "96",
+                                6),
+                    4);
+    FAIL() << "no error";
+  } catch (const verify::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "line 4: a control character (byte 0x00) at byte 4: not a line of text");
+  }
+  verify::PerftTableParser good;
+  good.add_line("cumulative expand-ended", 1);
+  good.add_line("1 14", 2);
+  good.add_line("2 210", 3);
+  EXPECT_EQ(good.finish().rows.size(), 2u);
+  EXPECT_THROW(verify::PerftTableParser().finish(), verify::InputError);
 }
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fano/board.hpp"
@@ -21,10 +22,10 @@ namespace fano::cli {
 namespace po = boost::program_options;
 
 // Exit codes: the one mapping from the libraries' error kinds (README, "Exit codes").
-inline constexpr int kExitInternal = 1;     // an unexpected error (a bug)
-inline constexpr int kExitUsage = 2;        // bad arguments or notation
-inline constexpr int kExitUnreachable = 3;  // a legal position that no game reaches
-inline constexpr int kExitCheckFailed = 4;  // verify found an error
+inline constexpr int kExitInternal = 1;      // an unexpected error (a bug)
+inline constexpr int kExitUsage = 2;         // bad arguments or notation
+inline constexpr int kExitUnreachable = 3;   // a legal position that no game reaches
+inline constexpr int kExitCheckFailed = 4;   // verify found an error
 inline constexpr int kExitCannotListen = 5;  // serve: the address or port cannot be bound
 inline constexpr int kExitCannotWrite = 6;   // an output file (SVG, export) cannot be written
 // 10..18: a tablebase refused or not written, by kind.
@@ -88,6 +89,16 @@ void print_json(const Json& j);
 double seconds_since(std::chrono::steady_clock::time_point t0);
 // "0.048 s": a duration for people, rounded to milliseconds.
 std::string seconds_text(double seconds);
+
+// A message's text made safe for a terminal and kept on one line: control
+// characters (C0, DEL and C1, so also '\n') become \n, \r, \t or \xNN, and
+// bytes that are not UTF-8 become \xNN; other text is kept. Arguments and
+// input files reach messages through here, so that their bytes never drive
+// the terminal (escape sequences) or split a message over lines.
+std::string printable(std::string_view text);
+
+// "fano <command>: <message>" on stderr, on one line (printable).
+void print_error(const std::string& command, const std::string& message);
 
 // Progress line on stderr (suppressed with FANO_QUIET=1).
 void progress(const std::string& line);

@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/export.hpp"
+#include "fano/files.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -38,6 +39,7 @@ int cmd_export(const Args& args) {
   const bool classes = vm->count("classes") > 0;
   Variant v = variant_from(*vm);
   const std::string out_path = output_path_from(*vm, "out");
+  check_output_is_not_input(out_path, "--out", table_path_from(*vm, v), "the tablebase");
   const Tablebase tb = open_table(*vm, v);
   ExportSink sink(out_path, vm->count("zstd") > 0);
   const auto t0 = std::chrono::steady_clock::now();

@@ -156,6 +156,9 @@ int cmd_query(const Args& args) {
   if (vm->count("value-only")) throw UsageError("--value-only needs --batch");
   if (vm->count("all-moves") && !vm->count("svg")) throw UsageError("--all-moves needs --svg");
   require_one_position(*vm, "query");
+  if (vm->count("svg"))
+    check_output_is_not_input(output_path_from(*vm, "svg"), "--svg", table_path_from(*vm, v),
+                              "the tablebase");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
   const GameRecord game = game_from(*vm, rules, "query");

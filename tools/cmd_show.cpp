@@ -40,6 +40,9 @@ int cmd_show(const Args& args) {
   if (!vm) return 0;
   Variant v = variant_from(*vm);
   require_one_position(*vm, "show");
+  if (vm->count("svg"))
+    check_output_is_not_input(output_path_from(*vm, "svg"), "--svg", table_path_from(*vm, v),
+                              "the tablebase");
   std::optional<Tablebase> tb;
   const bool all_moves = vm->count("all-moves") > 0;
   if (all_moves && vm->count("best")) throw UsageError("give --best or --all-moves, not both");

@@ -64,7 +64,7 @@ int run_tablebase(const po::variables_map& vm, const Tablebase& tb, const std::s
               << " in " << seconds_text(r.seconds) << "\n";
   }
   if (r.first_error) {
-    std::cerr << "fano verify: " << path << ": " << finding_text(*r.first_error) << "\n";
+    print_error("verify", path + ": " + finding_text(*r.first_error));
     return kExitCheckFailed;
   }
   return 0;
@@ -75,7 +75,11 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
   const auto t0 = std::chrono::steady_clock::now();
   verify::PerftTable table;
   try {
-    table = verify::parse_perft_table(read_text_lines(path));
+    // Read as it arrives: binary or endless input is refused at its first bad line.
+    LineReader in(path);
+    verify::PerftTableParser parser;
+    for (std::string line; in.next(line);) parser.add_line(line, int(in.line_number()));
+    table = parser.finish();
   } catch (const verify::InputError& e) {
     throw UsageError(path + ": " + e.what());
   }
@@ -110,27 +114,67 @@ int run_perft(const po::variables_map& vm, const Variant& v, const std::string& 
     std::cout << "result: " << matches << " of " << checks.size() << " depths match\n";
   }
   if (first_bad) {
-    std::cerr << "fano verify: " << path << " line " << first_bad->line << ": depth "
-              << first_bad->depth << " published " << first_bad->published << ", computed "
-              << first_bad->computed << " (" << perft_reading_name(first_bad->reading) << ", "
-              << rule << ")\n";
+    print_error("verify", path + " line " + std::to_string(first_bad->line) + ": depth " +
+                              std::to_string(first_bad->depth) + " published " +
+                              std::to_string(first_bad->published) + ", computed " +
+                              std::to_string(first_bad->computed) + " (" +
+                              std::string(perft_reading_name(first_bad->reading)) + ", " + rule +
+                              ")");
     return kExitCheckFailed;
   }
   return 0;
 }
 
+void print_record(const verify::RecordReport& r) {
+  std::cout << "line " << r.line << ": " << r.record << "\n";
+  if (r.illegal)
+    std::cout << "  illegal: ply " << r.illegal->ply << " " << r.illegal->move << ": "
+              << r.illegal->reason << "\n";
+  else
+    std::cout << "  legal\n";
+  if (r.ended_at)
+    std::cout << "  game over after ply " << *r.ended_at << ": " << r.game_over << "\n";
+  std::cout << "  final position " << r.final_position << ": "
+            << (r.value ? outcome_text(*r.value) : std::string("unknown"))
+            << " for the side to move\n";
+  if (r.first_mistake)
+    std::cout << "  first mistake: ply " << r.first_mistake->ply << " " << r.first_mistake->move
+              << " (" << outcome_text(r.first_mistake->before) << " -> "
+              << outcome_text(r.first_mistake->after) << " for the mover)\n";
+  else
+    std::cout << "  no mistake\n";
+  if (r.winning_moves) std::cout << "  winning moves: " << *r.winning_moves << "\n";
+  if (r.claim)
+    std::cout << "  claim " << verify::claim_text(*r.claim) << ": "
+              << (*r.claim_holds ? "holds" : "fails") << "\n";
+}
+
+// Each record is checked and printed as its line arrives, so that memory stays
+// bounded and a bad line stops the run where it is (the report printed so far
+// ends there). The report's head waits for the first record: an input with
+// none is an error, with nothing on stdout.
 int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::string& path) {
   const bool json = vm.count("json") > 0;
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<verify::RecordReport> recs;
-  try {
-    recs = verify::verify_lines(tb, read_text_lines(path));
-  } catch (const verify::InputError& e) {
-    throw UsageError(path + ": " + e.what());
-  }
-  size_t illegal = 0, failed = 0;
+  LineReader in(path);
+  const verify::RecordChecker checker(tb);
+  size_t records = 0, illegal = 0, failed = 0;
   std::string first_problem;
-  for (const auto& r : recs) {
+  for (std::string line; in.next(line);) {
+    std::optional<verify::RecordReport> rec;
+    try {
+      rec = checker.check_line(line, int(in.line_number()));
+    } catch (const verify::InputError& e) {
+      throw UsageError(path + ": " + e.what());
+    }
+    if (!rec) continue;
+    const verify::RecordReport& r = *rec;
+    if (records++ == 0)
+      std::cout << (json ? verify::records_report_json_head(tb.variant(), path)
+                         : "game records: " + path + " (" + variant_description(tb.variant()) +
+                               ")\n");
+    else if (json)
+      std::cout << ",";
     if (!r.legal) {
       ++illegal;
       if (first_problem.empty())
@@ -145,39 +189,21 @@ int run_lines(const po::variables_map& vm, const Tablebase& tb, const std::strin
                         verify::claim_text(*r.claim) + "' fails: the final position is " +
                         (r.value ? outcome_text(*r.value) : std::string("unknown"));
     }
+    if (json)
+      std::cout << json_text(verify::record_json(r, tb.variant()));
+    else
+      print_record(r);
   }
-  if (json) {
-    print_json(verify::records_report_json(recs, tb.variant(), path, seconds_since(t0)));
-  } else {
-    std::cout << "game records: " << path << " (" << variant_description(tb.variant()) << ")\n";
-    for (const auto& r : recs) {
-      std::cout << "line " << r.line << ": " << r.record << "\n";
-      if (r.illegal)
-        std::cout << "  illegal: ply " << r.illegal->ply << " " << r.illegal->move << ": "
-                  << r.illegal->reason << "\n";
-      else
-        std::cout << "  legal\n";
-      if (r.ended_at)
-        std::cout << "  game over after ply " << *r.ended_at << ": " << r.game_over << "\n";
-      std::cout << "  final position " << r.final_position << ": "
-                << (r.value ? outcome_text(*r.value) : std::string("unknown"))
-                << " for the side to move\n";
-      if (r.first_mistake)
-        std::cout << "  first mistake: ply " << r.first_mistake->ply << " " << r.first_mistake->move
-                  << " (" << outcome_text(r.first_mistake->before) << " -> "
-                  << outcome_text(r.first_mistake->after) << " for the mover)\n";
-      else
-        std::cout << "  no mistake\n";
-      if (r.winning_moves) std::cout << "  winning moves: " << *r.winning_moves << "\n";
-      if (r.claim)
-        std::cout << "  claim " << verify::claim_text(*r.claim) << ": "
-                  << (*r.claim_holds ? "holds" : "fails") << "\n";
-    }
-    std::cout << "result: " << recs.size() << " records, " << illegal << " illegal, " << failed
+  if (records == 0)
+    throw UsageError(in.name() + ": no game record (every line is blank or a comment)");
+  if (json)
+    std::cout << verify::records_report_json_tail(records, illegal, failed, seconds_since(t0))
+              << "\n";
+  else
+    std::cout << "result: " << records << " records, " << illegal << " illegal, " << failed
               << " failed claims\n";
-  }
   if (!first_problem.empty()) {
-    std::cerr << "fano verify: " << path << " " << first_problem << "\n";
+    print_error("verify", path + " " + first_problem);
     return kExitCheckFailed;
   }
   return 0;

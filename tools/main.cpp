@@ -64,15 +64,38 @@ void version(std::ostream& out) {
       << "oneTBB " << TBB_runtime_version() << " (built with " << TBB_VERSION_STRING << ")\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    usage(std::cerr);
-    return 2;
+// Runs one command; its messages go through print_error (one line, printable).
+int run_command(const Command& c, const std::vector<std::string>& args) {
+  using fano::cli::print_error;
+  const std::string name = c.name;
+  try {
+    return c.run(args);
+  } catch (const fano::cli::UsageError& e) {
+    print_error(name, e.what());
+    return e.code();
+  } catch (const fano::TablebaseError& e) {
+    print_error(name, e.what());
+    return fano::cli::exit_code_for(e.kind());
+  } catch (const fano::FileError& e) {
+    // An input that cannot be read is bad input; an output gets its own code.
+    print_error(name, e.what());
+    return e.output() ? fano::cli::kExitCannotWrite : fano::cli::kExitUsage;
+  } catch (const fano::UnreachablePosition& e) {
+    print_error(name, e.what());
+    return fano::cli::kExitUnreachable;
+  } catch (const fano::NotationError& e) {
+    print_error(name, e.what());
+    return fano::cli::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    print_error(name, "out of memory");
+    return fano::cli::kExitInternal;
+  } catch (const std::exception& e) {
+    print_error(name, e.what());
+    return fano::cli::kExitInternal;
   }
-  std::string name = argv[1];
-  std::vector<std::string> args(argv + 2, argv + argc);
+}
+
+int dispatch(std::string& name, std::vector<std::string>& args) {
   if (name == "--version" || name == "-V" || name == "version") {
     version(std::cout);
     return 0;
@@ -85,34 +108,31 @@ int main(int argc, char** argv) {
     usage(std::cout);
     return 0;
   }
-  for (const Command& c : kCommands) {
-    if (name != c.name) continue;
-    try {
-      return c.run(args);
-    } catch (const fano::cli::UsageError& e) {
-      std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return e.code();
-    } catch (const fano::TablebaseError& e) {
-      std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return fano::cli::exit_code_for(e.kind());
-    } catch (const fano::FileError& e) {
-      // An input that cannot be read is bad input; an output gets its own code.
-      std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return e.output() ? fano::cli::kExitCannotWrite : fano::cli::kExitUsage;
-    } catch (const fano::UnreachablePosition& e) {
-      std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return fano::cli::kExitUnreachable;
-    } catch (const fano::NotationError& e) {
-      std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return fano::cli::kExitUsage;
-    } catch (const std::bad_alloc&) {
-      std::cerr << "fano " << name << ": out of memory\n";
-      return fano::cli::kExitInternal;
-    } catch (const std::exception& e) {
-      std::cerr << "fano " << name << ": " << e.what() << "\n";
-      return fano::cli::kExitInternal;
-    }
-  }
-  std::cerr << "fano: unknown command '" << name << "' (see 'fano --help')\n";
+  for (const Command& c : kCommands)
+    if (name == c.name) return run_command(c, args);
+  std::cerr << "fano: unknown command '" << fano::cli::printable(name) << "' (see 'fano --help')\n";
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(std::cerr);
+    return 2;
+  }
+  std::string name = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  const int code = dispatch(name, args);
+  // Every command's report reaches stdout, or the command fails: a write
+  // error there (a full disk, /dev/full) is an output error, exit 6, unless
+  // the command has already failed for another reason.
+  try {
+    fano::finish_stdout();
+  } catch (const fano::FileError& e) {
+    std::cerr << "fano" << (name.empty() ? "" : " " + fano::cli::printable(name)) << ": "
+              << fano::cli::printable(e.what()) << "\n";
+    return code == 0 ? fano::cli::kExitCannotWrite : code;
+  }
+  return code;
 }

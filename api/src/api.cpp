@@ -277,7 +277,8 @@ Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache
     v.update(header_json(h));
     v.erase("version");
     v["checksum"] = hex64(h.checksum);
-    v["table"] = t.path;
+    // The file's name alone: a folder of the server's machine is none of a client's business.
+    v["table"] = t.path.substr(t.path.find_last_of('/') + 1);
     variants.push_back(std::move(v));
     etag_seed_ += hex64(h.checksum);
   }
@@ -324,6 +325,8 @@ Response Api::route(const Request& req) const {
   const Rules rules(v);
   const GameRecord game = game_of(req, rules);
   if (what == "svg") {
+    // The picture of a position no game reaches is refused as the JSON route refuses it.
+    probe_or_unreachable(t->table, rules, game.current());
     SvgOptions options = svg_options_for(game);
     options.notes.clear();
     return asset("image/svg+xml", board_svg(game.current(), options));
@@ -364,7 +367,7 @@ Response Api::handle(const Request& req) const {
                                                 : "no-cache"});
       if (cache_) cache_->put(key, r);
     }
-    const std::string& etag = r.headers.front().second;
+    const std::string& etag = r.headers.front().second;  // route() adds no header
     if (!req.if_none_match.empty() && req.if_none_match == etag) {
       r.status = 304;
       r.body.clear();
@@ -380,7 +383,32 @@ Response Api::handle(const Request& req) const {
   }
   if (r.content_type == "application/json")
     r.headers.push_back({"Access-Control-Allow-Origin", "*"});
+  for (auto& h : security_headers(req.path)) r.headers.push_back(std::move(h));
   return r;
+}
+
+std::vector<std::pair<std::string, std::string>> security_headers(std::string_view path) {
+  // The explorer runs its one inline script (allowed by its hash, computed
+  // when the page is embedded) and talks to this server only; inline styles
+  // are allowed (a style attribute, the SVG board's). The API page has no
+  // script. Everything else (JSON, SVG) may load nothing at all.
+  static const std::string kLocked =
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  static const std::string kExplorer = "default-src 'none'; script-src " +
+                                       std::string(kIndexHtml_script_hashes) +
+                                       "; style-src 'unsafe-inline'; img-src data:; "
+                                       "connect-src 'self'; base-uri 'none'; form-action 'none'; "
+                                       "frame-ancestors 'none'";
+  static const std::string kApiPage =
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+      "form-action 'none'; frame-ancestors 'none'";
+  const std::string& policy = path == "/" || path == "/index.html" ? kExplorer
+                              : path == "/api" || path == "/api/"  ? kApiPage
+                                                                   : kLocked;
+  return {{"X-Content-Type-Options", "nosniff"},
+          {"Content-Security-Policy", policy},
+          {"X-Frame-Options", "DENY"},  // frame-ancestors for browsers without CSP 2
+          {"Referrer-Policy", "no-referrer"}};
 }
 
 }  // namespace fano::server

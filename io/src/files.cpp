@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -190,8 +191,11 @@ void write_all(int fd, const std::uint8_t* p, std::size_t size, const std::strin
   }
 }
 
-// Opens `path` for reading, or throws FileError naming the cause.
-int open_for_reading(const std::string& path, bool regular_only) {
+// Opens `path` for reading, or throws FileError naming the cause. A FIFO is
+// opened at once (a check before a long step must not hang); with
+// wait_for_writer it is then opened again blocking, which returns when a
+// writer has opened it: read before that, it would look empty.
+int open_for_reading(const std::string& path, bool regular_only, bool wait_for_writer = false) {
   if (path.empty()) fail(FileProblem::kMissing, false, "''", "no file name given");
   // O_NONBLOCK: opening a FIFO does not wait for a writer (cleared below).
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -212,6 +216,23 @@ int open_for_reading(const std::string& path, bool regular_only) {
   if (S_ISDIR(st.st_mode) || (regular_only && !S_ISREG(st.st_mode))) {
     ::close(fd);
     fail(FileProblem::kNotAFile, false, path, "is " + kind_of(st.st_mode) + ", not a file");
+  }
+  if (wait_for_writer && S_ISFIFO(st.st_mode)) {
+    int blocking;
+    do blocking = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    while (blocking < 0 && errno == EINTR);
+    const int err = errno;
+    struct stat again;
+    // The name may have been replaced meanwhile: read only the FIFO checked above.
+    const bool same = blocking >= 0 && ::fstat(blocking, &again) == 0 &&
+                      again.st_dev == st.st_dev && again.st_ino == st.st_ino;
+    ::close(fd);
+    if (!same) {
+      if (blocking >= 0) ::close(blocking);
+      fail(FileProblem::kIo, false, path,
+           "cannot be read: " + (blocking < 0 ? cause(err) : std::string("replaced while opened")));
+    }
+    return blocking;
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
@@ -323,6 +344,29 @@ void write_stdout(std::string_view text) {
   write_stdout(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
+void finish_stdout() {
+  // std::cout writes through stdout's buffer: its flush is the failing write.
+  errno = 0;
+  std::cout.flush();
+  int err = errno;
+  if (std::fflush(stdout) != 0 && !err) err = errno;
+  if (!std::cout.bad() && !std::ferror(stdout)) return;
+  // A write that failed earlier (a full buffer) may have left errno long since overwritten.
+  fail(FileProblem::kIo, true, "standard output",
+       "write failed: " + (err ? cause(err) : std::string("part of the output was lost")));
+}
+
+void check_output_is_not_input(const std::string& output, const std::string& option,
+                               const std::string& input, const std::string& what) {
+  if (output == "-") return;
+  struct stat out, in;
+  if (::stat(output.c_str(), &out) != 0 || ::stat(input.c_str(), &in) != 0) return;
+  if (out.st_dev == in.st_dev && out.st_ino == in.st_ino)
+    fail(FileProblem::kIsInput, true, output,
+         "is " + what + " read by this command (" + input + "): not replaced; give " + option +
+             " another file");
+}
+
 void create_folders(const std::string& path) {
   if (path.empty()) return;
   struct stat st;
@@ -343,7 +387,7 @@ void check_readable_file(const std::string& path, bool regular_only) {
 
 LineReader::LineReader(const std::string& path)
     : owned_(path != "-"), name_(path == "-" ? "standard input" : path), buf_(kMaxLineBytes) {
-  fd_ = owned_ ? open_for_reading(path, false) : 0;
+  fd_ = owned_ ? open_for_reading(path, false, true) : 0;
   if (!owned_) {
     struct stat st;
     if (::fstat(0, &st) == 0 && S_ISDIR(st.st_mode))

@@ -8,6 +8,33 @@
 #include "fano/server.hpp"
 
 namespace fano::server {
+namespace {
+
+// The query's parameters as sent, each repetition kept: httplib's own parser
+// drops a repeated "key=value" pair, so that "?moves=C4&moves=C4" would pass
+// where "?moves=C4&moves=t3" is refused; the Api refuses both.
+std::multimap<std::string, std::string> query_params(const std::string& target) {
+  std::multimap<std::string, std::string> params;
+  const std::size_t q = target.find('?');
+  if (q == std::string::npos) return params;
+  const std::string query = target.substr(q + 1, target.find('#', q) - q - 1);
+  for (std::size_t start = 0; start <= query.size();) {
+    std::size_t end = query.find('&', start);
+    if (end == std::string::npos) end = query.size();
+    const std::string pair = query.substr(start, end - start);
+    if (!pair.empty()) {
+      const std::size_t eq = pair.find('=');
+      params.emplace(httplib::detail::decode_url(pair.substr(0, eq), true),
+                     eq == std::string::npos
+                         ? std::string()
+                         : httplib::detail::decode_url(pair.substr(eq + 1), true));
+    }
+    start = end + 1;
+  }
+  return params;
+}
+
+}  // namespace
 
 struct HttpServer::Impl {
   const Api& api;
@@ -22,7 +49,7 @@ struct HttpServer::Impl {
     Request r;
     r.method = req.method;
     r.path = req.path;
-    for (const auto& [k, v] : req.params) r.params.emplace(k, v);
+    r.params = query_params(req.target);
     r.if_none_match = req.get_header_value("If-None-Match");
     const Response out = api.handle(r);
     res.status = out.status;
@@ -67,8 +94,9 @@ HttpServer::HttpServer(const Api& api, ServerOptions options)
   }
   // Errors httplib detects itself (a malformed request, a URI over its limit):
   // the same JSON body as the Api's errors.
-  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
+    for (const auto& [k, v] : security_headers(req.path)) res.set_header(k, v);
     const char* why = res.status == 414   ? "the request's URI is too long"
                       : res.status == 413 ? "the request's body is too large"
                       : res.status == 400 ? "malformed HTTP request"
@@ -80,6 +108,7 @@ HttpServer::HttpServer(const Api& api, ServerOptions options)
   http.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
         res.status = 500;
+        for (const auto& [k, v] : security_headers("")) res.set_header(k, v);
         res.set_content(json_text(Json{{"error", "internal error"}}), "application/json");
       });
 }

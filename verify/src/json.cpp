@@ -66,6 +66,48 @@ Json perft_report_json(const PerftTable& table, std::span<const PerftCheck> chec
   return o;
 }
 
+Json record_json(const RecordReport& r, const Variant& v) {
+  Json l{{"line", r.line}, {"record", r.record}, {"legal", r.legal}};
+  l["illegal"] =
+      r.illegal
+          ? Json{{"ply", r.illegal->ply}, {"move", r.illegal->move}, {"reason", r.illegal->reason}}
+          : Json(nullptr);
+  l["ended_at"] = r.ended_at ? Json(*r.ended_at) : Json(nullptr);
+  l["game_over"] = r.game_over.empty() ? Json(nullptr) : Json(r.game_over);
+  l["end"] = r.end ? game_end_json(*r.end, parse_position(r.final_position, v)) : Json(nullptr);
+  l["final_position"] = r.final_position;
+  l["value"] = r.value ? Json(value_name(r.value->value)) : Json(nullptr);
+  l["plies"] = r.value ? plies_json(*r.value) : Json(nullptr);
+  l["table_value"] = r.table_value ? Json(value_name(r.table_value->value)) : Json(nullptr);
+  l["table_plies"] = r.table_value ? plies_json(*r.table_value) : Json(nullptr);
+  l["first_mistake"] = r.first_mistake ? Json{{"ply", r.first_mistake->ply},
+                                              {"move", r.first_mistake->move},
+                                              {"from", value_name(r.first_mistake->from)},
+                                              {"to", value_name(r.first_mistake->to)},
+                                              {"before", outcome_json(r.first_mistake->before)},
+                                              {"after", outcome_json(r.first_mistake->after)}}
+                                       : Json(nullptr);
+  l["winning_moves"] = r.winning_moves ? Json(*r.winning_moves) : Json(nullptr);
+  l["claimed"] = r.claim ? Json(claim_text(*r.claim)) : Json(nullptr);
+  l["claim"] = r.claim_holds ? Json(*r.claim_holds ? "holds" : "fails") : Json(nullptr);
+  return l;
+}
+
+std::string records_report_json_head(const Variant& v, const std::string& path) {
+  std::string head = json_text(with_variant(Json{{"file", path}}, v));
+  head.pop_back();  // the closing '}': the lines follow
+  return head + ",\"lines\":[";
+}
+
+std::string records_report_json_tail(std::size_t records, std::size_t illegal,
+                                     std::size_t claims_failed, double seconds) {
+  const std::string tail = json_text(Json{{"records", records},
+                                          {"illegal", illegal},
+                                          {"claims_failed", claims_failed},
+                                          {"seconds", seconds}});
+  return "]," + tail.substr(1);  // without its opening '{'
+}
+
 Json records_report_json(std::span<const RecordReport> records, const Variant& v,
                          const std::string& path, double seconds) {
   Json o = with_variant(Json{{"file", path}}, v);
@@ -74,30 +116,7 @@ Json records_report_json(std::span<const RecordReport> records, const Variant& v
   for (const RecordReport& r : records) {
     illegal += !r.legal;
     failed += r.claim_holds && !*r.claim_holds;
-    Json l{{"line", r.line}, {"record", r.record}, {"legal", r.legal}};
-    l["illegal"] = r.illegal ? Json{{"ply", r.illegal->ply},
-                                    {"move", r.illegal->move},
-                                    {"reason", r.illegal->reason}}
-                             : Json(nullptr);
-    l["ended_at"] = r.ended_at ? Json(*r.ended_at) : Json(nullptr);
-    l["game_over"] = r.game_over.empty() ? Json(nullptr) : Json(r.game_over);
-    l["end"] = r.end ? game_end_json(*r.end, parse_position(r.final_position, v)) : Json(nullptr);
-    l["final_position"] = r.final_position;
-    l["value"] = r.value ? Json(value_name(r.value->value)) : Json(nullptr);
-    l["plies"] = r.value ? plies_json(*r.value) : Json(nullptr);
-    l["table_value"] = r.table_value ? Json(value_name(r.table_value->value)) : Json(nullptr);
-    l["table_plies"] = r.table_value ? plies_json(*r.table_value) : Json(nullptr);
-    l["first_mistake"] = r.first_mistake ? Json{{"ply", r.first_mistake->ply},
-                                                {"move", r.first_mistake->move},
-                                                {"from", value_name(r.first_mistake->from)},
-                                                {"to", value_name(r.first_mistake->to)},
-                                                {"before", outcome_json(r.first_mistake->before)},
-                                                {"after", outcome_json(r.first_mistake->after)}}
-                                         : Json(nullptr);
-    l["winning_moves"] = r.winning_moves ? Json(*r.winning_moves) : Json(nullptr);
-    l["claimed"] = r.claim ? Json(claim_text(*r.claim)) : Json(nullptr);
-    l["claim"] = r.claim_holds ? Json(*r.claim_holds ? "holds" : "fails") : Json(nullptr);
-    lines.push_back(std::move(l));
+    lines.push_back(record_json(r, v));
   }
   o["lines"] = std::move(lines);
   o["records"] = records.size();

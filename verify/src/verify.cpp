@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -77,6 +78,21 @@ std::optional<std::uint64_t> parse_u64(std::string_view s) {
 
 [[noreturn]] void input_error(int line, const std::string& what) {
   throw InputError("line " + std::to_string(line) + ": " + what);
+}
+
+// Refuses a line that is not text. Bytes that are not UTF-8 pass (a record's
+// comment may be in another encoding; the JSON output replaces them), but a
+// control character means binary data: reading on would only report noise.
+void require_text(std::string_view line, int ln) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      input_error(ln, "a control character (byte " + std::string(hex) + ") at byte " +
+                          std::to_string(i + 1) + ": not a line of text");
+    }
+  }
 }
 
 // Index of a canonical code among the stored classes, or nullopt.
@@ -482,77 +498,81 @@ std::string markdown_row(const TablebaseReport& r) {
 // Published depth counts
 
 PerftTable parse_perft_table(std::string_view text) {
-  PerftTable t;
-  int header_line = 0;
-  std::map<int, int> depth_line;
+  PerftTableParser parser;
   const auto lines = split_lines(text);
-  for (size_t k = 0; k < lines.size(); ++k) {
-    const int ln = int(k + 1);
-    std::string_view line = lines[k];
-    line = line.substr(0, line.find('#'));
-    const auto tokens = split_tokens(line, " \t\r,");
-    if (tokens.empty()) continue;
-    const char first = tokens[0][0];
-    if (first >= '0' && first <= '9') {
-      if (!header_line)
-        input_error(ln, "row " + quote(trim(line)) +
-                            " comes before the header line (a line naming 'exact', "
-                            "'cumulative', 'within' or 'paths' and 'expand-ended' or "
-                            "'stop-at-end')");
-      if (tokens.size() != 2)
-        input_error(ln, tokens.size() < 2
-                            ? "row " + quote(trim(line)) + " has no count: expected 'depth count'"
-                            : "unexpected token " + quote(tokens[2]) + ": expected 'depth count'");
-      const auto d = parse_u64(tokens[0]);
-      if (!d || *d > 64)
-        input_error(ln, "depth " + quote(tokens[0]) + " is not a number from 0 to 64");
-      const auto c = parse_u64(tokens[1]);
-      if (!c) input_error(ln, "count " + quote(tokens[1]) + " is not a non-negative integer");
-      const auto [it, fresh] = depth_line.emplace(int(*d), ln);
-      if (!fresh)
-        input_error(ln, "depth " + quote(tokens[0]) + " was already given on line " +
-                            std::to_string(it->second));
-      t.rows.push_back({int(*d), *c, ln});
-      continue;
-    }
-    // A header line: keywords among other words.
-    std::vector<PerftReading> readings;
-    bool expand = false, stop = false;
-    for (std::string_view tok : tokens) {
-      std::string w = lower(tok);
-      while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
-      while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
-      if (const auto r = parse_perft_reading(w);
-          r && std::find(readings.begin(), readings.end(), *r) == readings.end())
-        readings.push_back(*r);
-      expand |= w == "expand-ended";
-      stop |= w == "stop-at-end";
-    }
-    if (readings.empty() && !expand && !stop)
-      input_error(ln, "token " + quote(tokens[0]) +
-                          " is neither a depth nor part of a header naming 'exact', "
+  for (size_t k = 0; k < lines.size(); ++k) parser.add_line(lines[k], int(k + 1));
+  return parser.finish();
+}
+
+void PerftTableParser::add_line(std::string_view line, int ln) {
+  require_text(line, ln);
+  line = line.substr(0, line.find('#'));
+  const auto tokens = split_tokens(line, " \t\r,");
+  if (tokens.empty()) return;
+  const char first = tokens[0][0];
+  if (first >= '0' && first <= '9') {
+    if (!header_line_)
+      input_error(ln, "row " + quote(trim(line)) +
+                          " comes before the header line (a line naming 'exact', "
                           "'cumulative', 'within' or 'paths' and 'expand-ended' or "
-                          "'stop-at-end' (comment text out with '#')");
-    if (header_line)
-      input_error(ln, "second header line (the first is line " + std::to_string(header_line) + ")");
-    if (readings.size() > 1)
-      input_error(ln, "header names both '" + std::string(perft_reading_name(readings[0])) +
-                          "' and '" + std::string(perft_reading_name(readings[1])) + "'");
-    if (readings.empty())
-      input_error(ln, "header names no count kind: add 'exact', 'cumulative', 'within' or 'paths'");
-    if (expand && stop) input_error(ln, "header names both 'expand-ended' and 'stop-at-end'");
-    if (!expand && !stop)
-      input_error(ln, "header names no expansion rule: add 'expand-ended' or 'stop-at-end'");
-    header_line = ln;
-    t.reading = readings[0];
-    t.expand_ended = expand;
+                          "'stop-at-end')");
+    if (tokens.size() != 2)
+      input_error(ln, tokens.size() < 2
+                          ? "row " + quote(trim(line)) + " has no count: expected 'depth count'"
+                          : "unexpected token " + quote(tokens[2]) + ": expected 'depth count'");
+    const auto d = parse_u64(tokens[0]);
+    if (!d || *d > 64)
+      input_error(ln, "depth " + quote(tokens[0]) + " is not a number from 0 to 64");
+    const auto c = parse_u64(tokens[1]);
+    if (!c) input_error(ln, "count " + quote(tokens[1]) + " is not a non-negative integer");
+    int& seen = depth_line_[size_t(*d)];
+    if (seen)
+      input_error(
+          ln, "depth " + quote(tokens[0]) + " was already given on line " + std::to_string(seen));
+    seen = ln;
+    table_.rows.push_back({int(*d), *c, ln});
+    return;
   }
-  if (!header_line)
+  // A header line: keywords among other words.
+  std::vector<PerftReading> readings;
+  bool expand = false, stop = false;
+  for (std::string_view tok : tokens) {
+    std::string w = lower(tok);
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
+    if (const auto r = parse_perft_reading(w);
+        r && std::find(readings.begin(), readings.end(), *r) == readings.end())
+      readings.push_back(*r);
+    expand |= w == "expand-ended";
+    stop |= w == "stop-at-end";
+  }
+  if (readings.empty() && !expand && !stop)
+    input_error(ln, "token " + quote(tokens[0]) +
+                        " is neither a depth nor part of a header naming 'exact', "
+                        "'cumulative', 'within' or 'paths' and 'expand-ended' or "
+                        "'stop-at-end' (comment text out with '#')");
+  if (header_line_)
+    input_error(ln, "second header line (the first is line " + std::to_string(header_line_) + ")");
+  if (readings.size() > 1)
+    input_error(ln, "header names both '" + std::string(perft_reading_name(readings[0])) +
+                        "' and '" + std::string(perft_reading_name(readings[1])) + "'");
+  if (readings.empty())
+    input_error(ln, "header names no count kind: add 'exact', 'cumulative', 'within' or 'paths'");
+  if (expand && stop) input_error(ln, "header names both 'expand-ended' and 'stop-at-end'");
+  if (!expand && !stop)
+    input_error(ln, "header names no expansion rule: add 'expand-ended' or 'stop-at-end'");
+  header_line_ = ln;
+  table_.reading = readings[0];
+  table_.expand_ended = expand;
+}
+
+PerftTable PerftTableParser::finish() const {
+  if (!header_line_)
     throw InputError(
         "no header line: one line must name 'exact', 'cumulative', 'within' or 'paths' and "
         "'expand-ended' or 'stop-at-end'");
-  if (t.rows.empty()) throw InputError("no 'depth count' rows");
-  return t;
+  if (table_.rows.empty()) throw InputError("no 'depth count' rows");
+  return table_;
 }
 
 std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
@@ -670,85 +690,91 @@ std::optional<Claim> parse_claim(std::string_view comment, int ln) {
 }  // namespace
 
 std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view text) {
-  const Rules rules(tb.variant());
+  const RecordChecker checker(tb);
   std::vector<RecordReport> out;
   const auto lines = split_lines(text);
-  for (size_t k = 0; k < lines.size(); ++k) {
-    const int ln = int(k + 1);
-    const std::string_view line = lines[k];
-    const size_t hash = line.find('#');
-    const std::string_view moves = trim(line.substr(0, hash));
-    const auto tokens = split_moves(moves);
-    if (tokens.empty()) continue;
-    RecordReport rec;
-    rec.line = ln;
-    rec.record = std::string(moves);
-    if (hash != std::string_view::npos) rec.claim = parse_claim(line.substr(hash + 1), ln);
-    GameRecord game(rules);  // rule 3 lives in GameRecord
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      const int ply = int(i + 1);
-      const std::string& tok = tokens[i];
-      if (const auto end = game.end()) {
-        rec.legal = false;
-        rec.illegal = IllegalMove{ply, tok,
-                                  "the game ended at ply " + std::to_string(*rec.ended_at) + " (" +
-                                      describe_end(*end, game.current()) + ")"};
-        break;
-      }
-      const State before_st = game.current();
-      Move m;
-      try {
-        m = resolve_move(rules, before_st, parse_move_text(tok), tok);
-      } catch (const NotationError& e) {
-        rec.legal = false;
-        rec.illegal = IllegalMove{ply, tok, e.what()};
-        break;
-      }
-      // Values under the record's history (rule 3), the move judged by what it
-      // gives its player against what the position offered.
-      Outcome before, got;
-      try {
-        before = game_value(tb, game);
-        game.play(m);
-        got = outcome_for_mover(game_value(tb, game));
-      } catch (const UnreachablePosition&) {
-        throw TablebaseError(
-            TablebaseErrorKind::kCorrupt,
-            tb.name() + ": lacks a position of " + format_position(game.current()) +
-                "'s game, reached by legal moves (damaged table; run 'fano verify')");
-      }
-      if (!rec.first_mistake && got.value < before.value)
-        rec.first_mistake = Mistake{ply, format_move(m), before.value, got.value, before, got};
-      if (game.over()) rec.ended_at = ply;
-    }
-    const State st = game.current();
-    rec.end = game.end();
-    rec.game_over = rec.end ? describe_end(*rec.end, st) : "";
-    rec.final_position = format_position(st);
-    rec.table_value = tb.probe(st);
-    if (rec.table_value) rec.value = game_value(tb, game);
-    if (rec.value && !rec.end) {
-      int wins = 0;
-      for (const RatedMove& r : rate_moves(tb, game)) wins += r.result.value == Value::kWin;
-      rec.winning_moves = wins;
-    }
-    if (rec.claim) {
-      const Claim& c = *rec.claim;
-      bool holds = rec.legal && rec.value && rec.value->value == c.value &&
-                   (!c.plies || *c.plies == rec.value->plies);
-      if (c.winning_moves) holds = holds && rec.winning_moves == c.winning_moves;
-      if (c.first_change) {
-        const auto& m = rec.first_mistake;
-        holds = holds && (c.first_change->ply == 0 ? !m
-                                                   : m && m->ply == c.first_change->ply &&
-                                                         m->before == c.first_change->from &&
-                                                         m->after == c.first_change->to);
-      }
-      rec.claim_holds = holds;
-    }
-    out.push_back(std::move(rec));
-  }
+  for (size_t k = 0; k < lines.size(); ++k)
+    if (auto rec = checker.check_line(lines[k], int(k + 1))) out.push_back(std::move(*rec));
   return out;
+}
+
+RecordChecker::RecordChecker(const Tablebase& tb) : tb_(tb), rules_(tb.variant()) {}
+
+std::optional<RecordReport> RecordChecker::check_line(std::string_view line, int ln) const {
+  const Tablebase& tb = tb_;
+  const Rules& rules = rules_;
+  require_text(line, ln);
+  const size_t hash = line.find('#');
+  const std::string_view moves = trim(line.substr(0, hash));
+  const auto tokens = split_moves(moves);
+  if (tokens.empty()) return std::nullopt;
+  RecordReport rec;
+  rec.line = ln;
+  rec.record = std::string(moves);
+  if (hash != std::string_view::npos) rec.claim = parse_claim(line.substr(hash + 1), ln);
+  GameRecord game(rules);  // rule 3 lives in GameRecord
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const int ply = int(i + 1);
+    const std::string& tok = tokens[i];
+    if (const auto end = game.end()) {
+      rec.legal = false;
+      rec.illegal = IllegalMove{ply, tok,
+                                "the game ended at ply " + std::to_string(*rec.ended_at) + " (" +
+                                    describe_end(*end, game.current()) + ")"};
+      break;
+    }
+    const State before_st = game.current();
+    Move m;
+    try {
+      m = resolve_move(rules, before_st, parse_move_text(tok), tok);
+    } catch (const NotationError& e) {
+      rec.legal = false;
+      rec.illegal = IllegalMove{ply, tok, e.what()};
+      break;
+    }
+    // Values under the record's history (rule 3), the move judged by what it
+    // gives its player against what the position offered.
+    Outcome before, got;
+    try {
+      before = game_value(tb, game);
+      game.play(m);
+      got = outcome_for_mover(game_value(tb, game));
+    } catch (const UnreachablePosition&) {
+      throw TablebaseError(
+          TablebaseErrorKind::kCorrupt,
+          tb.name() + ": lacks a position of " + format_position(game.current()) +
+              "'s game, reached by legal moves (damaged table; run 'fano verify')");
+    }
+    if (!rec.first_mistake && got.value < before.value)
+      rec.first_mistake = Mistake{ply, format_move(m), before.value, got.value, before, got};
+    if (game.over()) rec.ended_at = ply;
+  }
+  const State st = game.current();
+  rec.end = game.end();
+  rec.game_over = rec.end ? describe_end(*rec.end, st) : "";
+  rec.final_position = format_position(st);
+  rec.table_value = tb.probe(st);
+  if (rec.table_value) rec.value = game_value(tb, game);
+  if (rec.value && !rec.end) {
+    int wins = 0;
+    for (const RatedMove& r : rate_moves(tb, game)) wins += r.result.value == Value::kWin;
+    rec.winning_moves = wins;
+  }
+  if (rec.claim) {
+    const Claim& c = *rec.claim;
+    bool holds = rec.legal && rec.value && rec.value->value == c.value &&
+                 (!c.plies || *c.plies == rec.value->plies);
+    if (c.winning_moves) holds = holds && rec.winning_moves == c.winning_moves;
+    if (c.first_change) {
+      const auto& m = rec.first_mistake;
+      holds = holds && (c.first_change->ply == 0 ? !m
+                                                 : m && m->ply == c.first_change->ply &&
+                                                       m->before == c.first_change->from &&
+                                                       m->after == c.first_change->to);
+    }
+    rec.claim_holds = holds;
+  }
+  return rec;
 }
 
 }  // namespace fano::verify

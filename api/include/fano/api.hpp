@@ -77,4 +77,10 @@ class Api {
   std::unique_ptr<Cache> cache_;
 };
 
+// The headers every answer carries, whatever its status: nosniff, the
+// Content-Security-Policy of the path (the explorer's inline script allowed
+// by its hash; nothing loaded by anything else), framing refused and no
+// referrer sent.
+std::vector<std::pair<std::string, std::string>> security_headers(std::string_view path);
+
 }  // namespace fano::server

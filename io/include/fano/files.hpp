@@ -21,6 +21,7 @@ enum class FileProblem {
   kNotAFile,  // a directory or special file (device, FIFO, socket) where a file is needed
   kTooLong,   // an input line longer than kMaxLineBytes
   kIo,        // anything else: permission, read-only file system, full disk, link loop
+  kIsInput,   // an output that is the same file as an input of the command
 };
 
 // A file that could not be read (output() false) or written (true); what()
@@ -82,6 +83,20 @@ void write_output(const std::string& path, std::string_view text);
 void write_stdout(std::span<const std::uint8_t> bytes);
 void write_stdout(std::string_view text);
 
+// Flushes std::cout and the C library's stdout and throws FileError (output)
+// naming standard output and the cause when any byte written to them was
+// lost (a full disk, a closed pipe, /dev/full): a command's report must not
+// vanish with exit status 0.
+void finish_stdout();
+
+// Throws FileError (output, kIsInput) when `output` names the same file
+// (device and inode, symbolic links followed) as `input`: writing it would
+// replace the input the command reads. "-" and files that do not exist yet
+// pass. `option` and `what` name the two in the message ("--out", "the
+// tablebase").
+void check_output_is_not_input(const std::string& output, const std::string& option,
+                               const std::string& input, const std::string& what);
+
 // Creates folder `path` and its missing parents; an existing folder is fine.
 // Throws FileError (output) naming the cause (read-only file system,
 // permission, a file in the way).
@@ -95,8 +110,10 @@ void check_readable_file(const std::string& path, bool regular_only);
 
 // The lines of a file, or of standard input ("-"), read through a fixed
 // buffer: a line longer than kMaxLineBytes is refused by its number, so
-// memory stays bounded whatever the input. A directory is refused. Throws
-// FileError (input) naming the file.
+// memory stays bounded whatever the input. A directory is refused. A FIFO is
+// opened as `cat` opens it: waiting for its writer, so that a writer that
+// starts late is read rather than taken for an empty input. Throws FileError
+// (input) naming the file.
 class LineReader {
  public:
   explicit LineReader(const std::string& path);

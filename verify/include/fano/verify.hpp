@@ -116,8 +116,25 @@ struct PerftTable {
 
 // Parses "depth count" lines (depth 0..64), one header line naming the reading
 // ('exact', 'cumulative', 'within' or 'paths') and 'expand-ended' or
-// 'stop-at-end', '#' comments and blank lines. Throws InputError.
+// 'stop-at-end', '#' comments and blank lines. A line holding a control
+// character (other than a tab or a carriage return) is not text: refused.
+// Throws InputError.
 PerftTable parse_perft_table(std::string_view text);
+
+// The same, a line at a time: an input read as it arrives is refused at its
+// first bad line, and memory stays bounded (at most 65 rows are kept).
+class PerftTableParser {
+ public:
+  // One line without its '\n', numbered from 1. Throws InputError.
+  void add_line(std::string_view line, int number);
+  // The table read. Throws InputError when it lacks the header or any row.
+  PerftTable finish() const;
+
+ private:
+  PerftTable table_;
+  int header_line_ = 0;
+  std::array<int, 65> depth_line_{};  // the line of each depth given, 0 if none
+};
 
 struct PerftCheck {
   int depth;
@@ -189,7 +206,21 @@ struct RecordReport {
 // spaces, optionally followed by "# claim: win|draw|loss [PLIES]" and, each
 // after a ';', "winning-moves N" and "first-change PLY VALUE [PLIES] VALUE
 // [PLIES]" (or "first-change none"). Lines with no moves are skipped. Throws
-// InputError for a malformed claim.
+// InputError for a malformed claim, or a line holding a control character
+// (other than a tab or a carriage return): binary data, not records.
 std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view text);
+
+// The same, a line at a time, for an input checked as it is read.
+class RecordChecker {
+ public:
+  explicit RecordChecker(const Tablebase& tb);
+  // The report of one line (without its '\n', numbered from 1), or nullopt
+  // for a line with no moves. Throws InputError as verify_lines.
+  std::optional<RecordReport> check_line(std::string_view line, int number) const;
+
+ private:
+  const Tablebase& tb_;
+  Rules rules_;
+};
 
 }  // namespace fano::verify

@@ -1,6 +1,7 @@
 // JSON of the verification reports (`fano verify --json`), one serialisation each.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 
@@ -19,5 +20,13 @@ Json perft_report_json(const PerftTable& table, std::span<const PerftCheck> chec
 // Game records replayed against a table.
 Json records_report_json(std::span<const RecordReport> records, const Variant& v,
                          const std::string& path, double seconds);
+
+// The same document printed while the records are read (memory bounded
+// whatever the input): the head, each record's object separated by ',', and
+// the tail give the bytes of json_text(records_report_json(...)).
+std::string records_report_json_head(const Variant& v, const std::string& path);
+Json record_json(const RecordReport& r, const Variant& v);
+std::string records_report_json_tail(std::size_t records, std::size_t illegal,
+                                     std::size_t claims_failed, double seconds);
 
 }  // namespace fano::verify
