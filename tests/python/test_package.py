@@ -263,3 +263,25 @@ def test_probe_codes_mask(standard):
         standard.probe_codes(picks.reshape(10, 100))
     empty = standard.probe_codes(np.array([], dtype=np.uint64))
     assert all(len(a) == 0 for a in empty)
+
+
+def test_stubs_cover_the_module():
+    # python/fano/__init__.pyi (shipped with py.typed) names every public
+    # name of the module, and nothing else.
+    import ast
+    stub = os.path.join(os.path.dirname(__file__), "..", "..", "python", "fano", "__init__.pyi")
+    tree = ast.parse(open(stub).read())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            names.add(node.name)
+            if isinstance(node, ast.ClassDef) and hasattr(fano, node.name):
+                members = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+                public = {m for m in vars(getattr(fano, node.name))
+                          if not m.startswith("_") or m in ("__enter__", "__exit__", "__len__")}
+                assert public <= members, (node.name, public - members)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+    public = {n for n in dir(fano) if not n.startswith("_")} | {"__version__"}
+    aliases = {"ValueName", "Outcome", "Moves"}
+    assert public == names - aliases, (public ^ (names - aliases))
