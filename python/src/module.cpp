@@ -25,6 +25,7 @@
 #include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
+#include "fano/parallel.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/solver_json.hpp"
@@ -440,16 +441,20 @@ py::tuple probe_codes(const PyTablebase& t,
   std::uint16_t* p = plies.mutable_data();
   bool* ok = valid.mutable_data();
   {
+    // Blocks of entries on all cores (each entry written once: the same
+    // arrays for any thread count).
     py::gil_scoped_release release;
     const Variant variant = t.tb.variant();
-    for (py::ssize_t i = 0; i < n; ++i) {
-      const State st{c[i]};
-      std::optional<Outcome> o;
-      if (is_valid_position(st, variant)) o = t.tb.probe(st);
-      ok[i] = o.has_value();
-      v[i] = o ? std::uint8_t(o->value) : std::uint8_t(255);
-      p[i] = o && o->value != Value::kDraw ? o->plies : 0;
-    }
+    par::parallel_for(par::blocked_range<py::ssize_t>(0, n, 1 << 14), [&](const auto& r) {
+      for (py::ssize_t i = r.begin(); i < r.end(); ++i) {
+        const State st{c[i]};
+        std::optional<Outcome> o;
+        if (is_valid_position(st, variant)) o = t.tb.probe(st);
+        ok[i] = o.has_value();
+        v[i] = o ? std::uint8_t(o->value) : std::uint8_t(255);
+        p[i] = o && o->value != Value::kDraw ? o->plies : 0;
+      }
+    });
   }
   return py::make_tuple(value, plies, valid);
 }
@@ -734,8 +739,8 @@ PYBIND11_MODULE(fano, m) {
           "probe() of a position given by its code; ValueError for a code that is not a "
           "position of the table's variant (as Position.from_code).")
       .def("probe_codes", &probe_codes, py::arg("codes"),
-           "probe() of a numpy array of codes (converted to uint64), vectorised and without "
-           "the GIL: a tuple (value, plies, valid) of arrays of the same length: value uint8 "
+           "probe() of a numpy array of codes (converted to uint64), vectorised, on all cores "
+           "and without the GIL: a tuple (value, plies, valid) of arrays of the same length: value uint8 "
            "(0 loss, 1 draw, 2 win, as classes(); 255 where not valid), plies uint16 (0 for a "
            "draw or an invalid entry), valid bool (False for a code that is malformed, not a "
            "position of the table's variant, or unreachable). Never raises for an entry.")
