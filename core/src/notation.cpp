@@ -136,6 +136,24 @@ State parse_position(std::string_view text, const Variant& variant) {
   return st.with_to_move(to_move);
 }
 
+bool is_valid_position(State st, const Variant& variant) {
+  if (st.code >> (kSideBit + 1)) return false;
+  for (int s = 0; s < kSpaces; ++s)
+    if (!st.info(s).valid || st.height(s) > variant.stack_cap) return false;
+  const unsigned counts = st.kind_counts();
+  int white = 0, black = 0;
+  for (int p = 0; p < kPieceKinds; ++p) {
+    const int n = State::count_of(counts, Piece(p));
+    if (n > kCopiesPerKind) return false;
+    (p < 2 ? white : black) += n;
+  }
+  if (white + black < kTotalPieces) {
+    if (white != black && white != black + 1) return false;
+    return st.to_move() == (white == black ? Colour::kWhite : Colour::kBlack);
+  }
+  return true;
+}
+
 MoveText parse_move_text(std::string_view token) {
   MoveText mt;
   if (token.empty()) throw NotationError("empty move");

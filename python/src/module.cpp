@@ -3,6 +3,8 @@
 // (core's rules and notation, the tablebase reader, analyse() and
 // report_json(), solve()); nothing here re-implements a rule.
 #include <dlfcn.h>
+#include <pwd.h>
+#include <unistd.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "fano/analysis.hpp"
@@ -22,6 +25,7 @@
 #include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
+#include "fano/parallel.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/solver_json.hpp"
@@ -42,7 +46,27 @@ namespace fs = std::filesystem;
 
 // The exception types the module defines (created in PYBIND11_MODULE).
 PyObject* g_tablebase_error = nullptr;
+PyObject* g_missing = nullptr;
 PyObject* g_unreachable = nullptr;
+
+// Moves as Python gives them: "C4,t3" or ["C4", "t3"].
+using MovesArg = std::variant<std::string, std::vector<std::string>>;
+
+std::string moves_text(const MovesArg& moves) {
+  if (const auto* text = std::get_if<std::string>(&moves)) return *text;
+  std::string out;
+  for (const std::string& m : std::get<std::vector<std::string>>(moves)) {
+    if (m.find(',') != std::string::npos)
+      throw py::value_error("a list of moves holds one move per item, got '" + m + "'");
+    out += (out.empty() ? "" : ",") + m;
+  }
+  return out;
+}
+
+// The Python type name of an object, for TypeError messages.
+std::string type_name(const py::handle& h) {
+  return py::str(py::type::handle_of(h).attr("__name__")).cast<std::string>();
+}
 
 // The name of an error kind, as the `kind` attribute of fano.TablebaseError.
 const char* kind_name(TablebaseErrorKind kind) {
@@ -155,8 +179,8 @@ std::vector<std::string> legal_move_strings(const Position& p) {
   return out;
 }
 
-Position play(const Position& p, const std::string& moves) {
-  const GameRecord g = GameRecord::from_moves(p.rules(), p.state, moves);
+Position play(const Position& p, const MovesArg& moves) {
+  const GameRecord g = GameRecord::from_moves(p.rules(), p.state, moves_text(moves));
   return {g.current(), p.variant};
 }
 
@@ -177,8 +201,15 @@ struct PyTablebase {
 // tables/ when this module was built in (and is loaded from) the build tree;
 // else, as for the installed fano command, <prefix>/share/fano/tables of the
 // prefix the module is installed under (<prefix>/FANO_PYTHON_INSTALL_DIR).
+std::string cache_dir();
+
+// A module installed with pip (FANO_PYTHON_PACKAGE) has no tables folder of
+// its own: $FANO_TABLES, else the cache.
 TableDir table_dir() {
   if (const char* env = std::getenv("FANO_TABLES"); env && *env) return {env, "FANO_TABLES"};
+#ifdef FANO_PYTHON_PACKAGE
+  if (true) return {cache_dir(), "cache"};
+#endif
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&table_dir), &info) && info.dli_fname) {
     std::error_code ec;
@@ -204,17 +235,80 @@ TableDir table_dir() {
   return {FANO_INSTALL_TABLE_DIR, "installed"};
 }
 
-std::string table_path(const Variant& v) { return default_tablebase_path(v, table_dir().path); }
+// The per-user cache folder tables are solved into on first use:
+// $XDG_CACHE_HOME/fano (an absolute path, as the XDG spec asks), else
+// ~/.cache/fano.
+std::string cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && fs::path(xdg).is_absolute())
+    return (fs::path(xdg) / "fano").string();
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) {
+    const passwd* pw = ::getpwuid(::getuid());
+    home = pw ? pw->pw_dir : nullptr;
+  }
+  if (!home || !*home)
+    throw TablebaseError(TablebaseErrorKind::kIo,
+                         "no cache folder for tables: neither XDG_CACHE_HOME nor HOME is set");
+  return (fs::path(home) / ".cache" / "fano").string();
+}
 
-PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v) {
+// The folder open_tablebase() reads a variant's table from: table_dir(), or
+// the cache when the table is not there (a folder the user did not choose:
+// the source tree's or the installed one; FANO_TABLES is kept).
+TableDir table_dir_for(const Variant& v) {
+  TableDir d = table_dir();
+  if (d.source == "FANO_TABLES" || d.source == "cache") return d;
+  std::error_code ec;
+  if (fs::exists(default_tablebase_path(v, d.path), ec)) return d;
+  return {cache_dir(), "cache"};
+}
+
+std::string table_path(const Variant& v) { return default_tablebase_path(v, table_dir_for(v).path); }
+
+// Solves a variant and writes its table to `path` atomically, creating the
+// folder.
+void solve_into(const Variant& v, const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) create_table_dir(parent.string());
+  const Solution sol = solve(v, SolveOptions{});
+  write_file_atomically(path, encode_solution(sol));
+}
+
+// A missing table's message with the Python way to create it (the library's
+// hint names the fano command).
+[[noreturn]] void rethrow_missing(const TablebaseError& e, const std::string& path,
+                                  const std::optional<Variant>& v) {
+  std::string what = e.what();
+  if (const auto cut = what.find(" (run '"); cut != std::string::npos) what.resize(cut);
+  const std::string variant =
+      v ? (*v == kStandard ? std::string("fano.STANDARD")
+                           : "fano.Variant(" + std::to_string(v->stack_cap) + ", '" +
+                                 std::string(adjacency_name(v->adjacency)) + "')")
+        : std::string("variant");
+  throw TablebaseError(TablebaseErrorKind::kMissing,
+                       what + " (fano.solve(" + variant + ", path='" + path +
+                           "') creates it; fano.open_tablebase() with no path solves the "
+                           "table into the cache folder " + cache_dir() + " on first use)");
+}
+
+PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v,
+                       bool solve_missing) {
   // As the fano command: the default path is the variant's (standard unless
   // given) and must hold that variant; an explicit path holds its own variant
-  // unless one is given.
+  // unless one is given. A missing default table is solved on first use (into
+  // FANO_TABLES or the cache, see table_dir_for).
   const std::string p = path ? path->string() : table_path(v.value_or(kStandard));
   const std::optional<Variant> expected = path ? v : std::optional(v.value_or(kStandard));
   py::gil_scoped_release release;
-  Tablebase tb = fano::open_tablebase(p, expected);
-  return PyTablebase{std::move(tb), p};
+  try {
+    std::error_code ec;
+    if (!path && solve_missing && !fs::exists(p, ec)) solve_into(*expected, p);
+    Tablebase tb = fano::open_tablebase(p, expected);
+    return PyTablebase{std::move(tb), p};
+  } catch (const TablebaseError& e) {
+    if (e.kind() == TablebaseErrorKind::kMissing) rethrow_missing(e, p, expected);
+    throw;
+  }
 }
 
 void check_variant(const PyTablebase& t, const Position& p) {
@@ -237,31 +331,71 @@ py::tuple probe(const PyTablebase& t, const Position& p) {
   return outcome_tuple(probe_state(t.tb, p.state));
 }
 
+// A code as a State of the table's variant; ValueError as Position.from_code.
+State checked_code(const PyTablebase& t, std::uint64_t code) {
+  if (!is_valid_position(State{code}, t.tb.variant())) from_code(code, t.tb.variant());  // throws
+  return State{code};
+}
+
+// An int code from Python: TypeError for another type, ValueError for a
+// negative or too large int.
+std::uint64_t code_arg(const py::handle& item, const std::string& what) {
+  if (!PyLong_Check(item.ptr()) || PyBool_Check(item.ptr()))
+    throw py::type_error(what + " must be a Position or an int code, not " + type_name(item));
+  const unsigned long long c = PyLong_AsUnsignedLongLong(item.ptr());
+  if (c == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::value_error(what + " " + py::str(item).cast<std::string>() +
+                          " is not a 64-bit position code");
+  }
+  return c;
+}
+
+// Raises the error of item i of probe_many: its message prefixed with the index.
+[[noreturn]] void fail_item(std::size_t i, PyObject* type, const std::string& message) {
+  py::object exc = py::reinterpret_borrow<py::object>(type)("item " + std::to_string(i) + ": " +
+                                                           message);
+  exc.attr("index") = i;
+  PyErr_SetObject(type, exc.ptr());
+  throw py::error_already_set();
+}
+
 py::list probe_many(const PyTablebase& t, const py::iterable& items) {
   std::vector<State> states;
   for (const py::handle& item : items) {
+    const std::size_t i = states.size();
     if (py::isinstance<Position>(item)) {
       const Position& p = item.cast<const Position&>();
-      check_variant(t, p);
+      if (!(p.variant == t.tb.variant()))
+        fail_item(i, PyExc_ValueError,
+                  "position " + position_repr(p) + " is not of the table's variant " +
+                      variant_repr(t.tb.variant()));
       states.push_back(p.state);
     } else {
-      states.push_back(State{item.cast<std::uint64_t>()});
+      const std::uint64_t code = code_arg(item, "item " + std::to_string(i));
+      try {
+        states.push_back(checked_code(t, code));
+      } catch (const NotationError& e) {
+        fail_item(i, PyExc_ValueError, e.what());
+      }
     }
   }
   std::vector<Outcome> outcomes(states.size());
-  std::optional<State> unreachable;
+  std::optional<std::size_t> unreachable;
   {
     py::gil_scoped_release release;
     for (std::size_t i = 0; i < states.size(); ++i) {
       const auto o = t.tb.probe(states[i]);
       if (!o) {
-        unreachable = states[i];
+        unreachable = i;
         break;
       }
       outcomes[i] = *o;
     }
   }
-  if (unreachable) throw UnreachablePosition(t.tb, Rules(t.tb.variant()), *unreachable);
+  if (unreachable)
+    fail_item(*unreachable, g_unreachable,
+              UnreachablePosition(t.tb, Rules(t.tb.variant()), states[*unreachable]).what());
   py::list out;
   for (const Outcome& o : outcomes) out.append(outcome_tuple(o));
   return out;
@@ -270,7 +404,7 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items) {
 // The game to analyse: `moves` played from `position` (default the empty
 // board; rule 3 applies to them), or `position` alone.
 GameRecord game_for(const PyTablebase& t, const std::optional<Position>& position,
-                    const std::optional<std::string>& moves) {
+                    const std::optional<MovesArg>& moves) {
   if (!position && !moves) throw py::type_error("give a Position or moves=\"C4,t3,...\"");
   const Rules rules(t.tb.variant());
   State start = kEmptyBoard;
@@ -278,15 +412,51 @@ GameRecord game_for(const PyTablebase& t, const std::optional<Position>& positio
     check_variant(t, *position);
     start = position->state;
   }
-  if (moves) return GameRecord::from_moves(rules, start, *moves);
+  if (moves) return GameRecord::from_moves(rules, start, moves_text(*moves));
   return GameRecord(rules, start);
 }
 
 PositionReport report(const PyTablebase& t, const std::optional<Position>& position,
-                      const std::optional<std::string>& moves) {
+                      const std::optional<MovesArg>& moves) {
   const GameRecord game = game_for(t, position, moves);
   py::gil_scoped_release release;
   return analyse(t.tb, game);
+}
+
+// probe() of an array of codes, without the GIL: (value uint8: 0 loss,
+// 1 draw, 2 win, 255 invalid; plies uint16, 0 for a draw or an invalid
+// entry; valid bool: the code is a position of the table's variant that some
+// game reaches).
+py::tuple probe_codes(const PyTablebase& t,
+                      const py::array_t<std::uint64_t, py::array::c_style>& codes) {
+  if (codes.ndim() != 1)
+    throw py::value_error("probe_codes takes a one-dimensional array of codes, got " +
+                          std::to_string(codes.ndim()) + " dimensions");
+  const auto n = codes.shape(0);
+  py::array_t<std::uint8_t> value(n);
+  py::array_t<std::uint16_t> plies(n);
+  py::array_t<bool> valid(n);
+  const std::uint64_t* c = codes.data();
+  std::uint8_t* v = value.mutable_data();
+  std::uint16_t* p = plies.mutable_data();
+  bool* ok = valid.mutable_data();
+  {
+    // Blocks of entries on all cores (each entry written once: the same
+    // arrays for any thread count).
+    py::gil_scoped_release release;
+    const Variant variant = t.tb.variant();
+    par::parallel_for(par::blocked_range<py::ssize_t>(0, n, 1 << 14), [&](const auto& r) {
+      for (py::ssize_t i = r.begin(); i < r.end(); ++i) {
+        const State st{c[i]};
+        std::optional<Outcome> o;
+        if (is_valid_position(st, variant)) o = t.tb.probe(st);
+        ok[i] = o.has_value();
+        v[i] = o ? std::uint8_t(o->value) : std::uint8_t(255);
+        p[i] = o && o->value != Value::kDraw ? o->plies : 0;
+      }
+    });
+  }
+  return py::make_tuple(value, plies, valid);
 }
 
 py::dict header_dict(const TablebaseHeader& h) { return to_python(header_json(h)); }
@@ -334,6 +504,8 @@ py::dict solve_variant(const Variant& v, const std::optional<fs::path>& path,
     j = solution_json(sol);
     if (path) {
       const auto bytes = encode_solution(sol);
+      if (const fs::path parent = path->parent_path(); !parent.empty())
+        create_table_dir(parent.string());
       write_file_atomically(path->string(), bytes);
       j["tablebase"] = path->string();
       j["tablebase_bytes"] = bytes.size();
@@ -369,6 +541,10 @@ PYBIND11_MODULE(fano, m) {
       "Values are for the side to move: 'win', 'draw' or 'loss', with the plies until the\n"
       "game is over under perfect play (None for a draw).";
   m.attr("__version__") = kVersion;
+  // Classes and functions say they come from `fano` (pickle finds them there)
+  // also when this extension is fano.fano inside the pip-installed package.
+  const py::object real_name = m.attr("__name__");
+  m.attr("__name__") = "fano";
 
   // Exceptions. TablebaseError has `kind` ("missing", "not_a_file", "truncated",
   // "bad_magic", "bad_version", "checksum", "corrupt", "wrong_variant", "io").
@@ -382,17 +558,31 @@ PYBIND11_MODULE(fano, m) {
       "fano.UnreachablePosition",
       "A legal position that no game from the empty board reaches (the table does not hold it).",
       PyExc_ValueError, nullptr);
+  g_missing = PyErr_NewExceptionWithDoc(
+      "fano.MissingTablebaseError",
+      "A table file that does not exist (kind \"missing\"): both a TablebaseError and a "
+      "FileNotFoundError.",
+      py::make_tuple(py::reinterpret_borrow<py::object>(g_tablebase_error),
+                     py::reinterpret_borrow<py::object>(PyExc_FileNotFoundError))
+          .release()
+          .ptr(),
+      nullptr);
   m.attr("TablebaseError") = py::reinterpret_borrow<py::object>(g_tablebase_error);
+  m.attr("MissingTablebaseError") = py::reinterpret_borrow<py::object>(g_missing);
   m.attr("UnreachablePosition") = py::reinterpret_borrow<py::object>(g_unreachable);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const TablebaseError& e) {
-      raise(g_tablebase_error, e, kind_name(e.kind()));
+      raise(e.kind() == TablebaseErrorKind::kMissing ? g_missing : g_tablebase_error, e,
+            kind_name(e.kind()));
     } catch (const UnreachablePosition& e) {
       raise(g_unreachable, e);
     } catch (const NotationError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const py::cast_error& e) {
+      // An argument of the wrong type met inside a call.
+      PyErr_SetString(PyExc_TypeError, e.what());
     }
   });
 
@@ -418,9 +608,15 @@ PYBIND11_MODULE(fano, m) {
            [](const Variant& a, const py::object& b) {
              return py::isinstance<Variant>(b) && a == b.cast<const Variant&>();
            })
-      .def("__hash__", [](const Variant& v) {
-        return py::hash(py::make_tuple(v.stack_cap, int(v.adjacency)));
-      });
+      .def("__hash__",
+           [](const Variant& v) { return py::hash(py::make_tuple(v.stack_cap, int(v.adjacency))); })
+      .def(py::pickle(
+          [](const Variant& v) {
+            return py::make_tuple(v.stack_cap, std::string(adjacency_name(v.adjacency)));
+          },
+          [](const py::tuple& t) {
+            return make_variant(t[0].cast<int>(), t[1].cast<std::string>());
+          }));
   m.attr("STANDARD") = py::cast(kStandard);
   py::list variants;
   for (const Variant& v : kAllVariants) variants.append(py::cast(v));
@@ -476,8 +672,16 @@ PYBIND11_MODULE(fano, m) {
            "The legal moves in notation, in the rules' order (placements by shape, circle "
            "first, then space; movements by from-space then to-space). Empty when the game is "
            "over.")
+      .def(py::pickle(
+          [](const Position& p) {
+            return py::make_tuple(format_position(p.state), p.variant);
+          },
+          [](const py::tuple& t) {
+            return parse(t[0].cast<std::string>(), t[1].cast<Variant>());
+          }))
       .def("play", &play, py::arg("moves"),
-           "The Position after a move ('C4', '7-5'), or a sequence of moves ('C4,t3'). "
+           "The Position after a move ('C4', '7-5'), or a sequence of moves ('C4,t3' or "
+           "['C4', 't3']). "
            "Raises ValueError for an illegal move or one played after the game has ended "
            "(a line, no move, or a repetition within the sequence).")
       .def("game_over", &game_over_dict,
@@ -507,6 +711,21 @@ PYBIND11_MODULE(fano, m) {
              return "<fano.Tablebase " + variant_repr(t.tb.variant()) + " '" + t.path + "', " +
                     std::to_string(t.tb.size()) + " classes>";
            })
+      .def(
+          "__enter__", [](const py::object& self) { return self; },
+          "A Tablebase is a context manager: `with fano.open_tablebase() as tb:`.")
+      .def(
+          "__exit__",
+          [](const PyTablebase&, const py::object&, const py::object&, const py::object&) {
+            return false;
+          },
+          "Leaves the with block (the table stays usable: it is held in memory, no file is "
+          "kept open).")
+      .def(py::pickle(
+          [](const PyTablebase& t) { return py::make_tuple(t.path, t.tb.variant()); },
+          [](const py::tuple& t) {
+            return open_table(fs::path(t[0].cast<std::string>()), t[1].cast<Variant>(), false);
+          }))
       .def("probe", &probe, py::arg("position"),
            "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
            "plies to the end under perfect play (None for a draw). No history (see analyse). "
@@ -514,17 +733,27 @@ PYBIND11_MODULE(fano, m) {
       .def(
           "probe",
           [](const PyTablebase& t, std::uint64_t code) {
-            return outcome_tuple(probe_state(t.tb, State{code}));
+            return outcome_tuple(probe_state(t.tb, checked_code(t, code)));
           },
-          py::arg("code"), "probe() of a position given by its code.")
+          py::arg("code"),
+          "probe() of a position given by its code; ValueError for a code that is not a "
+          "position of the table's variant (as Position.from_code).")
+      .def("probe_codes", &probe_codes, py::arg("codes"),
+           "probe() of a numpy array of codes (converted to uint64), vectorised, on all cores "
+           "and without the GIL: a tuple (value, plies, valid) of arrays of the same length: value uint8 "
+           "(0 loss, 1 draw, 2 win, as classes(); 255 where not valid), plies uint16 (0 for a "
+           "draw or an invalid entry), valid bool (False for a code that is malformed, not a "
+           "position of the table's variant, or unreachable). Never raises for an entry.")
       .def("probe_many", &probe_many, py::arg("positions"),
            "probe() of many positions (Positions or int codes, e.g. classes()['code']): a list "
            "of (value, plies) tuples in the same order. Probes without the GIL, so threads "
-           "probe in parallel. Raises UnreachablePosition for the first unreachable one.")
+           "probe in parallel. Raises UnreachablePosition (or ValueError for an invalid code, "
+           "TypeError for another type) for the first failing item, its message starting "
+           "'item I: ' and its `index` attribute I.")
       .def(
           "analyse",
           [](const PyTablebase& t, const std::optional<Position>& position,
-             const std::optional<std::string>& moves) {
+             const std::optional<MovesArg>& moves) {
             return to_python(report_json(report(t, position, moves)));
           },
           py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
@@ -536,7 +765,7 @@ PYBIND11_MODULE(fano, m) {
       .def(
           "mainline",
           [](const PyTablebase& t, const std::optional<Position>& position,
-             const std::optional<std::string>& moves) {
+             const std::optional<MovesArg>& moves) {
             return to_python(principal_variation_json(report(t, position, moves)));
           },
           py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
@@ -552,22 +781,32 @@ PYBIND11_MODULE(fano, m) {
 
   m.def(
       "open_tablebase", &open_table, py::arg("path") = py::none(), py::arg("variant") = py::none(),
+      py::kw_only(), py::arg("solve_missing") = true,
       "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
-      "the variant's default table (STANDARD unless given), in $FANO_TABLES, else the source "
-      "tree's tables/ when imported from the build tree, else the installed "
-      "<prefix>/share/fano/tables. With a path: the file's own variant, which must equal `variant` "
-      "if given. Raises TablebaseError (with `kind`).");
+      "the variant's default table (STANDARD unless given): in $FANO_TABLES if set; else "
+      "(a module built with CMake) the source tree's tables/ when imported from the build "
+      "tree or the installed <prefix>/share/fano/tables, when the table is there; else the "
+      "per-user cache folder cache_dir(). A missing default table is solved on first use "
+      "(well under a second) into $FANO_TABLES or the cache folder, creating the folder, "
+      "unless solve_missing=False. With a path: the file's own variant, which must equal "
+      "`variant` if given. Raises TablebaseError (with `kind`); MissingTablebaseError (also "
+      "a FileNotFoundError) for a missing file.");
   m.def(
       "default_tablebase_path", [](const Variant& v) { return table_path(v); },
-      py::arg("variant") = kStandard, "Where open_tablebase() looks for a variant's table.");
+      py::arg("variant") = kStandard,
+      "Where open_tablebase() reads a variant's table (solving it there first when missing).");
+  m.def("cache_dir", &cache_dir,
+        "The per-user folder tables are solved into on first use: $XDG_CACHE_HOME/fano, else "
+        "~/.cache/fano.");
   m.def(
       "default_table_dir",
       [] {
         const TableDir d = table_dir();
         return py::make_tuple(d.path, d.source);
       },
-      "(folder, why) of the default tables: why is 'FANO_TABLES', 'source tree' or "
-      "'installed'.");
+      "(folder, why) of the default tables: why is 'FANO_TABLES', 'source tree', "
+      "'installed' or 'cache' (a module installed with pip). A table missing from the source "
+      "tree's or installed folder is read from (and solved into) cache_dir().");
   m.def("solve", &solve_variant, py::arg("variant") = kStandard, py::arg("path") = py::none(),
         py::arg("threads") = py::none(),
         "Solves a variant (enumeration, retrograde analysis; the GIL is released) and, given a "
@@ -575,4 +814,5 @@ PYBIND11_MODULE(fano, m) {
         "stack_cap, adjacency, reachable, placement, movement, canonical, win, loss, draw, "
         "start {value, plies}, then tablebase and tablebase_bytes (with a path) and seconds. "
         "threads: worker threads (None or 0: all cores).");
+  m.attr("__name__") = real_name;
 }

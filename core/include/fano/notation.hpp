@@ -39,6 +39,12 @@ std::string format_position(State st);
 // move consistent with the placement counts. Throws NotationError.
 State parse_position(std::string_view text, const Variant& variant);
 
+// True when `st` is a position parse_position would accept for the variant
+// (every stack byte well formed, no bits above the side to move, the stack
+// cap, at most two pieces of a kind, the placement phase's counts and side to
+// move), without allocating: for checking arrays of codes.
+bool is_valid_position(State st, const Variant& variant);
+
 // A move as written, before it is checked against a position.
 struct MoveText {
   bool placement = true;

@@ -1,0 +1,136 @@
+"""Python.PipInstallIntoVenv: the package installed as a user installs it.
+
+A fresh `python3 -m venv --system-site-packages` (Debian's numpy), then
+`pip install --no-build-isolation <repo>`; fano imported from a folder
+outside the source tree: its version and metadata, the default table solved
+into a fresh cache folder and answering as `fano query`, pickling; `pip
+show`; a wheel made with `python3 -m build --no-isolation --wheel`; `pip
+uninstall -y fano`. The C++ is compiled once into $FANO_PIP_BUILD_DIR (kept
+between runs by ctest's build tree).
+
+Environment: REPO (the source tree), WORK (a scratch folder), FANO_BIN,
+FANO_VERSION (CMakeLists.txt's), FANO_PIP_BUILD_DIR.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = os.environ["REPO"]
+WORK = os.path.abspath(os.environ["WORK"])
+FANO_BIN = os.environ["FANO_BIN"]
+VERSION = os.environ["FANO_VERSION"]
+
+VENV = os.path.join(WORK, "venv")
+CACHE = os.path.join(WORK, "cache")
+OUTSIDE = os.path.join(WORK, "outside")
+DIST = os.path.join(WORK, "dist")
+
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ("PYTHONPATH", "FANO_TABLES", "VIRTUAL_ENV", "PYTHONHOME")}
+ENV["XDG_CACHE_HOME"] = CACHE
+
+
+def run(*cmd, cwd=OUTSIDE, check=True):
+    start = time.monotonic()
+    r = subprocess.run(cmd, cwd=cwd, env=ENV, capture_output=True, text=True)
+    took = time.monotonic() - start
+    print(f"$ {' '.join(cmd)}  ({took:.1f} s, exit {r.returncode})", flush=True)
+    if check and r.returncode != 0:
+        print(r.stdout[-4000:], r.stderr[-4000:], sep="\n")
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return r
+
+
+CHECK = r'''
+import importlib.metadata, json, os, pickle, sys
+import fano
+out = {}
+out["file"] = fano.__file__
+out["version"] = fano.__version__
+out["metadata_version"] = importlib.metadata.version("fano")
+out["files"] = sorted(os.listdir(os.path.dirname(fano.__file__)))
+out["table_dir"] = fano.default_table_dir()
+out["cache_dir"] = fano.cache_dir()
+with fano.open_tablebase() as tb:
+    out["path"] = tb.path
+    p = fano.Position.empty().play(["C4", "t3"])
+    out["probe"] = tb.probe(p)
+    out["position"] = str(p)
+    out["pickled"] = pickle.loads(pickle.dumps(p)) == p
+    tb2 = pickle.loads(pickle.dumps(tb))
+    out["tb_pickled"] = (tb2.path, tb2.probe(p)) == (tb.path, tb.probe(p))
+    out["class"] = type(tb).__module__ + "." + type(tb).__qualname__
+cap3 = fano.open_tablebase(variant=fano.VARIANTS[2])
+out["cap3"] = cap3.path
+print(json.dumps(out))
+'''
+
+
+def main():
+    shutil.rmtree(VENV, ignore_errors=True)
+    shutil.rmtree(CACHE, ignore_errors=True)
+    shutil.rmtree(DIST, ignore_errors=True)
+    os.makedirs(OUTSIDE, exist_ok=True)
+    untracked_before = set(run("git", "-C", REPO, "status", "--porcelain", "--ignored",
+                               check=False).stdout.splitlines())
+
+    run(sys.executable, "-m", "venv", "--system-site-packages", VENV)
+    pip = os.path.join(VENV, "bin", "pip")
+    python = os.path.join(VENV, "bin", "python")
+    run(pip, "install", "--no-cache-dir", "--no-build-isolation", REPO)
+
+    r = run(python, "-c", CHECK)
+    got = json.loads(r.stdout)
+    print(json.dumps(got, indent=1))
+    assert got["file"].startswith(VENV), got["file"]
+    assert got["version"] == got["metadata_version"] == VERSION, got
+    for f in ("__init__.py", "__init__.pyi", "py.typed"):
+        assert f in got["files"], got["files"]
+    assert any(f.startswith("fano.") and f.endswith(".so") for f in got["files"]), got["files"]
+    assert got["table_dir"] == [os.path.join(CACHE, "fano"), "cache"], got["table_dir"]
+    assert got["cache_dir"] == os.path.join(CACHE, "fano")
+    assert got["path"] == os.path.join(CACHE, "fano", "standard.fanotb")
+    assert got["cap3"] == os.path.join(CACHE, "fano", "cap3-board.fanotb")
+    assert os.path.isfile(got["path"]) and os.path.isfile(got["cap3"])
+    assert got["pickled"] and got["tb_pickled"]
+    assert got["class"] == "fano.Tablebase", got["class"]
+    # The same answer as the fano command on the same table.
+    q = json.loads(run(FANO_BIN, "query", "--json", "--tb", got["path"], got["position"]).stdout)
+    assert got["probe"] == [q["table_value"], q["table_plies"]], (got["probe"], q)
+    # The cached table is the one `fano solve` writes.
+    cli_table = os.path.join(WORK, "cli-standard.fanotb")
+    run(FANO_BIN, "solve", "--out", cli_table)
+    with open(cli_table, "rb") as a, open(got["path"], "rb") as b:
+        assert a.read() == b.read(), "cached table differs from fano solve's"
+
+    show = run(pip, "show", "fano").stdout
+    print(show)
+    assert "Name: fano" in show and f"Version: {VERSION}" in show, show
+
+    # A wheel, as `python3 -m build --no-isolation --wheel` makes it.
+    run(sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", DIST, REPO)
+    wheels = [f for f in os.listdir(DIST) if f.endswith(".whl")]
+    assert len(wheels) == 1 and wheels[0].startswith(f"fano-{VERSION}-cp311-"), wheels
+    import zipfile
+    names = zipfile.ZipFile(os.path.join(DIST, wheels[0])).namelist()
+    for f in ("fano/__init__.py", "fano/__init__.pyi", "fano/py.typed"):
+        assert f in names, names
+    assert any(n.startswith("fano/fano.") and n.endswith(".so") for n in names), names
+
+    run(pip, "uninstall", "-y", "fano")
+    r = run(python, "-c", "import fano", check=False)
+    assert r.returncode != 0 and "No module named 'fano'" in r.stderr, r.stderr
+
+    # Nothing left in the source tree.
+    untracked_after = set(run("git", "-C", REPO, "status", "--porcelain", "--ignored",
+                              check=False).stdout.splitlines())
+    assert untracked_after <= untracked_before, untracked_after - untracked_before
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
