@@ -1,4 +1,7 @@
 // fano bench: timings of every stage on this machine (never part of the tests).
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -56,6 +60,35 @@ void time_solve(SolveTiming& best, const std::string& path) {
   best.total = std::min(best.total, total);
   best.reachable = sol.stats.reachable;
   best.bytes = bytes.size();
+}
+
+// A cold solve as users run it: this binary started as a child process,
+// `fano solve --out path --threads N`, timed from fork to reaping, with the
+// child's peak resident memory and page faults from wait4. Start-up (the
+// dynamic loader, static initialisation) and the first touch of every page
+// are in it, which the in-process rounds above never see after the first.
+struct ColdSolve {
+  double wall_ms;
+  long peak_kb, minor_faults;
+};
+ColdSolve run_cold_solve(const std::string& path, int threads) {
+  const std::string threads_arg = std::to_string(threads);
+  const auto t0 = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("bench: fork failed");
+  if (pid == 0) {
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    if (devnull >= 0) ::dup2(devnull, 1), ::dup2(devnull, 2);
+    const char* argv[] = {"fano", "solve", "--out", path.c_str(), "--threads", threads_arg.c_str(),
+                          nullptr};
+    ::execv("/proc/self/exe", const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (::wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("bench: the child `fano solve` failed");
+  return {seconds_since(t0) * 1e3, usage.ru_maxrss, usage.ru_minflt};
 }
 
 // Milliseconds of rate_moves (every move's exact value under the game's
@@ -128,27 +161,34 @@ int cmd_bench(const Args& args) {
       "probes", po::value<int>()->default_value(1000000), "random reachable positions probed")(
       "dir", po::value<std::string>(),
       "folder for the tables written (default: a temporary folder, removed at the end)")(
+      "cold-runs", po::value<int>()->default_value(9),
+      "whole-process runs of `fano solve --out FILE` per thread count (0: skip them)")(
       "reference-runs", po::value<int>()->default_value(1),
       "runs of the plain reference solver (0: skip it)")("json", "print JSON")(
       "history", "only the history-aware analysis (rule 3) at the end of random games")(
       "games", po::value<int>()->default_value(2000), "random games per variant for --history");
-  const auto vm = parse(
-      "bench",
-      "[--runs N] [--probes N] [--dir DIR] [--reference-runs N] [--json] | --history "
-      "[--games N]",
-      "Measures on this machine: each solve stage for the standard game and "
-      "the stack-cap-3 variants with 1 thread and all cores, move generation "
-      "speed, tablebase open time, probe latency (median and 99th percentile) "
-      "and table size in bits per reachable position; the plain reference solver "
-      "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
-      "standard game and the ratio of its time to the solver's. Rounds of every solve on 1 thread "
-      "and on all cores, interleaved so that both see the same load; the best of --runs.",
-      desc, nullptr, args);
+  const auto vm =
+      parse("bench",
+            "[--runs N] [--probes N] [--dir DIR] [--cold-runs N] [--reference-runs N] [--json] | "
+            "--history "
+            "[--games N]",
+            "Measures on this machine: each solve stage for the standard game and "
+            "the stack-cap-3 variants with 1 thread and all cores, move generation "
+            "speed, tablebase open time, probe latency (median and 99th percentile) "
+            "and table size in bits per reachable position; the plain reference solver "
+            "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
+            "standard game and the ratio of its time to the solver's; the whole process of a cold "
+            "`fano solve --out FILE` (this binary as a child, 1 thread and all cores: median wall "
+            "time, peak memory and page faults). Rounds of every solve on 1 thread "
+            "and on all cores, interleaved so that both see the same load; the best of --runs.",
+            desc, nullptr, args);
   if (!vm) return 0;
   if (vm->count("history")) return bench_history(*vm);
   const int runs = (*vm)["runs"].as<int>(), probes = (*vm)["probes"].as<int>();
   if (runs < 1 || runs > 100) throw UsageError("--runs must be 1..100");
   if (probes < 1 || probes > 100000000) throw UsageError("--probes must be 1..100000000");
+  const int cold_runs = (*vm)["cold-runs"].as<int>();
+  if (cold_runs < 0 || cold_runs > 100) throw UsageError("--cold-runs must be 0..100");
   const int reference_runs = (*vm)["reference-runs"].as<int>();
   if (reference_runs < 0 || reference_runs > 100)
     throw UsageError("--reference-runs must be 0..100");
@@ -172,6 +212,35 @@ int cmd_bench(const Args& args) {
     if (ec) throw std::runtime_error("bench: cannot create " + dir + ": " + ec.message());
   }
   const int cores = par::default_concurrency();
+
+  // Whole processes, 1 thread and all cores in turn; medians. First, while
+  // this process is small: a child's peak memory counts what it shares with
+  // its parent from fork to exec.
+  struct ColdFigures {
+    int threads;
+    double wall_ms;
+    long peak_kb, minor_faults;
+  };
+  std::vector<ColdFigures> cold;
+  if (cold_runs > 0) {
+    progress("bench: " + std::to_string(cold_runs) +
+             " whole-process runs of fano solve per thread count");
+    const std::string path = (std::filesystem::path(dir) / "cold.fanotb").string();
+    std::vector<std::vector<ColdSolve>> runs_by(2);
+    for (int r = 0; r < cold_runs; ++r)
+      for (int k = 0; k < 2; ++k) runs_by[k].push_back(run_cold_solve(path, k == 0 ? 1 : cores));
+    const auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    for (int k = 0; k < 2; ++k) {
+      std::vector<double> wall, peak, faults;
+      for (const ColdSolve& c : runs_by[k])
+        wall.push_back(c.wall_ms), peak.push_back(double(c.peak_kb)),
+            faults.push_back(double(c.minor_faults));
+      cold.push_back({k == 0 ? 1 : cores, median(wall), long(median(peak)), long(median(faults))});
+    }
+  }
 
   // Round after round of every variant on 1 thread and on all cores, so that
   // the ratios compare runs made under the same load (a VM's speed drifts
@@ -285,7 +354,18 @@ int cmd_bench(const Args& args) {
                     {"reference_s", reference_runs > 0 ? Json(reference_s) : Json(nullptr)},
                     {"speedup_1_thread", reference_runs > 0 ? Json(ratio1) : Json(nullptr)},
                     {"speedup_all_cores", reference_runs > 0 ? Json(ratio_all) : Json(nullptr)},
-                    {"thread_scaling", solves[0].total / solves[1].total}});
+                    {"thread_scaling", solves[0].total / solves[1].total},
+                    {"cold_solve", [&] {
+                       Json rows = Json::array();
+                       for (const auto& c : cold)
+                         rows.push_back({{"variant", "standard"},
+                                         {"threads", c.threads},
+                                         {"runs", cold_runs},
+                                         {"median_wall_ms", c.wall_ms},
+                                         {"median_peak_rss_kb", c.peak_kb},
+                                         {"median_minor_faults", c.minor_faults}});
+                       return rows;
+                     }()}});
     return 0;
   }
   char line[256];
@@ -311,6 +391,18 @@ int cmd_bench(const Args& args) {
   std::snprintf(line, sizeof line, "standard solve, 1 thread / %d: %.2fx\n", cores,
                 solves[0].total / solves[1].total);
   std::cout << line;
+  for (const auto& c : cold) {
+    std::snprintf(line, sizeof line,
+                  "cold `fano solve --out FILE`, whole process, %d thread(s), median of %d: "
+                  "%.1f ms, peak %.1f MB, %ld page faults\n",
+                  c.threads, cold_runs, c.wall_ms, double(c.peak_kb) / 1024, c.minor_faults);
+    std::cout << line;
+  }
+  if (cold.size() == 2) {
+    std::snprintf(line, sizeof line, "cold standard solve, 1 thread / %d: %.2fx\n", cores,
+                  cold[0].wall_ms / cold[1].wall_ms);
+    std::cout << line;
+  }
   if (reference_runs > 0) {
     std::snprintf(line, sizeof line,
                   "plain reference solver (standard): %.0f ms; the solver end to end is %.1fx "

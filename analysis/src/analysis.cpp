@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "fano/history.hpp"
 #include "fano/notation.hpp"
@@ -118,24 +120,34 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State
   return rows;
 }
 
-std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
+namespace {
+
+// rate_moves under the history of `game`, whose positions `history` holds.
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game,
+                                  GameHistory& history) {
   // A bare position is rated as the table rates it (no history at all).
   if (game.plies() == 0) return rate_moves(tb, game.rules(), game.current());
   std::vector<RatedMove> rows;
   if (game.over()) return rows;
   // After the move, every position of the game so far (the current one too) is earlier.
-  const auto earlier = game.positions();
   std::vector<State> children;
   for_each_move(game.rules(), game.current(), [&](const Move& m, State child) {
-    const bool repeats = std::find(earlier.begin(), earlier.end(), child) != earlier.end();
-    rows.push_back({m, child, Outcome{}, repeats});
+    rows.push_back({m, child, Outcome{}, history.contains(child)});
     children.push_back(child);
   });
-  const std::vector<Outcome> values = values_given_history(tb, game.rules(), earlier, children);
+  const std::vector<Outcome> values = history.values(children);
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (!rows[i].repeats) rows[i].result = outcome_for_mover(values[i]);
   sort_best_first(rows);
   return rows;
+}
+
+}  // namespace
+
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
+  if (game.plies() == 0) return rate_moves(tb, game.rules(), game.current());
+  GameHistory history(tb, game.rules(), game.positions());
+  return rate_moves(tb, game, history);
 }
 
 Outcome probe_or_unreachable(const Tablebase& tb, const Rules& rules, State st) {
@@ -150,31 +162,45 @@ Outcome game_value(const Tablebase& tb, const GameRecord& game) {
   return rate_moves(tb, game).front().result;
 }
 
-TrapChance trap_chance(const Tablebase& tb, const Rules& rules, State child) {
+namespace {
+
+// trap_chance and keeping_replies of `child` from one probe of each reply.
+struct ReplyCounts {
+  TrapChance trap;
+  int keeping = 0;
+};
+template <class Probe>
+ReplyCounts reply_counts(const Rules& rules, State child, Probe&& probe) {
   if (game_over(rules, child) != GameOver::kNone) return {};
-  const Outcome best = probe_reachable(tb, child);
+  const Outcome best = probe(child);
   TrapChance all, safe;
+  int keeping = 0;
   for_each_move(rules, child, [&](const Move&, State grandchild) {
-    const bool errs = !(outcome_for_mover(probe_reachable(tb, grandchild)) == best);
+    const bool errs = !(outcome_for_mover(probe(grandchild)) == best);
+    keeping += !errs;
     ++all.choices, all.errors += errs;
     if (!formed_lines(grandchild)) ++safe.choices, safe.errors += errs;
   });
-  return safe.choices ? safe : all;
+  return {safe.choices ? safe : all, keeping};
 }
 
-std::size_t choose_index(const Tablebase& tb, const Rules& rules,
-                         const std::vector<RatedMove>& rated) {
+template <class Probe>
+std::size_t choose_index(const Rules& rules, const std::vector<RatedMove>& rated, Probe&& probe) {
   assert(!rated.empty());
   if (rated.empty()) throw std::logic_error("choose_index: no legal move");
   // rated is best first and stable, so the best group is a prefix in move order.
+  std::size_t group = 1;
+  while (group < rated.size() && rated[group].result == rated[0].result) ++group;
+  if (group == 1) return 0;  // no tie to break
   std::size_t best = 0;
   TrapChance best_chance;
   int best_keeping = -1;
-  for (std::size_t i = 0; i < rated.size() && rated[i].result == rated[0].result; ++i) {
+  for (std::size_t i = 0; i < group; ++i) {
     // A repeating move ends the game drawn at once: the opponent can err no more.
-    const TrapChance c = rated[i].repeats ? TrapChance{} : trap_chance(tb, rules, rated[i].child);
-    const int k = rated[i].repeats ? std::numeric_limits<int>::max()
-                                   : keeping_replies(tb, rules, rated[i].child);
+    const ReplyCounts counts = rated[i].repeats ? ReplyCounts{{}, std::numeric_limits<int>::max()}
+                                                : reply_counts(rules, rated[i].child, probe);
+    const TrapChance c = counts.trap;
+    const int k = counts.keeping;
     // c.errors / c.choices against best_chance's, as integers (0/0 counts as 0).
     const long lhs = long(c.errors) * std::max(best_chance.choices, 1);
     const long rhs = long(best_chance.errors) * std::max(c.choices, 1);
@@ -182,6 +208,17 @@ std::size_t choose_index(const Tablebase& tb, const Rules& rules,
       best = i, best_chance = c, best_keeping = k;
   }
   return best;
+}
+
+}  // namespace
+
+TrapChance trap_chance(const Tablebase& tb, const Rules& rules, State child) {
+  return reply_counts(rules, child, [&](State s) { return probe_reachable(tb, s); }).trap;
+}
+
+std::size_t choose_index(const Tablebase& tb, const Rules& rules,
+                         const std::vector<RatedMove>& rated) {
+  return choose_index(rules, rated, [&](State s) { return probe_reachable(tb, s); });
 }
 
 Move choose_move(const Tablebase& tb, const GameRecord& game) {
@@ -194,22 +231,40 @@ std::string value_sentence(const PositionReport& r) {
          " (to move): " + outcome_phrase(r.value);
 }
 
-EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_plies) {
-  EngineGame g{std::move(game), 0, {}};
-  g.first_ply = g.game.plies();
-  while (g.results.size() < max_plies && !g.game.over()) {
-    const std::vector<RatedMove> rated = rate_moves(tb, g.game);
-    const RatedMove& m = rated[choose_index(tb, g.game.rules(), rated)];
-    g.results.push_back(m.result);
-    g.game.play(m.move);
+namespace {
+
+// The engine's moves for both sides from `game` on, until the game ends or
+// max_plies moves were made, with one history kept along the line (each ply
+// asks only about the position it adds). `first` is rate_moves of `game`
+// when the caller has it.
+GameRecord engine_line(const Tablebase& tb, GameRecord line, std::size_t max_plies,
+                       std::vector<Outcome>* results, std::vector<RatedMove> first = {}) {
+  GameHistory history(tb, line.rules(), line.positions());
+  // The engine's tie-breaks probe every reply of each best move; the next
+  // ply's moves are the replies of the move played, and along a long line (a
+  // draw runs to the bound on its plies) other positions come back too.
+  const auto probe = [&](State s) { return history.table_value(s); };
+  for (std::size_t i = 0; i < max_plies && !line.over(); ++i) {
+    const std::vector<RatedMove> rated =
+        i == 0 && !first.empty() ? std::move(first) : rate_moves(tb, line, history);
+    const RatedMove& m = rated[choose_index(line.rules(), rated, probe)];
+    if (results) results->push_back(m.result);
+    line.play(m.move);
+    history.push(line.current());
   }
+  return line;
+}
+
+}  // namespace
+
+EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_plies) {
+  EngineGame g{GameRecord(game.rules()), game.plies(), {}};
+  g.game = engine_line(tb, std::move(game), max_plies, &g.results);
   return g;
 }
 
 GameRecord principal_variation(const Tablebase& tb, const GameRecord& game, std::size_t max_plies) {
-  GameRecord line = game;
-  for (std::size_t i = 0; i < max_plies && !line.over(); ++i) line.play(choose_move(tb, line));
-  return line;
+  return engine_line(tb, game, max_plies, nullptr);
 }
 
 PositionReport analyse(const Tablebase& tb, const GameRecord& game,
@@ -232,7 +287,7 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
   if (options.engine_choice) r.engine_choice = choose_index(tb, rules, r.moves);
   const bool history_matters = !(r.value == r.table_value);
   if (options.principal_variation || history_matters) {
-    const GameRecord line = principal_variation(tb, game, options.max_pv_plies);
+    const GameRecord line = engine_line(tb, game, options.max_pv_plies, nullptr, r.moves);
     if (history_matters) r.history_note = history_note(tb, r, game, line);
     if (options.principal_variation) {
       r.pv.assign(line.moves().begin() + std::ptrdiff_t(game.plies()), line.moves().end());

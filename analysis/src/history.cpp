@@ -39,6 +39,19 @@
 // values and the positions of S as drawn ends, gives the exact values. In the
 // placement phase no earlier position can be reached again (every move adds a
 // piece), so a game with no movement-phase history has the table's values.
+//
+// 4. Any larger set of positions gives the same values: a position outside the
+//    region keeps its table value, so re-solving it (with its outside children
+//    at their table values, which are exact) finds that value again. And only
+//    what the roots reach matters: the retrograde pass over the region
+//    positions reachable from the roots by moves inside the region (children
+//    outside it at their table values) is exact for the roots. So a history
+//    that grows by a position x (a line played ply by ply) keeps its region
+//    and adds the proof ancestors of x when x is decisive, searched up to the
+//    positions already in the region or earlier: the result contains the
+//    region searched afresh (whose ancestors through x are now ancestors of
+//    the seed x). Asked about roots with fewer pieces than the region was
+//    searched for, it is searched again from every seed.
 #include "fano/history.hpp"
 
 #include <algorithm>
@@ -49,111 +62,6 @@
 #include "fano/notation.hpp"
 
 namespace fano {
-namespace {
-
-bool is_proof_edge(Outcome parent, Outcome child) {
-  if (parent.value == Value::kWin)
-    return child.value == Value::kLoss && child.plies + 1 == parent.plies;
-  return parent.value == Value::kLoss;  // every move of a lost position
-}
-
-// The positions to recompute (see above), with their table values.
-struct Region {
-  std::unordered_map<std::uint64_t, std::uint32_t> index;
-  std::vector<State> positions;
-  std::vector<Outcome> table;
-};
-
-Region proof_ancestors(const Tablebase& tb, const Rules& rules,
-                       const std::unordered_set<std::uint64_t>& earlier,
-                       const std::vector<State>& seeds, int min_pieces) {
-  Region r;
-  std::vector<std::pair<State, Outcome>> frontier;
-  for (const State h : seeds) frontier.push_back({h, probe_reachable(tb, h)});
-  while (!frontier.empty()) {
-    // (Named copies: a lambda may not capture structured bindings before C++20's
-    // P1091, which clang 14, emscripten's compiler, lacks.)
-    const State y = frontier.back().first;
-    const Outcome vy = frontier.back().second;
-    frontier.pop_back();
-    for_each_unmove(rules, y, [&](State z) {
-      if (z.pieces_on_board() < min_pieces || earlier.count(z.code) || r.index.count(z.code))
-        return;
-      const auto vz = tb.probe(z);
-      if (!vz || vz->value == Value::kDraw || !is_proof_edge(*vz, vy)) return;
-      if (game_over(rules, z) != GameOver::kNone) return;  // not a real move
-      r.index.emplace(z.code, std::uint32_t(r.positions.size()));
-      r.positions.push_back(z);
-      r.table.push_back(*vz);
-      frontier.push_back({z, *vz});
-    });
-  }
-  return r;
-}
-
-// The retrograde pass over the region: level L holds the events "a child of x
-// was decided at L plies"; a position is decided one level after its deciding
-// child, so levels give plies, the first win found is the fastest and a loss
-// (all children won by the opponent, no draw among them) the slowest.
-std::vector<Outcome> solve_region(const Tablebase& tb, const Rules& rules,
-                                  const std::unordered_set<std::uint64_t>& earlier,
-                                  const Region& region) {
-  const std::size_t n = region.positions.size();
-  std::vector<std::vector<std::uint32_t>> parents(n);
-  std::vector<std::uint32_t> remaining(n, 0);
-  std::vector<bool> has_draw(n, false), decided(n, false);
-  std::vector<Outcome> value(n);
-  struct Event {
-    std::uint32_t x;
-    Value child;  // the decided child's value for its side to move
-  };
-  std::vector<std::vector<Event>> levels;
-  const auto push = [&](std::size_t level, Event e) {
-    if (levels.size() <= level) levels.resize(level + 1);
-    levels[level].push_back(e);
-  };
-  for (std::uint32_t x = 0; x < n; ++x) {
-    for_each_move(rules, region.positions[x], [&](const Move&, State c) {
-      if (earlier.count(c.code)) {
-        has_draw[x] = true;
-        return;
-      }
-      const auto it = region.index.find(c.code);
-      ++remaining[x];
-      if (it != region.index.end()) {
-        parents[it->second].push_back(x);
-        return;
-      }
-      const Outcome o = probe_reachable(tb, c);
-      if (o.value == Value::kDraw) {
-        has_draw[x] = true;
-        --remaining[x];
-      } else {
-        push(o.plies, Event{x, o.value});
-      }
-    });
-  }
-  for (std::size_t level = 0; level < levels.size(); ++level) {
-    for (std::size_t i = 0; i < levels[level].size(); ++i) {
-      const Event e = levels[level][i];
-      if (decided[e.x]) continue;
-      bool now = false;
-      if (e.child == Value::kLoss) {
-        value[e.x] = Outcome{Value::kWin, std::uint16_t(level + 1)};
-        now = true;
-      } else if (--remaining[e.x] == 0 && !has_draw[e.x]) {
-        value[e.x] = Outcome{Value::kLoss, std::uint16_t(level + 1)};
-        now = true;
-      }
-      if (!now) continue;
-      decided[e.x] = true;
-      for (const std::uint32_t p : parents[e.x]) push(level + 1, Event{p, value[e.x].value});
-    }
-  }
-  return value;  // undecided positions hold the default, a draw
-}
-
-}  // namespace
 
 Outcome probe_reachable(const Tablebase& tb, State st) {
   const auto o = tb.probe(st);
@@ -164,39 +72,263 @@ Outcome probe_reachable(const Tablebase& tb, State st) {
   return *o;
 }
 
-std::vector<Outcome> values_given_history(const Tablebase& tb, const Rules& rules,
-                                          std::span<const State> earlier_positions,
-                                          std::span<const State> roots, HistoryStats* stats) {
+namespace {
+
+bool is_proof_edge(Outcome parent, Outcome child) {
+  if (parent.value == Value::kWin)
+    return child.value == Value::kLoss && child.plies + 1 == parent.plies;
+  return parent.value == Value::kLoss;  // every move of a lost position
+}
+
+// Table values by position, each probed once: a lookup here costs a fraction
+// of a probe's canonicalisation (336 images in the projective variants).
+class ProbeMemo {
+ public:
+  explicit ProbeMemo(const Tablebase& tb) : tb_(&tb), keys_(1024, kEmpty), values_(1024) {}
+
+  Outcome operator()(State st) {
+    std::size_t i = slot(st.code);
+    for (; keys_[i] != kEmpty; i = (i + 1) & (keys_.size() - 1))
+      if (keys_[i] == st.code) return values_[i];
+    const Outcome o = probe_reachable(*tb_, st);
+    keys_[i] = st.code, values_[i] = o;
+    if (2 * ++size_ > keys_.size()) grow();
+    return o;
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // never a state code
+  std::size_t slot(std::uint64_t code) const {
+    return std::size_t((code * 0x9E3779B97F4A7C15ull) >> 32) & (keys_.size() - 1);
+  }
+  void grow() {
+    std::vector<std::uint64_t> keys(2 * keys_.size(), kEmpty);
+    std::vector<Outcome> values(keys.size());
+    keys.swap(keys_), values.swap(values_);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k] == kEmpty) continue;
+      std::size_t i = slot(keys[k]);
+      while (keys_[i] != kEmpty) i = (i + 1) & (keys_.size() - 1);
+      keys_[i] = keys[k], values_[i] = values[k];
+    }
+  }
+
+  const Tablebase* tb_;
+  std::vector<std::uint64_t> keys_;
+  std::vector<Outcome> values_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
+struct GameHistory::Impl {
+  Impl(const Tablebase& table, const Rules& r) : tb(&table), rules(r), probe(table) {}
+  const Tablebase* tb;
+  Rules rules;
+  ProbeMemo probe;
   std::unordered_set<std::uint64_t> earlier;
-  for (const State s : earlier_positions) earlier.insert(s.code);
+  std::vector<State> decisive;  // earlier positions with a decisive table value, once each
+
+  // The region (see above), searched from decisive[0, seeds_done) for roots
+  // of at least min_pieces pieces.
+  int min_pieces = kTotalPieces + 1;  // above any root: nothing searched yet
+  std::size_t seeds_done = 0;
+  struct Node {
+    State position;
+    Outcome table;
+    bool expanded = false;  // its moves are in child_code/child_table
+    std::uint32_t first = 0, count = 0;
+  };
+  std::vector<Node> nodes;
+  std::unordered_map<std::uint64_t, std::uint32_t> index;  // code -> node
+  std::vector<std::uint64_t> child_code;                   // every expanded node's moves
+  std::vector<Outcome> child_table;                        // their table values
+
+  // Per question, by node: its place among the positions solved (when
+  // stamp[node] == question).
+  std::vector<std::uint32_t> stamp, local;
+  std::uint32_t question = 0;
+
+  void reset_region(int pieces) {
+    min_pieces = pieces;
+    seeds_done = 0;
+    nodes.clear(), index.clear(), child_code.clear(), child_table.clear();
+    stamp.clear(), local.clear();
+  }
+
+  // Adds the proof ancestors of the seed y to the region.
+  void search_from(State y) {
+    std::vector<std::pair<State, Outcome>> frontier{{y, probe(y)}};
+    while (!frontier.empty()) {
+      // (Named copies: a lambda may not capture structured bindings before C++20's
+      // P1091, which clang 14, emscripten's compiler, lacks.)
+      const State y = frontier.back().first;
+      const Outcome vy = frontier.back().second;
+      frontier.pop_back();
+      for_each_unmove(rules, y, [&](State z) {
+        if (z.pieces_on_board() < min_pieces || earlier.count(z.code) || index.count(z.code))
+          return;
+        const auto vz = tb->probe(z);
+        if (!vz || vz->value == Value::kDraw || !is_proof_edge(*vz, vy)) return;
+        if (game_over(rules, z) != GameOver::kNone) return;  // not a real move
+        index.emplace(z.code, std::uint32_t(nodes.size()));
+        nodes.push_back(Node{z, *vz});
+        frontier.push_back({z, *vz});
+      });
+    }
+  }
+
+  void expand(Node& node) {
+    node.first = std::uint32_t(child_code.size());
+    for_each_move(rules, node.position, [&](const Move&, State c) {
+      const auto it = index.find(c.code);
+      child_code.push_back(c.code);
+      child_table.push_back(it != index.end() ? nodes[it->second].table : probe(c));
+    });
+    node.count = std::uint32_t(child_code.size()) - node.first;
+    node.expanded = true;
+  }
+
+  // The retrograde pass over the region positions the roots reach: level L
+  // holds the events "a child of x was decided at L plies"; a position is
+  // decided one level after its deciding child, so levels give plies, the
+  // first win found is the fastest and a loss (all children won by the
+  // opponent, no draw among them) the slowest. Returns the values by local
+  // number (undecided: the default, a draw) and the nodes solved.
+  std::vector<Outcome> solve(std::span<const State> roots, std::vector<std::uint32_t>& solved) {
+    if (++question == 0) std::fill(stamp.begin(), stamp.end(), 0), question = 1;
+    stamp.resize(nodes.size(), 0);
+    local.resize(nodes.size());
+    solved.clear();
+    const auto reach = [&](std::uint32_t node) {
+      if (stamp[node] != question) {
+        stamp[node] = question;
+        local[node] = std::uint32_t(solved.size());
+        solved.push_back(node);
+      }
+      return local[node];
+    };
+    for (const State r : roots)
+      if (const auto it = index.find(r.code); it != index.end() && !earlier.count(r.code))
+        reach(it->second);
+
+    std::vector<std::vector<std::uint32_t>> parents;
+    std::vector<std::uint32_t> remaining;
+    std::vector<bool> has_draw;
+    struct Event {
+      std::uint32_t x;
+      Value child;  // the decided child's value for its side to move
+    };
+    std::vector<std::vector<Event>> levels;
+    const auto push = [&](std::size_t level, Event e) {
+      if (levels.size() <= level) levels.resize(level + 1);
+      levels[level].push_back(e);
+    };
+    // solved grows as the loop finds children inside the region.
+    for (std::uint32_t x = 0; x < solved.size(); ++x) {
+      if (!nodes[solved[x]].expanded) expand(nodes[solved[x]]);
+      const Node& node = nodes[solved[x]];
+      remaining.push_back(0);
+      has_draw.push_back(false);
+      for (std::uint32_t k = node.first; k < node.first + node.count; ++k) {
+        if (earlier.count(child_code[k])) {
+          has_draw[x] = true;
+          continue;
+        }
+        if (const auto it = index.find(child_code[k]); it != index.end()) {
+          const std::uint32_t c = reach(it->second);
+          if (parents.size() <= c) parents.resize(c + 1);
+          parents[c].push_back(x);
+          ++remaining[x];
+        } else if (const Outcome o = child_table[k]; o.value == Value::kDraw) {
+          has_draw[x] = true;
+        } else {
+          ++remaining[x];
+          push(o.plies, Event{x, o.value});
+        }
+      }
+    }
+    const std::size_t n = solved.size();
+    parents.resize(n);
+    std::vector<bool> decided(n, false);
+    std::vector<Outcome> value(n);
+    for (std::size_t level = 0; level < levels.size(); ++level) {
+      for (std::size_t i = 0; i < levels[level].size(); ++i) {
+        const Event e = levels[level][i];
+        if (decided[e.x]) continue;
+        bool now = false;
+        if (e.child == Value::kLoss) {
+          value[e.x] = Outcome{Value::kWin, std::uint16_t(level + 1)};
+          now = true;
+        } else if (--remaining[e.x] == 0 && !has_draw[e.x]) {
+          value[e.x] = Outcome{Value::kLoss, std::uint16_t(level + 1)};
+          now = true;
+        }
+        if (!now) continue;
+        decided[e.x] = true;
+        for (const std::uint32_t p : parents[e.x]) push(level + 1, Event{p, value[e.x].value});
+      }
+    }
+    return value;
+  }
+};
+
+GameHistory::GameHistory(const Tablebase& tb, const Rules& rules, std::span<const State> positions)
+    : impl_(std::make_unique<Impl>(tb, rules)) {
+  for (const State s : positions) push(s);
+}
+GameHistory::GameHistory(GameHistory&&) noexcept = default;
+GameHistory& GameHistory::operator=(GameHistory&&) noexcept = default;
+GameHistory::~GameHistory() = default;
+
+bool GameHistory::contains(State s) const { return impl_->earlier.count(s.code) != 0; }
+
+Outcome GameHistory::table_value(State s) { return impl_->probe(s); }
+
+void GameHistory::push(State s) {
+  Impl& h = *impl_;
+  if (!h.earlier.insert(s.code).second) return;
+  if (h.probe(s).value != Value::kDraw) h.decisive.push_back(s);
+}
+
+std::vector<Outcome> GameHistory::values(std::span<const State> roots, HistoryStats* stats) {
+  Impl& h = *impl_;
   int min_pieces = kTotalPieces;
   for (const State r : roots) min_pieces = std::min(min_pieces, r.pieces_on_board());
   // The earlier positions that can matter: decisive, and not behind the roots
-  // in the placement phase (pieces only ever increase).
-  std::vector<State> seeds;
-  for (const State s : earlier_positions)
-    if (s.pieces_on_board() >= min_pieces && probe_reachable(tb, s).value != Value::kDraw)
-      seeds.push_back(s);
-  std::sort(seeds.begin(), seeds.end());
-  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  // in the placement phase (pieces only ever increase). A region searched
+  // for fewer pieces holds this one (a larger region gives the same values).
+  if (min_pieces < h.min_pieces) h.reset_region(min_pieces);
+  for (; h.seeds_done < h.decisive.size(); ++h.seeds_done)
+    if (h.decisive[h.seeds_done].pieces_on_board() >= h.min_pieces)
+      h.search_from(h.decisive[h.seeds_done]);
 
-  const Region region =
-      seeds.empty() ? Region{} : proof_ancestors(tb, rules, earlier, seeds, min_pieces);
-  const std::vector<Outcome> solved =
-      region.positions.empty() ? std::vector<Outcome>{} : solve_region(tb, rules, earlier, region);
-  if (stats) *stats = HistoryStats{seeds.size(), region.positions.size()};
+  std::vector<std::uint32_t> solved;
+  const std::vector<Outcome> value =
+      h.nodes.empty() ? std::vector<Outcome>{} : h.solve(roots, solved);
+  if (stats) {
+    std::size_t seeds = 0;
+    for (const State s : h.decisive) seeds += s.pieces_on_board() >= min_pieces;
+    *stats = HistoryStats{seeds, h.nodes.size(), solved.size()};
+  }
 
   std::vector<Outcome> out;
   out.reserve(roots.size());
   for (const State r : roots) {
-    if (earlier.count(r.code)) {
+    if (h.earlier.count(r.code)) {
       out.push_back(Outcome{});
       continue;
     }
-    const auto it = region.index.find(r.code);
-    out.push_back(it == region.index.end() ? probe_reachable(tb, r) : solved[it->second]);
+    const auto it = h.index.find(r.code);
+    out.push_back(it == h.index.end() ? h.probe(r) : value[h.local[it->second]]);
   }
   return out;
+}
+
+std::vector<Outcome> values_given_history(const Tablebase& tb, const Rules& rules,
+                                          std::span<const State> earlier_positions,
+                                          std::span<const State> roots, HistoryStats* stats) {
+  return GameHistory(tb, rules, earlier_positions).values(roots, stats);
 }
 
 }  // namespace fano

@@ -1,6 +1,8 @@
 // The tablebase writer: a solved variant's classes and outcomes as the bytes
 // of a table file (tablebase/FORMAT.md), compressed with zstd, built in
 // parallel slices (the same bytes for any thread count).
+// ZSTD_initStaticCCtx and the size estimates (exported by libzstd, stable since 1.4).
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include <algorithm>
@@ -25,19 +27,21 @@ namespace {
 // 34213, 6: 35261, 15: 31565 at 3.5 MB/s).
 constexpr int kCodesZstdLevel = 6, kOutcomesZstdLevel = 1;
 
-// One zstd frame of `raw`. Each thread keeps its compression context: a fresh
-// one allocates (and faults in) megabytes of tables on every call, which took
-// longer than compressing the standard table itself.
+// One zstd frame of `raw`. Each thread keeps its compression context's
+// workspace, on the solver's buffers (huge pages, see fano/buffer.hpp): zstd
+// zeroes its tables for every frame, megabytes at level 6, and from malloc
+// they were faulted in 4 KiB at a time (half the page faults of a cold `fano
+// solve`). The context is the same as zstd's own for this level and size, so
+// are the bytes.
 UninitVector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
-  struct Context {
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    ~Context() { ZSTD_freeCCtx(cctx); }
-  };
-  thread_local Context context;
-  if (context.cctx == nullptr) throw std::bad_alloc();
+  thread_local UninitVector<std::uint8_t> workspace;
+  const std::size_t need =
+      ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, raw.size(), 0));
+  if (workspace.size() < need) workspace = UninitVector<std::uint8_t>(need);
+  ZSTD_CCtx* cctx = ZSTD_initStaticCCtx(workspace.data(), workspace.size());
+  if (cctx == nullptr) throw std::bad_alloc();
   UninitVector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
-  const size_t n =
-      ZSTD_compressCCtx(context.cctx, out.data(), out.size(), raw.data(), raw.size(), level);
+  const size_t n = ZSTD_compressCCtx(cctx, out.data(), out.size(), raw.data(), raw.size(), level);
   if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
   out.resize(n);
   return out;

@@ -91,10 +91,24 @@ class Symmetry {
     // Four images per shuffle (two consecutive pair controls, one per 128-bit
     // lane) and a running minimum of 64-bit lanes. Codes are below 2^57, so
     // the signed compare orders them as unsigned numbers.
-    __m256i best = _mm256_set1_epi64x(static_cast<long long>(st.code));
-    for_each_quad(st, [&](__m256i img) {
-      best = _mm256_blendv_epi8(best, img, _mm256_cmpgt_epi64(best, img));
-    });
+    // Two running minima over alternate quads halve the chain of dependent
+    // compares and blends, which bounds the 84 quads of the projective group.
+    const __m256i v = _mm256_broadcastsi128_si256(source(st));
+    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
+    const std::size_t quads = shuffles_.size() / 2;
+    __m256i best = _mm256_set1_epi64x(static_cast<long long>(st.code)), other = best;
+    std::size_t q = 0;
+    for (; q + 2 <= quads; q += 2) {
+      const __m256i a = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+      const __m256i b = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q + 1));
+      best = _mm256_blendv_epi8(best, a, _mm256_cmpgt_epi64(best, a));
+      other = _mm256_blendv_epi8(other, b, _mm256_cmpgt_epi64(other, b));
+    }
+    if (q < quads) {
+      const __m256i a = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+      best = _mm256_blendv_epi8(best, a, _mm256_cmpgt_epi64(best, a));
+    }
+    best = _mm256_blendv_epi8(best, other, _mm256_cmpgt_epi64(best, other));
     __m128i m = _mm256_castsi256_si128(best);
     const __m128i upper = _mm256_extracti128_si256(best, 1);
     m = _mm_blendv_epi8(m, upper, _mm_cmpgt_epi64(m, upper));
