@@ -160,7 +160,7 @@ class ServerVariant : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(ServerVariant, SampledPositionsMatchTheTableAndFanoQuery) {
   const Variant v = GetParam();
-  const std::string name = server::api_variant_name(v);
+  const std::string name = variant_short_name(v);
   const Tablebase& tb = table_of(v);
   const std::vector<State> sample = sample_positions(v, 30, 20261203u + v.stack_cap, 40, 40);
   std::mt19937 rng(7);
@@ -190,13 +190,13 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, ServerVariant, ::testing::ValuesIn(kAllVar
 
 TEST(ServerApi, VariantNamesAndSlugs) {
   for (const Variant& v : kAllVariants) {
-    EXPECT_EQ(server::variant_from_api_name(server::api_variant_name(v)), v);
-    EXPECT_EQ(server::variant_from_api_name(variant_slug(v)), v);
+    EXPECT_EQ(variant_from_name(variant_short_name(v)), v);
+    EXPECT_EQ(variant_from_name(variant_slug(v)), v);
     const json a = get_json("/api/v1/" + variant_slug(v), {{"moves", "C4"}});
-    EXPECT_EQ(a["variant"], server::api_variant_name(v));
+    EXPECT_EQ(a["variant"], variant_short_name(v));
   }
-  EXPECT_EQ(server::api_variant_name(kStandard), "standard");
-  EXPECT_FALSE(server::variant_from_api_name("cap4"));
+  EXPECT_EQ(variant_short_name(kStandard), "standard");
+  EXPECT_FALSE(variant_from_name("cap4"));
 }
 
 TEST(ServerApi, MovesApplyFromTheEmptyBoardOrAPosition) {
@@ -308,7 +308,7 @@ TEST(ServerApi, InfoListsEveryTableWithItsCounts) {
   EXPECT_EQ(j["version"], "test");
   ASSERT_EQ(j["variants"].size(), 4u);
   for (const json& v : j["variants"]) {
-    const Variant variant = *server::variant_from_api_name(std::string(v["name"]));
+    const Variant variant = *variant_from_name(std::string(v["name"]));
     const TablebaseHeader& h = table_of(variant).header();
     EXPECT_EQ(v["reachable"], h.reachable);
     EXPECT_EQ(v["win"], h.win);
@@ -493,7 +493,7 @@ TEST(ServerApi, InfoNamesEachTableByItsFileNameOnly) {
   const json j = get_json("/api/v1/info");
   ASSERT_EQ(j["variants"].size(), 4u);
   for (const json& v : j["variants"]) {
-    const Variant variant = *server::variant_from_api_name(std::string(v["name"]));
+    const Variant variant = *variant_from_name(std::string(v["name"]));
     EXPECT_EQ(v["table"], fs::path(table_path(variant)).filename().string());
   }
   EXPECT_EQ(get("/api/v1/info").body.find(tables_folder()), std::string::npos);

@@ -23,12 +23,11 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
     const std::string path = default_tablebase_path(v, dir);
     try {
       out.push_back({open_tablebase(path, v), path});
-      progress("serve: " + server::api_variant_name(v) + " from " + path);
+      progress("serve: " + variant_short_name(v) + " from " + path);
     } catch (const TablebaseError& e) {
       if (e.kind() != TablebaseErrorKind::kMissing) throw;
       if (!(v == kStandard)) {
-        progress("serve: no table for " + server::api_variant_name(v) + " (" + path +
-                 "); not served");
+        progress("serve: no table for " + variant_short_name(v) + " (" + path + "); not served");
         continue;
       }
       progress("serve: no table for the standard game at " + path + "; solving it");

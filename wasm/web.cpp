@@ -61,7 +61,7 @@ extern "C" {
 const char* fano_variants() {
   Json out = Json::array();
   for (const Variant& v : kAllVariants)
-    out.push_back({{"name", server::api_variant_name(v)},
+    out.push_back({{"name", variant_short_name(v)},
                    {"slug", variant_slug(v)},
                    {"description", variant_description(v)},
                    {"solved", engine().solved(v)}});
@@ -70,7 +70,7 @@ const char* fano_variants() {
 
 const char* fano_solve(const char* name) {
   try {
-    const auto v = server::variant_from_api_name(name);
+    const auto v = variant_from_name(name);
     if (!v) return reply(Json{{"error", std::string("unknown variant '") + name + "'"}});
     Engine& e = engine();
     const auto t0 = std::chrono::steady_clock::now();
@@ -83,7 +83,7 @@ const char* fano_solve(const char* name) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (const auto& t : e.tables)
       if (t.table.variant() == *v)
-        return reply(Json{{"variant", server::api_variant_name(*v)},
+        return reply(Json{{"variant", variant_short_name(*v)},
                           {"slug", variant_slug(*v)},
                           {"classes", t.table.size()},
                           {"seconds", seconds}});

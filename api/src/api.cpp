@@ -109,7 +109,7 @@ Json supply_json(State st) {
 }
 
 Json head_json(const Variant& v, const GameRecord& game) {
-  Json j{{"variant", api_variant_name(v)}};
+  Json j{{"variant", variant_short_name(v)}};
   j.update(variant_json(v));
   Json played = Json::array();
   for (const Move& m : game.moves()) played.push_back(format_move(m));
@@ -214,17 +214,6 @@ Response asset(const char* content_type, std::string_view body) {
 
 }  // namespace
 
-std::string api_variant_name(const Variant& v) {
-  if (v.stack_cap == 2) return v.adjacency == Adjacency::kBoard ? "standard" : "projective";
-  return v.adjacency == Adjacency::kBoard ? "cap3" : "cap3-projective";
-}
-
-std::optional<Variant> variant_from_api_name(std::string_view name) {
-  for (const Variant& v : kAllVariants)
-    if (name == api_variant_name(v) || name == variant_slug(v)) return v;
-  return std::nullopt;
-}
-
 // Successful answers by request, in 16 shards each cleared whole when over its
 // share of the budget: memory stays bounded whatever clients ask, and a
 // repeated question (an explorer's every click asks for the position again)
@@ -272,7 +261,7 @@ Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache
   Json variants = Json::array();
   for (const ServedTable& t : tables_) {
     const TablebaseHeader& h = t.table.header();
-    Json v{{"name", api_variant_name(t.table.variant())},
+    Json v{{"name", variant_short_name(t.table.variant())},
            {"slug", variant_slug(t.table.variant())}};
     v.update(header_json(h));
     v.erase("version");
@@ -287,7 +276,7 @@ Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache
 }
 
 const ServedTable* Api::table_for(std::string_view name) const {
-  const std::optional<Variant> v = variant_from_api_name(name);
+  const std::optional<Variant> v = variant_from_name(name);
   if (!v) return nullptr;
   for (const ServedTable& t : tables_)
     if (t.table.variant() == *v) return &t;
@@ -316,7 +305,7 @@ Response Api::route(const Request& req) const {
     throw ApiError{404, "no such route: " + path};
   const ServedTable* t = table_for(name);
   if (!t) {
-    if (variant_from_api_name(name))
+    if (variant_from_name(name))
       throw ApiError{404, "variant '" + std::string(name) + "' is not served (no table loaded)"};
     throw ApiError{404, "unknown variant '" + std::string(name) +
                             "' (standard, cap3, projective, cap3-projective)"};

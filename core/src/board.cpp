@@ -17,6 +17,17 @@ std::string variant_slug(const Variant& v) {
   return "cap" + std::to_string(v.stack_cap) + "-" + std::string(adjacency_name(v.adjacency));
 }
 
+std::string variant_short_name(const Variant& v) {
+  if (v.stack_cap == 2) return v.adjacency == Adjacency::kBoard ? "standard" : "projective";
+  return v.adjacency == Adjacency::kBoard ? "cap3" : "cap3-projective";
+}
+
+std::optional<Variant> variant_from_name(std::string_view name) {
+  for (const Variant& v : kAllVariants)
+    if (name == variant_short_name(v) || name == variant_slug(v)) return v;
+  return std::nullopt;
+}
+
 std::string variant_description(const Variant& v) {
   return "stack cap " + std::to_string(v.stack_cap) + ", " +
          std::string(adjacency_name(v.adjacency)) + " adjacency";

@@ -20,19 +20,16 @@
 namespace fano {
 namespace {
 
-// zstd levels per section, measured on the standard table (zstd 1.5.4, `zstd
-// -b`): the codes compress best for their time at 6 (level 3: 51471 bytes, 6:
-// 47025 at 43 MB/s, 9: 45199 at 26 MB/s, 19: 43718 at 1.5 MB/s); the outcomes
-// are smallest at 1 short of the slow levels (1: 32615 bytes at 144 MB/s, 3:
-// 34213, 6: 35261, 15: 31565 at 3.5 MB/s).
+// zstd levels per section: the codes compress best for their time at 6, the
+// outcomes are smallest at 1 short of the slow levels (the measurements:
+// results/design-measurements.md).
 constexpr int kCodesZstdLevel = 6, kOutcomesZstdLevel = 1;
 
 // One zstd frame of `raw`. Each thread keeps its compression context's
 // workspace, on the solver's buffers (huge pages, see fano/buffer.hpp): zstd
 // zeroes its tables for every frame, megabytes at level 6, and from malloc
-// they were faulted in 4 KiB at a time (half the page faults of a cold `fano
-// solve`). The context is the same as zstd's own for this level and size, so
-// are the bytes.
+// they were faulted in 4 KiB at a time (results/design-measurements.md). The context is the same as
+// zstd's own for this level and size, so are the bytes.
 UninitVector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
   thread_local UninitVector<std::uint8_t> workspace;
   const std::size_t need =

@@ -255,11 +255,9 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       };
       // Levels run on one thread unless they are very large. The visits are
       // random atomic updates of words the other core wrote a moment ago, so
-      // on the project's 2-core VM every parallel split tried (levels from
-      // 128, 4096 or 16384 positions up) was slower than one thread: the
-      // standard game's analysis 5.0 to 5.6 ms against 4.1 to 4.2 ms (and
-      // about equal for cap 3). The other core meanwhile does the work beside
-      // the analysis (see above).
+      // on the project's 2-core VM every parallel split tried was slower than
+      // one thread (results/design-measurements.md). The other core meanwhile
+      // does the work beside the analysis (see above).
       constexpr std::size_t kParallelLevel = std::size_t(1) << 17;
       if (frontier_size < kParallelLevel) {
         std::uint32_t* out = next.data();  // the next level, written in place

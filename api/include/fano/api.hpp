@@ -19,11 +19,6 @@
 
 namespace fano::server {
 
-// The API's name of a variant: "standard", "cap3", "projective", "cap3-projective".
-std::string api_variant_name(const Variant& v);
-// The variant an API name (or a table slug such as "cap3-board") names.
-std::optional<Variant> variant_from_api_name(std::string_view name);
-
 // A table the server answers from.
 struct ServedTable {
   Tablebase table;

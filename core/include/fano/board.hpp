@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -90,6 +91,12 @@ bool parse_adjacency(std::string_view name, Adjacency& out);
 std::string variant_slug(const Variant& variant);
 // Human-readable description: "stack cap 2, board adjacency".
 std::string variant_description(const Variant& variant);
+// The short name of the HTTP API's v1 routes and the explorer: "standard",
+// "projective", "cap3", "cap3-projective".
+std::string variant_short_name(const Variant& variant);
+// The variant a slug or a short name names (the one place names are read:
+// the CLI, the HTTP API, Python and the explorer), or nullopt.
+std::optional<Variant> variant_from_name(std::string_view name);
 
 // The edges of a variant's move graph as 1-based pairs (a < b), sorted.
 std::vector<std::pair<int, int>> edge_list(Adjacency adjacency);

@@ -2,15 +2,14 @@
 // kLargeBuffer bytes up, placed on transparent huge pages (requested) and kept
 // for reuse once freed.
 //
-// Why: the standard game's solve touches about 40 MB once. With 4 KiB pages
-// that is ~10,000 page faults, each 8 to 11 us on the project's VMs, so the
-// kernel's page zeroing and faulting took longer than the solve's own work
-// (sys time 0.05 of 0.11 s for a cold `fano solve`). Huge pages cut the faults
-// ~500-fold where the kernel grants them (THP "madvise" mode, Debian's
-// default); elsewhere the buffers behave as ordinary memory. Faults also
-// serialise threads on the process's memory map lock, and the blocks that
-// malloc returned to the system were faulted in again by the next solve: a
-// solve repeated in one process took 472 faults after the first, now 2 to 5.
+// Why: the standard game's solve touches tens of megabytes once, and with
+// 4 KiB pages the kernel's page zeroing and faulting took longer than the
+// solve's own work. Huge pages cut the faults ~500-fold where the kernel
+// grants them (THP "madvise" mode, Debian's default); elsewhere the buffers
+// behave as ordinary memory. Faults also serialise threads on the process's
+// memory map lock, and the blocks that malloc returned to the system were
+// faulted in again by the next solve (the figures:
+// results/design-measurements.md).
 #pragma once
 
 #include <cstddef>
