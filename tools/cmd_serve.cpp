@@ -1,6 +1,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -51,6 +52,21 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
   return out;
 }
 
+// The static explorer's folder served at / by default: build/web beside the
+// build tree's tools/fano (made by `cmake --build build --target web`), or an
+// installed <prefix>/share/fano/web; empty (the embedded page) when neither holds one.
+std::string default_web_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  const fs::path up = exe.parent_path().parent_path();
+  for (const fs::path& d : {up / "web", up / "share" / "fano" / "web"})
+    if (fs::is_regular_file(d / "index.html", ec) && fs::is_regular_file(d / "fano_web.js", ec))
+      return d.string();
+  return "";
+}
+
 }  // namespace
 
 int cmd_serve(const Args& args) {
@@ -63,9 +79,12 @@ int cmd_serve(const Args& args) {
       "threads,j", po::value<int>()->default_value(64),
       "worker threads, each serving one connection at a time (1..1024)")(
       "cache-mb", po::value<int>()->default_value(64),
-      "memory for answers already given, in MiB (0: no cache)");
+      "memory for answers already given, in MiB (0: no cache)")(
+      "web", po::value<std::string>(),
+      "folder of the static explorer served at / (default: the build's or installed web "
+      "folder if there is one; 'none': the page embedded in the binary)");
   const auto vm =
-      parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N]",
+      parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.\n\n"
             "Examples:\n"
@@ -98,6 +117,14 @@ int cmd_serve(const Args& args) {
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;
   options.threads = threads;
+  options.web_dir = vm->count("web") ? (*vm)["web"].as<std::string>() : default_web_dir();
+  if (options.web_dir == "none") options.web_dir.clear();
+  if (!options.web_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(options.web_dir) / "index.html", ec))
+      throw UsageError("--web " + options.web_dir + ": no index.html there");
+    progress("serve: the explorer from " + options.web_dir);
+  }
   server::HttpServer http(api, options);
   int bound = 0;
   try {

@@ -56,7 +56,10 @@ HttpServer::HttpServer(const Api& api, ServerOptions options)
   auto handler = [impl](const httplib::Request& req, httplib::Response& res) {
     impl->answer(req, res);
   };
-  // Every path and method reaches the Api, which answers 404 and 405 itself.
+  // The static explorer's files, when a folder is given (checked first for GET and HEAD).
+  if (!impl_->options.web_dir.empty() && !http.set_mount_point("/", impl_->options.web_dir))
+    throw std::runtime_error("cannot serve the folder " + impl_->options.web_dir);
+  // Every other path and method reaches the Api, which answers 404 and 405 itself.
   for (const char* pattern : {R"(/.*)"}) {
     http.Get(pattern, handler);
     http.Post(pattern, handler);
