@@ -15,8 +15,8 @@
 namespace fano::cli {
 namespace {
 
-// The tables of the four variants found in `dir`; the standard one is solved
-// (and written there, if it can be) when missing. A table present but refused
+// The tables of the four variants found in `dir`; each one missing is solved
+// (and written there, if it can be; each takes well under a second). A table present but refused
 // is an error: the server never hides a damaged file.
 std::vector<server::ServedTable> load_tables(const std::string& dir) {
   std::vector<server::ServedTable> out;
@@ -27,12 +27,8 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
       progress("serve: " + server::api_variant_name(v) + " from " + path);
     } catch (const TablebaseError& e) {
       if (e.kind() != TablebaseErrorKind::kMissing) throw;
-      if (!(v == kStandard)) {
-        progress("serve: no table for " + server::api_variant_name(v) + " (" + path +
-                 "); not served");
-        continue;
-      }
-      progress("serve: no table for the standard game at " + path + "; solving it");
+      progress("serve: no table for " + server::api_variant_name(v) + " at " + path +
+               "; solving it");
       SolveOptions opts;
       opts.progress = progress;
       opts.encode_codes = true;
