@@ -513,3 +513,55 @@ def native_refusal(tables, frm, to, moves):
     out = subprocess.run([FANO_BIN, "query", "--json", "--tables", tables,
                           "--moves", ",".join(moves + ["%d-%d" % (frm, to)])], capture_output=True)
     return "adjacent" if b"not adjacent" in out.stderr else "other"
+
+
+def test_fano_serve_serves_the_static_app(driver, web_dir, tmp_path, artifacts):
+    """`fano serve --web DIR`: the static app at /, the API kept; every missing
+    table solved at start (an empty tables folder)."""
+    log = open(os.path.join(artifacts, "serve-static-stderr.log"), "wb")
+    proc = subprocess.Popen([FANO_BIN, "serve", "--port", "0", "--web", web_dir, "--tables", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=log)
+    try:
+        ready_, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready_, "fano serve printed no URL"
+        url = proc.stdout.readline().decode().strip()
+        threading.Thread(target=proc.stdout.read, daemon=True).start()
+        import urllib.request
+        with urllib.request.urlopen(url.rstrip("/") + "/api/v1/info", timeout=10) as r:
+            assert sorted(v["name"] for v in json.load(r)["variants"]) == sorted(VARIANTS)
+        with urllib.request.urlopen(url.rstrip("/") + "/api/v1/cap3?moves=C4", timeout=10) as r:
+            assert json.load(r)["moves_played"] == ["C4"]
+        open_page(driver, url.rstrip("/") + "/")
+        assert driver.execute_script(
+            "return document.querySelector('meta[name=fano-engine]').content;") == "wasm"
+        click_move(driver, "C4", "white")
+        settle(driver, 1)
+        assert "error" not in page_state(driver)["statusClass"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+        log.close()
+
+
+def test_service_worker_never_serves_a_stale_app(web_dir, tmp_path):
+    """After an update of the folder, a reload while online shows the new app."""
+    import shutil
+    folder = str(tmp_path / "web")
+    shutil.copytree(web_dir, folder)
+    httpd, url = static_server(folder)
+    drv = make_driver()
+    try:
+        drv.get(url)
+        wait(drv, ready)
+        wait(drv, lambda d: d.execute_script(
+            "return !!(navigator.serviceWorker && navigator.serviceWorker.controller);"), 20)
+        page = open(os.path.join(folder, "index.html")).read()
+        with open(os.path.join(folder, "index.html"), "w") as f:
+            f.write(page.replace("<title>Fano330-R-Morris explorer</title>",
+                                 "<title>Fano330-R-Morris explorer (updated)</title>"))
+        drv.refresh()
+        wait(drv, ready)
+        assert drv.title.endswith("(updated)")
+    finally:
+        drv.quit()
+        httpd.shutdown()
