@@ -411,6 +411,10 @@ def test_bad_share_link_loads_legal_prefix(driver, app):
     open_page(driver, app, "#moves=C4,T3")
     st = page_state(driver)
     assert at(driver)[0] == ["C4"] and "T3" in st["status"], st["status"]
+    # a later move (after at=) that cannot be played: dropped, and said
+    open_page(driver, app, "#moves=C4,t3,C1,c2,C5&at=2")  # a third white circle
+    st = page_state(driver)
+    assert at(driver) == (["C4", "t3"], ["C4", "t3", "C1", "c2"]) and "C5" in st["status"], st["status"]
     # a variant the page does not offer: said, and the first one shown
     open_page(driver, app, "#variant=nonsense&moves=C4")
     st = page_state(driver)
