@@ -573,3 +573,38 @@ def test_service_worker_never_serves_a_stale_app(web_dir, tmp_path):
     finally:
         drv.quit()
         httpd.shutdown()
+
+
+def test_server_stopped_moves_do_not_pile_up(driver, tables, tmp_path, artifacts):
+    """Over `fano serve`, with the server gone a click does not enter the game or
+    the URL: it says the server does not answer; after a restart play goes on."""
+    def start(port=0):
+        p = subprocess.Popen([FANO_BIN, "serve", "--port", str(port), "--web", os.environ.get("FANO_SERVE_WEB", "none"),
+                              "--tables", tables], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        ready_, _, _ = select.select([p.stdout], [], [], 60)
+        assert ready_
+        u = p.stdout.readline().decode().strip()
+        threading.Thread(target=p.stdout.read, daemon=True).start()
+        return p, u
+    proc, url = start()
+    try:
+        open_page(driver, url, "#moves=C4")
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=15)
+        click_move(driver, "T3", "black")  # a black triangle on 3
+        wait(driver, lambda d: "error" in page_state(d)["statusClass"])
+        click_move(driver, "T5", "black")
+        time.sleep(0.5)
+        wait(driver, ready)
+        st = page_state(driver)
+        assert at(driver)[0] == ["C4"] and st["played"] == ["C4"], (at(driver), st["played"])
+        assert "does not answer" in st["status"], st["status"]
+        proc, url2 = start(int(url.rstrip("/").rsplit(":", 1)[1]))
+        click_move(driver, "T3", "black")
+        settle(driver, 2)
+        assert at(driver)[0] == ["C4", "t3"]
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=15)
+        driver.get_log("browser")  # the refused connections were logged while the server was down
