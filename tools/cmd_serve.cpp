@@ -1,6 +1,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -14,8 +15,8 @@
 namespace fano::cli {
 namespace {
 
-// The tables of the four variants found in `dir`; the standard one is solved
-// (and written there, if it can be) when missing. A table present but refused
+// The tables of the four variants found in `dir`; each one missing is solved
+// (and written there, if it can be; each takes well under a second). A table present but refused
 // is an error: the server never hides a damaged file.
 std::vector<server::ServedTable> load_tables(const std::string& dir) {
   std::vector<server::ServedTable> out;
@@ -26,11 +27,7 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
       progress("serve: " + variant_short_name(v) + " from " + path);
     } catch (const TablebaseError& e) {
       if (e.kind() != TablebaseErrorKind::kMissing) throw;
-      if (!(v == kStandard)) {
-        progress("serve: no table for " + variant_short_name(v) + " (" + path + "); not served");
-        continue;
-      }
-      progress("serve: no table for the standard game at " + path + "; solving it");
+      progress("serve: no table for " + variant_short_name(v) + " at " + path + "; solving it");
       SolveOptions opts;
       opts.progress = progress;
       opts.encode_codes = true;
@@ -50,6 +47,21 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
   return out;
 }
 
+// The static explorer's folder served at / by default: build/web beside the
+// build tree's tools/fano (made by `cmake --build build --target web`), or an
+// installed <prefix>/share/fano/web; empty (the embedded page) when neither holds one.
+std::string default_web_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  const fs::path up = exe.parent_path().parent_path();
+  for (const fs::path& d : {up / "web", up / "share" / "fano" / "web"})
+    if (fs::is_regular_file(d / "index.html", ec) && fs::is_regular_file(d / "fano_web.js", ec))
+      return d.string();
+  return "";
+}
+
 }  // namespace
 
 int cmd_serve(const Args& args) {
@@ -62,9 +74,12 @@ int cmd_serve(const Args& args) {
       "threads,j", po::value<int>()->default_value(64),
       "worker threads, each serving one connection at a time (1..1024)")(
       "cache-mb", po::value<int>()->default_value(64),
-      "memory for answers already given, in MiB (0: no cache)");
+      "memory for answers already given, in MiB (0: no cache)")(
+      "web", po::value<std::string>(),
+      "folder of the static explorer served at / (default: the build's or installed web "
+      "folder if there is one; 'none': the page embedded in the binary)");
   const auto vm =
-      parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N]",
+      parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.\n\n"
             "Examples:\n"
@@ -97,6 +112,14 @@ int cmd_serve(const Args& args) {
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;
   options.threads = threads;
+  options.web_dir = vm->count("web") ? (*vm)["web"].as<std::string>() : default_web_dir();
+  if (options.web_dir == "none") options.web_dir.clear();
+  if (!options.web_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(options.web_dir) / "index.html", ec))
+      throw UsageError("--web " + options.web_dir + ": no index.html there");
+    progress("serve: the explorer from " + options.web_dir);
+  }
   server::HttpServer http(api, options);
   int bound = 0;
   try {

@@ -83,7 +83,27 @@ HttpServer::HttpServer(const Api& api, ServerOptions options)
   auto handler = [impl](const httplib::Request& req, httplib::Response& res) {
     impl->answer(req, res);
   };
-  // Every path and method reaches the Api, which answers 404 and 405 itself.
+  // The static explorer's files, when a folder is given (checked first for GET and HEAD).
+  if (!impl_->options.web_dir.empty() && !http.set_mount_point("/", impl_->options.web_dir))
+    throw std::runtime_error("cannot serve the folder " + impl_->options.web_dir);
+  // The static explorer's files carry the same headers as every answer; its
+  // policy lets the page run its own scripts and compile its WebAssembly
+  // engine ('wasm-unsafe-eval'), register its service worker, and load
+  // nothing from elsewhere (the engine is fetched from a data: URL inside
+  // fano_web.js, see FANO_WEB_SINGLE_FILE). (Its inline script is allowed as on any static
+  // host: the folder is built separately from this binary, so no hash of it
+  // is known here.)
+  http.set_file_request_handler([](const httplib::Request&, httplib::Response& res) {
+    for (const auto& [k, v] : security_headers("/static"))
+      if (k != "Content-Security-Policy") res.set_header(k, v);
+    res.set_header("Content-Security-Policy",
+                   "default-src 'none'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
+                   "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                   "connect-src 'self' data:; "
+                   "worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+                   "frame-ancestors 'none'");
+  });
+  // Every other path and method reaches the Api, which answers 404 and 405 itself.
   for (const char* pattern : {R"(/.*)"}) {
     http.Get(pattern, handler);
     http.Post(pattern, handler);

@@ -43,7 +43,9 @@ def server(artifacts):
     if os.environ.get("FANO_TABLES"):
         env["FANO_TABLES"] = os.environ["FANO_TABLES"]
     errlog = open(os.path.join(artifacts, "server-stderr.log"), "wb")
-    proc = subprocess.Popen([FANO_BIN, "serve", "--port", "0", "--bind", "127.0.0.1"],
+    # --web none: the page embedded in the binary, on the HTTP API (tests/browser/test_static.py
+    # tests the static folder)
+    proc = subprocess.Popen([FANO_BIN, "serve", "--port", "0", "--bind", "127.0.0.1", "--web", "none"],
                             stdout=subprocess.PIPE, stderr=errlog, env=env)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 60)
@@ -124,16 +126,18 @@ def open_page(driver, server, fragment=""):
 
 
 def hash_moves(driver):
+    """The moves on the board: the URL's moves= up to at= (later moves are kept for redo)."""
     h = driver.execute_script("return location.hash;").lstrip("#")
     params = urllib.parse.parse_qs(h)
-    moves = params.get("moves", [""])[0]
-    return [m for m in moves.split(",") if m]
+    moves = [m for m in params.get("moves", [""])[0].split(",") if m]
+    return moves[:int(params.get("at", [len(moves)])[0])]
 
 
 def played(driver):
-    # read in one script call so a re-render cannot leave stale element references
+    # read in one script call so a re-render cannot leave stale element references;
+    # the moves after the current one (greyed, for redo) are not played
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#moves-played li'))"
+        "return Array.from(document.querySelectorAll('#moves-played li:not(.future)'))"
         ".map(function (li) { return li.getAttribute('data-move'); });")
 
 
@@ -210,9 +214,10 @@ def test_shared_url(driver, server):
     d = api(server, ["C4", "t3"])
     assert driver.find_element(By.ID, "value").text == value_text(d)
     assert played(driver) == ["C4", "t3"]
-    # typing a move (placement letter case-insensitive) plays it
+    # typing a move plays it (a placement's letter case names its colour: test_static.py
+    # checks that the other side's letter is refused)
     inp = driver.find_element(By.ID, "move-input")
-    inp.send_keys(d["moves"][0]["move"].lower() + "\n")
+    inp.send_keys(d["moves"][0]["move"] + "\n")
     WebDriverWait(driver, TIMEOUT).until(lambda dr: len(played(dr)) == 3
                                          and dr.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
     assert played(driver)[2] == d["moves"][0]["move"]

@@ -17,6 +17,10 @@ struct ServerOptions {
   int threads = 64;  // worker threads; each serves one connection at a time
   std::chrono::milliseconds read_timeout{5000};
   std::size_t keep_alive_requests = 10000;  // requests per connection before it is closed
+  // A folder served at / (the static explorer, build/web): its files answer
+  // GET and HEAD before the Api, which keeps /api and /api/v1. Empty: the
+  // Api's embedded page answers /.
+  std::string web_dir;
 };
 
 // An HTTP server for an Api. start() binds; run() serves until stop().

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Budgets of the static explorer (build/web) in headless Chromium.
+
+Serves the folder with a plain static server on 127.0.0.1 (no compression),
+opens it in a fresh Chromium profile and prints:
+  - the bytes transferred for the whole app (and the files gzipped, as a
+    compressing host would send them),
+  - the time from navigation to the engine loaded and to the first analysed
+    position (the standard game solved in the page, the start analysed),
+  - the in-page solve time of each variant,
+  - the analysis time per move (a move played: its position, the picture and
+    the principal variation asked of the engine and shown), median and max.
+
+Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N]
+"""
+import functools
+import gzip
+import http.server
+import os
+import statistics
+import sys
+import tempfile
+import threading
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+         "--window-size=1280,800")
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
+                          **{".wasm": "application/wasm", ".js": "text/javascript"})
+
+    def log_message(self, *args):
+        pass
+
+
+def driver():
+    o = webdriver.ChromeOptions()
+    o.binary_location = "/usr/bin/chromium"
+    for f in FLAGS:
+        o.add_argument(f)
+    o.add_argument("--user-data-dir=" + tempfile.mkdtemp(prefix="fano-bench-"))
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+def ready(d):
+    return d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1"
+
+
+def one_run(url):
+    d = driver()
+    try:
+        d.get(url)
+        WebDriverWait(d, 60).until(ready)
+        out = d.execute_script("""
+          var nav = performance.getEntriesByType('navigation')[0];
+          var res = performance.getEntriesByType('resource');
+          var bytes = nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0);
+          return {bytes: bytes, files: [nav.name].concat(res.map(function (r) { return r.name; })),
+                  engine: window.fanoStats.engineLoaded, first: window.fanoStats.firstAnalysed,
+                  solve: window.fanoStats.solve};""")
+        for v in ("cap3", "projective", "cap3-projective"):
+            d.find_element(By.CSS_SELECTOR, '#variant option[value="%s"]' % v).click()
+            WebDriverWait(d, 120).until(lambda x: ready(x) and x.find_element(By.ID, "variant").get_attribute("value") == v)
+        d.find_element(By.CSS_SELECTOR, '#variant option[value="standard"]').click()
+        WebDriverWait(d, 60).until(ready)
+        out["solve"] = d.execute_script("return window.fanoStats.solve;")
+        start = len(d.execute_script("return window.fanoStats.shows;"))
+        for i in range(30):  # a game by "Play best"
+            if not d.find_element(By.ID, "play-best").is_enabled():
+                break
+            d.find_element(By.ID, "play-best").click()
+            WebDriverWait(d, 30).until(lambda x, n=start + i + 1: ready(x) and
+                                       len(x.execute_script("return window.fanoStats.shows;")) >= n)
+        out["moves"] = [s["ms"] for s in d.execute_script("return window.fanoStats.shows;")[start:]]
+        return out
+    finally:
+        d.quit()
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
+    if "--runs" in sys.argv:
+        args.remove(str(runs))
+    folder = args[0] if args else "build/web"
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    files = sorted(f for f in os.listdir(folder) if os.path.isfile(os.path.join(folder, f)))
+    raw = {f: os.path.getsize(os.path.join(folder, f)) for f in files}
+    gz = {f: len(gzip.compress(open(os.path.join(folder, f), "rb").read(), 9)) for f in files}
+    print("files: " + ", ".join("%s %d B (gzip %d B)" % (f, raw[f], gz[f]) for f in files))
+    print("whole app: %d B, gzip %d B" % (sum(raw.values()), sum(gz.values())))
+    results = [one_run(url) for _ in range(runs)]
+    med = lambda xs: statistics.median(xs)  # noqa: E731
+    print("runs: %d (fresh profile each, uncompressed static server on loopback)" % runs)
+    print("transferred at first load: %d B (%s)" % (results[0]["bytes"], ", ".join(os.path.basename(f) or "/" for f in results[0]["files"])))
+    print("navigation to engine loaded: median %.0f ms" % med([r["engine"] for r in results]))
+    print("navigation to first analysed position: median %.0f ms (runs: %s)" %
+          (med([r["first"] for r in results]), ", ".join("%.0f" % r["first"] for r in results)))
+    for v in ("standard", "cap3", "projective", "cap3-projective"):
+        ms = [r["solve"][v]["ms"] for r in results]
+        print("in-page solve %-16s median %.0f ms (runs: %s), %d classes" %
+              (v, med(ms), ", ".join("%.0f" % x for x in ms), results[0]["solve"][v]["classes"]))
+    moves = [m for r in results for m in r["moves"]]
+    print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
+    httpd.shutdown()
+
+
+if __name__ == "__main__":
+    main()

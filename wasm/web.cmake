@@ -1,0 +1,75 @@
+# The `web` target (native build): builds the explorer's engine with
+# emscripten (emcmake, Debian's em++) in WORK and assembles the static app in
+# OUT: index.html (web/index.html in its WebAssembly mode), fano_web.js (the
+# engine; with the WebAssembly inside it when SINGLE_FILE, so that the page
+# also works from a file:// URL), and the service worker sw.js.
+#   cmake -DSOURCE=<repo> -DWORK=<folder> -DOUT=<folder> [-DSINGLE_FILE=OFF] -P web.cmake
+foreach(v SOURCE WORK OUT)
+  if(NOT ${v})
+    message(FATAL_ERROR "web.cmake needs -D${v}=...")
+  endif()
+endforeach()
+find_program(EMCMAKE emcmake REQUIRED)
+set(ENV{NODE_PATH} "/usr/share/nodejs")  # emscripten's tools need acorn (Debian keeps it there)
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+endfunction()
+
+if(NOT DEFINED SINGLE_FILE)
+  set(SINGLE_FILE ON)
+endif()
+# Configured once (emcmake takes half a minute); again only to change SINGLE_FILE.
+set(configured "")
+if(EXISTS ${WORK}/CMakeCache.txt)
+  file(STRINGS ${WORK}/CMakeCache.txt configured REGEX "^FANO_WEB_SINGLE_FILE:BOOL=")
+endif()
+if(SINGLE_FILE)
+  set(want "FANO_WEB_SINGLE_FILE:BOOL=ON")
+else()
+  set(want "FANO_WEB_SINGLE_FILE:BOOL=OFF")
+endif()
+if(NOT configured STREQUAL want)
+  run(${EMCMAKE} ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK} -DCMAKE_BUILD_TYPE=Release
+      -DFANO_WEB_SINGLE_FILE=${SINGLE_FILE})
+endif()
+run(${CMAKE_COMMAND} --build ${WORK} --target fano_web -j2)
+
+file(MAKE_DIRECTORY ${OUT})
+file(READ ${SOURCE}/web/index.html page)
+string(REPLACE "<meta name=\"fano-engine\" content=\"http\">" "<meta name=\"fano-engine\" content=\"wasm\">"
+       page "${page}")
+if(NOT page MATCHES "content=\"wasm\"")
+  message(FATAL_ERROR "web/index.html has no <meta name=\"fano-engine\" content=\"http\">")
+endif()
+file(WRITE ${OUT}/index.html.tmp "${page}")
+file(RENAME ${OUT}/index.html.tmp ${OUT}/index.html)
+set(files index.html fano_web.js)
+file(COPY_FILE ${WORK}/wasm/fano_web.js ${OUT}/fano_web.js ONLY_IF_DIFFERENT)
+if(EXISTS ${WORK}/wasm/fano_web.wasm)
+  file(COPY_FILE ${WORK}/wasm/fano_web.wasm ${OUT}/fano_web.wasm ONLY_IF_DIFFERENT)
+  list(APPEND files fano_web.wasm)
+else()
+  file(REMOVE ${OUT}/fano_web.wasm)
+endif()
+
+# The service worker caches the app under a name that changes with its files.
+set(hashes "")
+foreach(f ${files})
+  file(SHA256 ${OUT}/${f} h)
+  string(APPEND hashes "${h}")
+endforeach()
+string(SHA256 app_hash "${hashes}")
+string(SUBSTRING ${app_hash} 0 16 app_hash)
+list(TRANSFORM files PREPEND "\"" OUTPUT_VARIABLE quoted)
+list(TRANSFORM quoted APPEND "\"")
+list(JOIN quoted ", " list_text)
+file(READ ${SOURCE}/web/sw.js sw)
+string(REPLACE "@FANO_APP_HASH@" "${app_hash}" sw "${sw}")
+string(REPLACE "@FANO_APP_FILES@" "${list_text}" sw "${sw}")
+file(WRITE ${OUT}/sw.js "${sw}")
+list(JOIN files ", " names)
+message(STATUS "The static explorer: ${OUT} (${names}, sw.js; version ${app_hash})")
