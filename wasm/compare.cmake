@@ -7,18 +7,8 @@ foreach(v SOURCE WORK NATIVE)
     message(FATAL_ERROR "compare.cmake needs -D${v}=...")
   endif()
 endforeach()
-find_program(EMCMAKE emcmake REQUIRED)
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 find_program(NODE node REQUIRED)
-# emscripten's tools need acorn, which Debian keeps in /usr/share/nodejs (a
-# node that is not Debian's does not look there).
-set(ENV{NODE_PATH} "/usr/share/nodejs")
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-endfunction()
 
 run(${EMCMAKE} ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK} -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK} --target fano_portable_check -j2)

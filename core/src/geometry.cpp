@@ -31,7 +31,7 @@ BoardPoint reflect(BoardPoint p, double degrees) {
 
 BoardPoint apply(PlaneMap map, BoardPoint p) {
   switch (map) {
-    case PlaneMap::kIdentity:
+    case PlaneMap::kCopy:
       return p;
     case PlaneMap::kReflectX:
       return {p.x, -p.y};

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fano/game.hpp"
+#include "fano/geometry.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 
@@ -57,16 +58,8 @@ enum class PlayerKind : std::uint8_t {
 // pointing down). The others are the rest of the board's symmetry group:
 // the turns by 120 and 240 degrees (anticlockwise) and the reflections in the
 // axes through corner 5 and through corner 3.
-enum class MirrorMap : std::uint8_t {
-  kCopy,
-  kReflectX,
-  kReflectY,
-  kHalfTurn,
-  kRotate120,
-  kRotate240,
-  kReflect5,
-  kReflect3,
-};
+// The maps are the printed board's (fano/geometry.hpp).
+using MirrorMap = PlaneMap;
 inline constexpr MirrorMap kAllMirrorMaps[] = {
     MirrorMap::kCopy,      MirrorMap::kReflectX,  MirrorMap::kReflectY, MirrorMap::kHalfTurn,
     MirrorMap::kRotate120, MirrorMap::kRotate240, MirrorMap::kReflect5, MirrorMap::kReflect3};

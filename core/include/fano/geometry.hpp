@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 
 #include "fano/board.hpp"
@@ -26,8 +27,8 @@ std::array<BoardPoint, kSpaces> printed_board_points();
 // axes and the half turn, the rotations by 120 and 240 degrees
 // (anticlockwise: 6 -> 5 -> 3), and the reflections in the axes through
 // corner 5 and corner 3.
-enum class PlaneMap {
-  kIdentity,
+enum class PlaneMap : std::uint8_t {
+  kCopy,  // the identity
   kReflectX,
   kReflectY,
   kHalfTurn,
