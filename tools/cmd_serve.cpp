@@ -79,7 +79,8 @@ int cmd_serve(const Args& args) {
       "folder of the static explorer served at / (default: the build's or installed web "
       "folder if there is one; 'none': the page embedded in the binary)");
   const auto vm =
-      parse("serve", "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--web DIR|none]",
+      parse("serve",
+            "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.\n\n"
             "Examples:\n"
@@ -116,7 +117,8 @@ int cmd_serve(const Args& args) {
   if (options.web_dir == "none") options.web_dir.clear();
   if (!options.web_dir.empty()) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::filesystem::path(options.web_dir) / "index.html", ec))
+    if (!std::filesystem::is_regular_file(std::filesystem::path(options.web_dir) / "index.html",
+                                          ec))
       throw UsageError("--web " + options.web_dir + ": no index.html there");
     progress("serve: the explorer from " + options.web_dir);
   }

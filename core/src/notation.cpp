@@ -1,11 +1,11 @@
 #include "fano/notation.hpp"
 
-#include "fano/game.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <sstream>
+
+#include "fano/game.hpp"
 
 namespace fano {
 namespace {

@@ -4,11 +4,11 @@
 // report_json(), solve()); nothing here re-implements a rule.
 #include <dlfcn.h>
 #include <pwd.h>
-#include <unistd.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -263,7 +263,9 @@ TableDir table_dir_for(const Variant& v) {
   return {cache_dir(), "cache"};
 }
 
-std::string table_path(const Variant& v) { return default_tablebase_path(v, table_dir_for(v).path); }
+std::string table_path(const Variant& v) {
+  return default_tablebase_path(v, table_dir_for(v).path);
+}
 
 // Solves a variant and writes its table to `path` atomically, creating the
 // folder.
@@ -288,7 +290,8 @@ void solve_into(const Variant& v, const std::string& path) {
   throw TablebaseError(TablebaseErrorKind::kMissing,
                        what + " (fano.solve(" + variant + ", path='" + path +
                            "') creates it; fano.open_tablebase() with no path solves the "
-                           "table into the cache folder " + cache_dir() + " on first use)");
+                           "table into the cache folder " +
+                           cache_dir() + " on first use)");
 }
 
 PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v,
@@ -353,8 +356,8 @@ std::uint64_t code_arg(const py::handle& item, const std::string& what) {
 
 // Raises the error of item i of probe_many: its message prefixed with the index.
 [[noreturn]] void fail_item(std::size_t i, PyObject* type, const std::string& message) {
-  py::object exc = py::reinterpret_borrow<py::object>(type)("item " + std::to_string(i) + ": " +
-                                                           message);
+  py::object exc =
+      py::reinterpret_borrow<py::object>(type)("item " + std::to_string(i) + ": " + message);
   exc.attr("index") = i;
   PyErr_SetObject(type, exc.ptr());
   throw py::error_already_set();
@@ -673,12 +676,8 @@ PYBIND11_MODULE(fano, m) {
            "first, then space; movements by from-space then to-space). Empty when the game is "
            "over.")
       .def(py::pickle(
-          [](const Position& p) {
-            return py::make_tuple(format_position(p.state), p.variant);
-          },
-          [](const py::tuple& t) {
-            return parse(t[0].cast<std::string>(), t[1].cast<Variant>());
-          }))
+          [](const Position& p) { return py::make_tuple(format_position(p.state), p.variant); },
+          [](const py::tuple& t) { return parse(t[0].cast<std::string>(), t[1].cast<Variant>()); }))
       .def("play", &play, py::arg("moves"),
            "The Position after a move ('C4', '7-5'), or a sequence of moves ('C4,t3' or "
            "['C4', 't3']). "
@@ -721,11 +720,11 @@ PYBIND11_MODULE(fano, m) {
           },
           "Leaves the with block (the table stays usable: it is held in memory, no file is "
           "kept open).")
-      .def(py::pickle(
-          [](const PyTablebase& t) { return py::make_tuple(t.path, t.tb.variant()); },
-          [](const py::tuple& t) {
-            return open_table(fs::path(t[0].cast<std::string>()), t[1].cast<Variant>(), false);
-          }))
+      .def(py::pickle([](const PyTablebase& t) { return py::make_tuple(t.path, t.tb.variant()); },
+                      [](const py::tuple& t) {
+                        return open_table(fs::path(t[0].cast<std::string>()), t[1].cast<Variant>(),
+                                          false);
+                      }))
       .def("probe", &probe, py::arg("position"),
            "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
            "plies to the end under perfect play (None for a draw). No history (see analyse). "
@@ -740,7 +739,8 @@ PYBIND11_MODULE(fano, m) {
           "position of the table's variant (as Position.from_code).")
       .def("probe_codes", &probe_codes, py::arg("codes"),
            "probe() of a numpy array of codes (converted to uint64), vectorised, on all cores "
-           "and without the GIL: a tuple (value, plies, valid) of arrays of the same length: value uint8 "
+           "and without the GIL: a tuple (value, plies, valid) of arrays of the same length: value "
+           "uint8 "
            "(0 loss, 1 draw, 2 win, as classes(); 255 where not valid), plies uint16 (0 for a "
            "draw or an invalid entry), valid bool (False for a code that is malformed, not a "
            "position of the table's variant, or unreachable). Never raises for an entry.")
@@ -779,18 +779,17 @@ PYBIND11_MODULE(fano, m) {
            "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
            "positions in the class; they sum to header['reachable']).");
 
-  m.def(
-      "open_tablebase", &open_table, py::arg("path") = py::none(), py::arg("variant") = py::none(),
-      py::kw_only(), py::arg("solve_missing") = true,
-      "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
-      "the variant's default table (STANDARD unless given): in $FANO_TABLES if set; else "
-      "(a module built with CMake) the source tree's tables/ when imported from the build "
-      "tree or the installed <prefix>/share/fano/tables, when the table is there; else the "
-      "per-user cache folder cache_dir(). A missing default table is solved on first use "
-      "(well under a second) into $FANO_TABLES or the cache folder, creating the folder, "
-      "unless solve_missing=False. With a path: the file's own variant, which must equal "
-      "`variant` if given. Raises TablebaseError (with `kind`); MissingTablebaseError (also "
-      "a FileNotFoundError) for a missing file.");
+  m.def("open_tablebase", &open_table, py::arg("path") = py::none(),
+        py::arg("variant") = py::none(), py::kw_only(), py::arg("solve_missing") = true,
+        "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
+        "the variant's default table (STANDARD unless given): in $FANO_TABLES if set; else "
+        "(a module built with CMake) the source tree's tables/ when imported from the build "
+        "tree or the installed <prefix>/share/fano/tables, when the table is there; else the "
+        "per-user cache folder cache_dir(). A missing default table is solved on first use "
+        "(well under a second) into $FANO_TABLES or the cache folder, creating the folder, "
+        "unless solve_missing=False. With a path: the file's own variant, which must equal "
+        "`variant` if given. Raises TablebaseError (with `kind`); MissingTablebaseError (also "
+        "a FileNotFoundError) for a missing file.");
   m.def(
       "default_tablebase_path", [](const Variant& v) { return table_path(v); },
       py::arg("variant") = kStandard,

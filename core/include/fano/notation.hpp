@@ -66,11 +66,11 @@ std::vector<std::string> split_moves(std::string_view text);
 // Returns the notation of a move: "C4" / "c4" (mover's case) or "7-5".
 std::string format_move(const Move& move);
 
-// Plays a sequence of moves from `start` (a GameRecord, see game.hpp). Each move must be legal and may not
-// be played once the game has ended (a line, no legal move, or a repeated
-// position: rule 3); otherwise throws NotationError naming the move's number
-// (1-based), its token and the reason. When the last position repeats an
-// earlier one, *repeats_ply is set to that earlier ply (0 = start), else -1.
+// Plays a sequence of moves from `start` (a GameRecord, see game.hpp). Each move must be legal and
+// may not be played once the game has ended (a line, no legal move, or a repeated position: rule
+// 3); otherwise throws NotationError naming the move's number (1-based), its token and the reason.
+// When the last position repeats an earlier one, *repeats_ply is set to that earlier ply (0 =
+// start), else -1.
 State play_moves(const Rules& rules, State start, std::string_view moves,
                  std::vector<Move>* played = nullptr, int* repeats_ply = nullptr);
 
