@@ -816,3 +816,79 @@ TEST_F(FilesEndToEnd, AnOutputThatIsTheInputTableIsRefused) {
 
 }  // namespace
 }  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// Sets an environment variable for one scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
+    if (const char* o = std::getenv(name.c_str())) old = o;
+    if (value)
+      ::setenv(name.c_str(), value, 1);
+    else
+      ::unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old)
+      ::setenv(name.c_str(), old->c_str(), 1);
+    else
+      ::unsetenv(name.c_str());
+  }
+};
+
+TEST(TablesFolder, BuildTreeMarkerNamesTheSourceTables) {
+  const ScopedEnv no_env("FANO_TABLES", nullptr);
+  const fano::testing::TempDir tmp;
+  const fs::path build = tmp.path() / "build", bin = build / "tools";
+  fs::create_directories(bin);
+  std::ofstream(build / kBuildTreeMarker) << "/src/of/fano/tables\n";
+  const TableDir d = table_dir_for_binary((bin / "fano").string(), "bin", "/fallback");
+  EXPECT_EQ(d.path, "/src/of/fano/tables");
+  EXPECT_EQ(d.source, "source tree");
+}
+
+TEST(TablesFolder, InstalledProgramReadsItsPrefixShareFolder) {
+  const ScopedEnv no_env("FANO_TABLES", nullptr);
+  const fano::testing::TempDir tmp;
+  const fs::path prefix = tmp.path() / "prefix";
+  fs::create_directories(prefix / "lib" / "python3" / "dist-packages");
+  fs::create_directories(prefix / "bin");
+  const fs::path want = fs::weakly_canonical(prefix) / "share" / "fano" / "tables";
+  TableDir d = table_dir_for_binary((prefix / "bin" / "fano").string(), "bin", "/fallback");
+  EXPECT_EQ(d.path, want.string());
+  EXPECT_EQ(d.source, "installed");
+  d = table_dir_for_binary((prefix / "lib" / "python3" / "dist-packages" / "fano.so").string(),
+                           "lib/python3/dist-packages", "/fallback");
+  EXPECT_EQ(d.path, want.string());
+  // Not under its install folder: the fallback.
+  d = table_dir_for_binary((prefix / "elsewhere" / "fano").string(), "bin", "/fallback");
+  EXPECT_EQ(d.path, "/fallback");
+  // No install folder (a module built without install rules): the fallback.
+  d = table_dir_for_binary((prefix / "bin" / "fano.so").string(), "", "/fallback");
+  EXPECT_EQ(d.path, "/fallback");
+}
+
+TEST(TablesFolder, EnvironmentVariableWins) {
+  const ScopedEnv env("FANO_TABLES", "/chosen/tables");
+  const TableDir d = table_dir_for_binary("/usr/bin/fano", "bin", "/fallback");
+  EXPECT_EQ(d.path, "/chosen/tables");
+  EXPECT_EQ(d.source, "FANO_TABLES");
+  EXPECT_EQ(default_table_dir().path, "/chosen/tables");
+}
+
+TEST(TablesFolder, TheBuildTreesProgramReadsTheSourceTables) {
+  const ScopedEnv no_env("FANO_TABLES", nullptr);
+  // The test binary itself lives in this build tree.
+  const TableDir d = default_table_dir();
+  EXPECT_EQ(d.source, "source tree");
+  EXPECT_EQ(fs::weakly_canonical(d.path),
+            fs::weakly_canonical(fs::path(FANO_SOURCE_DIR) / "tables"));
+}
+
+}  // namespace
+}  // namespace fano

@@ -364,11 +364,14 @@ Response Api::handle(const Request& req) const {
   } catch (const ApiError& e) {
     r = error_response(e.status, e.message);
   } catch (const NotationError& e) {
-    r = error_response(400, e.what());
+    r = error_response(error_info(ErrorKind::kBadInput).http_status, e.what());
   } catch (const UnreachablePosition& e) {
-    r = error_response(422, e.what());
+    r = error_response(error_info(ErrorKind::kUnreachable).http_status, e.what());
+  } catch (const TablebaseError& e) {
+    r = error_response(error_info(e.kind()).http_status, e.what());
   } catch (const std::exception& e) {
-    r = error_response(500, std::string("internal error: ") + e.what());
+    r = error_response(error_info(ErrorKind::kInternal).http_status,
+                       std::string("internal error: ") + e.what());
   }
   if (r.content_type == "application/json")
     r.headers.push_back({"Access-Control-Allow-Origin", "*"});

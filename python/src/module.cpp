@@ -68,30 +68,9 @@ std::string type_name(const py::handle& h) {
   return py::str(py::type::handle_of(h).attr("__name__")).cast<std::string>();
 }
 
-// The name of an error kind, as the `kind` attribute of fano.TablebaseError.
-const char* kind_name(TablebaseErrorKind kind) {
-  switch (kind) {
-    case TablebaseErrorKind::kMissing:
-      return "missing";
-    case TablebaseErrorKind::kNotAFile:
-      return "not_a_file";
-    case TablebaseErrorKind::kTruncated:
-      return "truncated";
-    case TablebaseErrorKind::kBadMagic:
-      return "bad_magic";
-    case TablebaseErrorKind::kBadVersion:
-      return "bad_version";
-    case TablebaseErrorKind::kChecksum:
-      return "checksum";
-    case TablebaseErrorKind::kCorrupt:
-      return "corrupt";
-    case TablebaseErrorKind::kWrongVariant:
-      return "wrong_variant";
-    case TablebaseErrorKind::kIo:
-      return "io";
-  }
-  return "unknown";
-}
+// The name of an error kind, as the `kind` attribute of fano.TablebaseError
+// (the shared table of error kinds, fano/errors.hpp; its names are literals).
+const char* kind_name(TablebaseErrorKind kind) { return error_info(kind).name.data(); }
 
 // nlohmann JSON to Python objects (dicts keep the document's key order).
 py::object to_python(const Json& j) {
@@ -211,28 +190,9 @@ TableDir table_dir() {
   if (true) return {cache_dir(), "cache"};
 #endif
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&table_dir), &info) && info.dli_fname) {
-    std::error_code ec;
-    const fs::path self = fs::weakly_canonical(info.dli_fname, ec);
-    const fs::path build = fs::weakly_canonical(FANO_BUILD_DIR, ec);
-    if (!ec) {
-      const auto rel = self.lexically_relative(build);
-      if (!rel.empty() && *rel.begin() != "..") return {FANO_SOURCE_TABLE_DIR, "source tree"};
-      // Strip the install folder's components from the module's folder.
-      fs::path prefix = self.parent_path();
-      const fs::path install_dir = fs::path(FANO_PYTHON_INSTALL_DIR).lexically_normal();
-      bool matches = !install_dir.empty();  // empty: no install rules
-      std::vector<fs::path> parts(install_dir.begin(), install_dir.end());
-      for (auto it = parts.rbegin(); it != parts.rend() && matches; ++it) {
-        if (it->empty()) continue;  // a trailing separator
-        matches = prefix.filename() == *it;
-        prefix = prefix.parent_path();
-      }
-      if (matches)
-        return {(prefix / FANO_INSTALL_DATADIR / "fano" / "tables").string(), "installed"};
-    }
-  }
-  return {FANO_INSTALL_TABLE_DIR, "installed"};
+  const bool found = dladdr(reinterpret_cast<void*>(&table_dir), &info) && info.dli_fname;
+  return table_dir_for_binary(found ? info.dli_fname : "", FANO_PYTHON_INSTALL_DIR,
+                              FANO_INSTALL_TABLE_DIR);
 }
 
 // The per-user cache folder tables are solved into on first use:
