@@ -955,7 +955,20 @@ void bind_moves(py::class_<Position>& position) {
       .def("game_over", &game_over_dict,
            "None, or why the game is over here: {'reason': 'line'|'no_move', 'line': [1, 2, "
            "4] or None, 'loser': 'white'|'black', 'text': ...}. A Position has no history, "
-           "so 'repetition' (rule 3) comes only from Tablebase.analyse(moves=...).");
+           "so 'repetition' (rule 3) comes only from Tablebase.analyse(moves=...).")
+      .def(
+          "is_terminal", [](const Position& p) { return game_end(p.rules(), p.state).has_value(); },
+          "True when the game is over here (game_over() is not None), as pyspiel's "
+          "State.is_terminal().")
+      .def(
+          "returns",
+          [](const Position& p) {
+            const auto end = game_end(p.rules(), p.state);
+            if (!end || !end->loser) return py::make_tuple(0, 0);
+            return *end->loser == Colour::kWhite ? py::make_tuple(-1, 1) : py::make_tuple(1, -1);
+          },
+          "(white, black) as pyspiel's State.returns(): (-1, 1) or (1, -1) when the game is "
+          "over here, (0, 0) otherwise.");
 }
 
 // The class with its file, conventions and size; the other stages add its calls.
@@ -1020,6 +1033,28 @@ void bind_probes(py::class_<PyTablebase>& tb) {
            "that is not valid), valid bool (False for a code that is malformed, negative, not "
            "a position of the table's variant, or unreachable). Never raises for an entry; "
            "TypeError for an array that is not of integers, ValueError for another shape.")
+      .def(
+          "get",
+          [](const PyTablebase& t, const py::object& item, const py::object& fallback) {
+            // As chess.syzygy's get_wdl: the default instead of an error for
+            // what the table does not hold.
+            State st;
+            if (py::isinstance<Position>(item)) {
+              const Position& p = item.cast<const Position&>();
+              check_variant(t, p);
+              st = p.state;
+            } else {
+              const std::uint64_t code = code_arg(item, "position");
+              if (!is_valid_position(State{code}, t.tb.variant())) return fallback;
+              st = State{code};
+            }
+            const auto o = t.tb.probe(st);
+            return o ? py::object(outcome_tuple(*o)) : fallback;
+          },
+          py::arg("position"), py::arg("default") = py::none(),
+          "probe() that returns `default` (None) instead of raising for a position no game "
+          "reaches or a code that is not a position of the table's variant, as "
+          "chess.syzygy's get_wdl(). A Position of another variant still raises ValueError.")
       .def("probe_many", &probe_many, py::arg("positions"),
            "probe() of many positions (Positions or int codes, e.g. classes()['code']): a list "
            "of (value, plies) tuples in the same order. Probes without the GIL, so threads "
