@@ -61,7 +61,8 @@ struct ProbeArrays {
 // slot, so one probe touches one cache line, and probe() fetches the slots
 // of a group of entries before reading any (the table's own probe runs a
 // binary search whose dependent loads miss the cache one after another).
-// About 32 bytes per stored class; built in one pass over the table.
+// 32 to 64 bytes per stored class (16-byte slots, a power of two at least
+// twice the classes); built in one pass over the table on first use.
 class CodeIndex {
  public:
   explicit CodeIndex(const Tablebase& tb);
