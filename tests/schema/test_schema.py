@@ -86,6 +86,23 @@ def test_batch_lines(schema, table):
         assert "error" in lines[-1]
 
 
+def test_export_rows(schema, table):
+    # The first and last rows of both exports (JSON lines), and the CSV header
+    # names the same columns in the schema's order.
+    for classes in ([], ["--classes"]):
+        r = fano("export", "--tb", table, "--format", "jsonl", *classes)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        for line in lines[:200] + lines[-200:]:
+            validate(schema, "export_row", json.loads(line))
+        assert ("orbit" in json.loads(lines[0])) == bool(classes)
+        header = fano("export", "--tb", table, *classes).stdout.split("\n", 1)[0].split(",")
+        names = list(schema["$defs"]["export_row"]["properties"])
+        assert header == [n for n in names if n != "orbit" or classes]
+    with pytest.raises(jsonschema.ValidationError):
+        validate(schema, "export_row", {**json.loads(lines[0]), "code": 2**57})
+
+
 def test_engine_game(schema, table):
     r = fano("play", "--tb", table, "--engine-vs-engine", "--json", "--max-plies", "12")
     assert r.returncode == 0, r.stderr
