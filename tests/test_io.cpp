@@ -1,4 +1,4 @@
-// Files, inputs and messages (issue 16, items 1 to 6): the atomic writer over
+// Files, inputs and messages: the atomic writer over
 // special files, symbolic links, missing folders, read-only and full file
 // systems; stale temporaries under flock and removal on SIGINT/SIGTERM;
 // concurrent writers; bounded line reading; and the messages' text.
@@ -640,7 +640,7 @@ TEST_F(FilesEndToEnd, JsonEscapesInvalidUtf8FromInput) {
   EXPECT_TRUE(contains(r.out, "\xef\xbf\xbd")) << "U+FFFD replaces the bad bytes: " << r.out;
 }
 
-// --- issue 35, items 10 to 14: hostile inputs and outputs ---------------------
+// --- hostile inputs and outputs ------------------------------------------------
 
 // Whether text has a byte that is a control character other than '\n'.
 bool has_control_byte(const std::string& text) {
@@ -888,6 +888,37 @@ TEST(TablesFolder, TheBuildTreesProgramReadsTheSourceTables) {
   EXPECT_EQ(d.source, "source tree");
   EXPECT_EQ(fs::weakly_canonical(d.path),
             fs::weakly_canonical(fs::path(FANO_SOURCE_DIR) / "tables"));
+}
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// A killed solve leaves "X.tmp.<pid>" behind: the writer removes such files whose lock is free
+// (their writer is gone: a PID check would be wrong across PID namespaces and never true of
+// "X.tmp.1"), and leaves a live writer's locked file alone.
+TEST(Temporaries, StaleTemporaryFilesAreRemoved) {
+  TempDir dir;
+  const fs::path target = dir / "t.fanotb";
+  const fs::path dead = dir / "t.fanotb.tmp.999999999";   // no writer holds it
+  const fs::path pid1 = dir / "t.fanotb.tmp.1";           // PID 1 lives, but holds no lock
+  const fs::path live = dir / "t.fanotb.tmp.2";           // locked below: a live writer's
+  const fs::path other = dir / "u.fanotb.tmp.999999999";  // another table's: not ours to touch
+  for (const fs::path& p : {dead, pid1, live, other}) write_bytes(p, {1, 2, 3});
+  const int held = ::open(live.c_str(), O_RDONLY);
+  ASSERT_EQ(::flock(held, LOCK_EX | LOCK_NB), 0);
+  const std::vector<std::uint8_t> bytes{4, 5, 6};
+  write_file_atomically(target.string(), bytes);
+  ::close(held);
+  EXPECT_EQ(read_bytes(target), bytes);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(pid1));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The command line as people use it (issue 16, items 7 to 10 and 12): operands
+// The command line as people use it: operands
 // after "--", positions split into words by the shell, --version, `fano help
 // CMD`, help text wrapped at the terminal width with examples, the text board
 // (circle, median, cap 3, top piece, supply) and the wording of values and times.
