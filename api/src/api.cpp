@@ -1,6 +1,7 @@
 #include "fano/api.hpp"
 
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -8,8 +9,10 @@
 
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
+#include "fano/batch.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
+#include "fano/players.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase_json.hpp"
 #include "web_assets.hpp"
@@ -143,9 +146,21 @@ Json v2_mainline_json(const Variant& v, const GameRecord& game, const PositionRe
   return j;
 }
 
+Json trap_json(const Tablebase& tb, const Rules& rules, const RatedMove& m) {
+  if (m.result.value != Value::kDraw || m.repeats) return nullptr;
+  const TrapChance t = trap_chance(tb, rules, m.child);
+  return Json{{"errors", t.errors}, {"choices", t.choices}};
+}
+
 // v1 (the explorer page's shape, kept): a move's "category" is its position's
 // value for the side to move there (Lichess's convention), not the mover's result.
-Json position_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
+// A drawing move also carries its trap (the engine's model of a fallible
+// opponent, trap_chance): how many of the opponent's replies lose, of those she
+// would choose among; null for the other moves and for a repeating move (it
+// ends the game).
+Json position_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
+                   const PositionReport& r) {
+  const Rules rules(v);
   Json j = head_json(v, game);
   const State st = r.position;
   j["position"] = format_position(st);
@@ -170,7 +185,8 @@ Json position_json(const Variant& v, const GameRecord& game, const PositionRepor
          {"position", format_position(m.child)},
          {"category", value_name(o.value)},
          {"plies", plies_json(o)},
-         {"repeats", m.repeats}});
+         {"repeats", m.repeats},
+         {"trap", trap_json(tb, rules, m)}});
   }
   j["moves"] = std::move(moves);
   j["engine_move"] =
@@ -202,6 +218,94 @@ Json mainline_json(const Variant& v, const GameRecord& game, const PositionRepor
   j["end"] = r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr);
   j["winner"] =
       r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser))) : Json(nullptr);
+  return j;
+}
+
+// POST /api/v2/{variant}/batch: the items of `fano query --batch` (a position,
+// or "moves: ..." from the empty board) as a JSON array, answered in order
+// with the CLI's lines (report_json, or value_only's three fields). All or
+// nothing: the first bad item refuses the whole request, naming it.
+Response batch_response(const Tablebase& tb, const Rules& rules, const std::string& body) {
+  Json request;
+  try {
+    request = Json::parse(body);
+  } catch (const std::exception&) {
+    throw ApiError{400, "the batch body is not JSON (expected {\"items\": [...]})"};
+  }
+  if (!request.is_object() || !request.contains("items") || !request["items"].is_array())
+    throw ApiError{400, "the batch body needs \"items\": an array of positions or \"moves: ...\""};
+  for (const auto& [key, val] : request.items())
+    if (key != "items" && key != "value_only")
+      throw ApiError{400, "unknown batch field '" + key + "' (items, value_only)"};
+  bool value_only = false;
+  if (request.contains("value_only")) {
+    if (!request["value_only"].is_boolean())
+      throw ApiError{400, "batch field 'value_only' must be true or false"};
+    value_only = request["value_only"].get<bool>();
+  }
+  const Json& items = request["items"];
+  if (items.size() > kMaxBatchItems)
+    throw ApiError{413, "too many batch items: " + std::to_string(items.size()) + " (at most " +
+                            std::to_string(kMaxBatchItems) + ")"};
+  Json answers = Json::array();
+  std::string line;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string where = "batch item " + std::to_string(i + 1);
+    if (!items[i].is_string()) throw ApiError{400, where + " is not a string"};
+    const std::string text = items[i].get<std::string>();
+    if (text.size() > kMaxParamBytes)
+      throw ApiError{400, where + " is longer than " + std::to_string(kMaxParamBytes) + " bytes"};
+    if (const auto problem = byte_problem(text))
+      throw ApiError{400, where + " contains " + *problem};
+    if (blank_batch_line(text)) throw ApiError{400, where + " is empty"};
+    line.clear();
+    if (!answer_batch_line(tb, rules, BatchLine{text, i + 1}, value_only, line)) {
+      const Json bad = Json::parse(line);
+      // A position no game reaches is 422, as on the GET routes.
+      const std::string message = bad["error"].get<std::string>();
+      throw ApiError{message.find("no game reaches") != std::string::npos ? 422 : 400,
+                     where + " ('" + text + "'): " + message};
+    }
+    answers.push_back(Json::parse(line));
+  }
+  return json_response(200, Json{{"variant", variant_slug(tb.variant())},
+                                 {"value_only", value_only},
+                                 {"answers", std::move(answers)}});
+}
+
+// GET /api/v2/{variant}/player?player=P&seed=S&moves=...: the move a self-play
+// player (fano/players.hpp: random, greedy, search:K, perfect, engine, ...)
+// makes in the game's position, with game_rng(seed, ply) as its generator, so
+// that a seeded game is the same on every front end and every run.
+constexpr int kMaxApiSearchDepth = 4;  // deeper searches take seconds in a browser
+
+Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
+                 const Request& req) {
+  const std::optional<std::string> name = param(req, "player");
+  if (!name) throw ApiError{400, "give player= (random, greedy, search:K, perfect, engine)"};
+  PlayerSpec spec;
+  try {
+    spec = parse_player(*name);
+  } catch (const std::invalid_argument& e) {
+    throw ApiError{400, e.what()};
+  }
+  if (spec.kind == PlayerKind::kSearch && spec.depth > kMaxApiSearchDepth)
+    throw ApiError{400, "player '" + *name + "': the API searches at most " +
+                            std::to_string(kMaxApiSearchDepth) + " plies deep"};
+  std::uint64_t seed = 1;
+  if (const std::optional<std::string> s = param(req, "seed")) {
+    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
+    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
+      throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+  }
+  probe_or_unreachable(tb, game.rules(), game.current());
+  if (game.over()) throw ApiError{400, "the game is over: no move to choose"};
+  Rng rng = game_rng(seed, game.moves().size());
+  const PlayerMove m = choose_player_move(spec, &tb, game, rng);
+  Json j = v2_head(v, game);
+  j["player"] = player_name(spec);
+  j["seed"] = seed;
+  j["move"] = format_move(m.move);
   return j;
 }
 
@@ -301,8 +405,12 @@ Response Api::route(const Request& req) const {
     name = rest.substr(0, slash);
     what = rest.substr(slash + 1);
   }
-  if (!what.empty() && what != "mainline" && what != "svg")
+  const bool batch = v2 && what == "batch";
+  if (!what.empty() && what != "mainline" && what != "svg" && what != "player" && !batch)
     throw ApiError{404, "no such route: " + path};
+  if (batch != (req.method == "POST"))
+    throw ApiError{405, batch ? "method " + req.method + " is not allowed (POST a batch)"
+                              : "method " + req.method + " is not allowed (GET or HEAD)"};
   const ServedTable* t = table_for(name);
   if (!t) {
     if (variant_from_name(name))
@@ -312,7 +420,12 @@ Response Api::route(const Request& req) const {
   }
   const Variant v = t->table.variant();
   const Rules rules(v);
+  if (batch) return batch_response(t->table, rules, req.body);
   const GameRecord game = game_of(req, rules);
+  if (what == "player") {
+    if (!v2) throw ApiError{404, "no such route: " + path + " (the players are under /api/v2/)"};
+    return json_response(200, player_json(t->table, v, game, req));
+  }
   if (what == "svg") {
     // The picture of a position no game reaches is refused as the JSON route refuses it.
     probe_or_unreachable(t->table, rules, game.current());
@@ -326,19 +439,27 @@ Response Api::route(const Request& req) const {
   if (v2)
     return json_response(200, what == "mainline" ? v2_mainline_json(v, game, report)
                                                  : v2_position_json(v, game, report));
-  return json_response(
-      200, what == "mainline" ? mainline_json(v, game, report) : position_json(v, game, report));
+  return json_response(200, what == "mainline" ? mainline_json(v, game, report)
+                                               : position_json(t->table, v, game, report));
 }
 
 Response Api::handle(const Request& req) const {
   Response r;
   try {
-    if (req.method != "GET" && req.method != "HEAD")
-      throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD)"};
+    // POST only for the batch route (route() checks which); its answers are not cached.
+    const bool post = req.method == "POST";
+    const bool batch_path = req.path.rfind("/api/v2/", 0) == 0 && req.path.size() > 6 &&
+                            req.path.compare(req.path.size() - 6, 6, "/batch") == 0;
+    if (req.method != "GET" && req.method != "HEAD" && !(post && batch_path))
+      throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD" +
+                              (batch_path ? "; POST a batch)" : ")")};
     std::string key = req.path;
     for (const auto& [k, val] : req.params) key += "\n" + k + "=" + val;
-    std::optional<Response> cached = cache_ ? cache_->find(key) : std::nullopt;
-    if (cached) {
+    std::optional<Response> cached = cache_ && !post ? cache_->find(key) : std::nullopt;
+    if (post) {
+      r = route(req);
+      r.headers.push_back({"Cache-Control", "no-store"});
+    } else if (cached) {
       r = std::move(*cached);
     } else {
       r = route(req);
@@ -357,7 +478,7 @@ Response Api::handle(const Request& req) const {
       if (cache_) cache_->put(key, r);
     }
     const std::string& etag = r.headers.front().second;  // route() adds no header
-    if (!req.if_none_match.empty() && req.if_none_match == etag) {
+    if (!post && !req.if_none_match.empty() && req.if_none_match == etag) {
       r.status = 304;
       r.body.clear();
     }
