@@ -7,7 +7,8 @@ opens it in a fresh Chromium profile and prints:
     compressing host would send them),
   - the time from navigation to the engine loaded and to the first analysed
     position (the standard game solved in the page, the start analysed),
-  - the in-page solve time of each variant,
+  - the in-page solve time of each variant (as the page waits for it, and the
+    solve itself timed in C++; the engine runs in a Web Worker),
   - the analysis time per move (a move played: its position, the picture and
     the principal variation asked of the engine and shown), median and max.
 
@@ -61,7 +62,9 @@ def one_run(url):
         out = d.execute_script("""
           var nav = performance.getEntriesByType('navigation')[0];
           var res = performance.getEntriesByType('resource');
-          var bytes = nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0);
+          // the engine's files are fetched by its Web Worker: counted there (workerBytes)
+          var bytes = nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0) +
+                      (window.fanoStats.workerBytes || 0);
           return {bytes: bytes, files: [nav.name].concat(res.map(function (r) { return r.name; })),
                   engine: window.fanoStats.engineLoaded, first: window.fanoStats.firstAnalysed,
                   solve: window.fanoStats.solve};""")
@@ -107,8 +110,10 @@ def main():
           (med([r["first"] for r in results]), ", ".join("%.0f" % r["first"] for r in results)))
     for v in ("standard", "cap3", "projective", "cap3-projective"):
         ms = [r["solve"][v]["ms"] for r in results]
-        print("in-page solve %-16s median %.0f ms (runs: %s), %d classes" %
-              (v, med(ms), ", ".join("%.0f" % x for x in ms), results[0]["solve"][v]["classes"]))
+        eng = [r["solve"][v].get("engine_ms", float("nan")) for r in results]
+        print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms), %d classes, in the %s" %
+              (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), results[0]["solve"][v]["classes"],
+               results[0]["solve"][v].get("where", "page")))
     moves = [m for r in results for m in r["moves"]]
     print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
     httpd.shutdown()

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "fano/analysis.hpp"
+#include "fano/game_facts.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
 #include "fano/server.hpp"
@@ -646,6 +647,73 @@ TEST(ServerApi, PlayersMoveLegallyAsTheLibraryChooses) {
     }
   }
   EXPECT_GT(engine_wins, 0);
+}
+
+// Puzzles: in the position given, exactly one move keeps the side to move's
+// value, counted here from the table's probes of every child (not the
+// analysis' ratings); the same seed gives the same puzzle.
+TEST_P(ServerVariant, PuzzleHasExactlyOneMoveKeepingTheValue) {
+  const Variant v = GetParam();
+  const Rules rules(v);
+  const Tablebase& tb = table_of(v);
+  const std::string path = "/api/v2/" + variant_slug(v) + "/puzzle";
+  for (const char* seed : {"1", "2", "3", "99"}) {
+    const json p = get_json(path, {{"seed", seed}});
+    ASSERT_TRUE(p.contains("position")) << p;
+    EXPECT_EQ(p, get_json(path, {{"seed", seed}}));
+    const State st = parse_position(std::string(p["position"]), v);
+    const Outcome value = *tb.probe(st);
+    EXPECT_EQ(p["value"], value_name(value.value));
+    EXPECT_NE(value.value, Value::kLoss);
+    int keeping = 0, tempting = 0;
+    std::string solution;
+    for (const Move& m : legal_moves(rules, st)) {
+      const State child = apply_move(st, m);
+      const bool line_formed = game_over(rules, child) == GameOver::kLine;
+      const Value theirs = tb.probe(child)->value;
+      const Value mine = line_formed              ? Value::kLoss
+                         : theirs == Value::kWin  ? Value::kLoss
+                         : theirs == Value::kLoss ? Value::kWin
+                                                  : Value::kDraw;
+      if (mine == value.value) {
+        ++keeping;
+        solution = format_move(m);
+      } else if (!line_formed) {
+        ++tempting;
+      }
+    }
+    EXPECT_EQ(keeping, 1) << p;
+    EXPECT_EQ(p["solution"], solution);
+    EXPECT_EQ(p["tempting"], tempting);
+  }
+  EXPECT_EQ(get(path, {{"seed", "x"}}).status, 400);
+}
+
+// Statistics: every class counted once, the longest win as `fano facts` finds
+// it, each longest line a game that ends with the side to move's opponent losing.
+TEST(ServerApi, StatsCountEveryClassAndTheLongestWins) {
+  const Tablebase& tb = table_of(kStandard);
+  const json s = get_json("/api/v2/standard/stats");
+  std::uint64_t total = s["draw_classes"];
+  int longest = 0;
+  for (const json& r : s["by_plies"]) {
+    total += std::uint64_t(r["win"]) + std::uint64_t(r["loss"]);
+    if (r["win"] > 0) longest = std::max(longest, int(r["plies"]));
+  }
+  EXPECT_EQ(total, tb.size());
+  EXPECT_EQ(s["positions"]["reachable"], tb.header().reachable);
+  EXPECT_EQ(longest, longest_forced_win(tb).value.plies);
+  const Rules rules(kStandard);
+  ASSERT_FALSE(s["longest_wins"].empty());
+  for (const json& w : s["longest_wins"]) {
+    EXPECT_EQ(w["plies"], longest);
+    GameRecord game(rules, parse_position(std::string(w["position"]), kStandard));
+    const Colour winner = game.current().to_move();
+    for (const json& m : w["line"]) game.play(std::string(m));
+    ASSERT_TRUE(game.over());
+    EXPECT_EQ(game.end()->loser, opponent(winner));
+    EXPECT_EQ(w["line"].size(), std::size_t(longest));
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #include "fano/api.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -309,6 +310,101 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
   return j;
 }
 
+// A move forms a line (and loses at once): its result is a loss in 1 ply.
+bool loses_at_once(const RatedMove& m) {
+  return m.result.value == Value::kLoss && m.result.plies == 1;
+}
+
+// GET /api/v2/{variant}/puzzle?seed=S: a position of the table (a bare
+// position, no history) in which exactly one move keeps the side to move's
+// value (the only winning move, or the only move that does not lose), drawn
+// with game_rng(seed, 0) among the table's classes. Its difficulty grows with
+// the plies to the end and with the tempting moves (those that form no line
+// but give the value away).
+Json puzzle_json(const Tablebase& tb, const Request& req) {
+  std::uint64_t seed = 1;
+  if (const std::optional<std::string> s = param(req, "seed")) {
+    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
+    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
+      throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+  }
+  const Rules rules(tb.variant());
+  Rng rng = game_rng(seed, 0);
+  for (int attempt = 0; attempt < 200000; ++attempt) {
+    const State st = tb.position_at(std::size_t(rng.below(tb.size())));
+    const Outcome value = *tb.probe(st);
+    if (value.value == Value::kLoss) continue;
+    const std::vector<RatedMove> moves = rate_moves(tb, rules, st);
+    if (moves.size() < 3) continue;
+    int keeping = 0, tempting = 0;
+    for (const RatedMove& m : moves) {
+      if (m.result.value == value.value)
+        ++keeping;
+      else if (!loses_at_once(m))
+        ++tempting;
+    }
+    if (keeping != 1 || tempting == 0) continue;
+    const int score = (value.value == Value::kWin ? value.plies : 12) / 2 + 2 * tempting;
+    Json j{{"variant", variant_slug(tb.variant())},
+           {"seed", seed},
+           {"position", format_position(st)},
+           {"to_move", colour_name(st.to_move())},
+           {"value", value_name(value.value)},
+           {"plies", plies_json(value)},
+           {"moves", moves.size()},
+           {"tempting", tempting},
+           {"difficulty", score < 6    ? "easy"
+                          : score < 12 ? "medium"
+                                       : "hard"},
+           {"score", score},
+           {"solution", format_move(moves.front().move)}};
+    return j;
+  }
+  throw ApiError{404, "no puzzle found for seed " + std::to_string(seed)};
+}
+
+// GET /api/v2/{variant}/stats: the table's values over its classes (positions
+// up to the board's symmetries) by plies to the end, the reachable positions'
+// totals, and the longest wins with their lines.
+Json stats_json(const Tablebase& tb) {
+  std::map<int, std::array<std::uint64_t, 2>> by_plies;  // plies -> {wins, losses}
+  std::uint64_t draws = 0;
+  int longest = -1;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const Outcome o = tb.outcome_at(i);
+    if (o.value == Value::kDraw) {
+      ++draws;
+      continue;
+    }
+    ++by_plies[o.plies][o.value == Value::kWin ? 0 : 1];
+    if (o.value == Value::kWin) longest = std::max(longest, int(o.plies));
+  }
+  Json rows = Json::array();
+  for (const auto& [plies, n] : by_plies)
+    rows.push_back({{"plies", plies}, {"win", n[0]}, {"loss", n[1]}});
+  // The classes with the longest wins (at most 5), each with its principal variation.
+  Json wins = Json::array();
+  for (std::size_t i = 0; i < tb.size() && wins.size() < 5; ++i) {
+    const Outcome o = tb.outcome_at(i);
+    if (o.value != Value::kWin || int(o.plies) != longest) continue;
+    const PositionReport r = analyse(tb, tb.position_at(i));
+    Json line = Json::array();
+    for (const Move& m : r.pv) line.push_back(format_move(m));
+    wins.push_back({{"position", format_position(r.position)},
+                    {"value", value_name(r.value.value)},
+                    {"plies", plies_json(r.value)},
+                    {"line", std::move(line)}});
+  }
+  const TablebaseHeader& h = tb.header();
+  return Json{{"variant", variant_slug(tb.variant())},
+              {"classes", tb.size()},
+              {"positions",
+               {{"reachable", h.reachable}, {"win", h.win}, {"draw", h.draw}, {"loss", h.loss}}},
+              {"draw_classes", draws},
+              {"by_plies", std::move(rows)},
+              {"longest_wins", std::move(wins)}};
+}
+
 Response asset(const char* content_type, std::string_view body) {
   Response r;
   r.content_type = content_type;
@@ -406,7 +502,8 @@ Response Api::route(const Request& req) const {
     what = rest.substr(slash + 1);
   }
   const bool batch = v2 && what == "batch";
-  if (!what.empty() && what != "mainline" && what != "svg" && what != "player" && !batch)
+  if (!what.empty() && what != "mainline" && what != "svg" && what != "player" &&
+      what != "puzzle" && what != "stats" && !batch)
     throw ApiError{404, "no such route: " + path};
   if (batch != (req.method == "POST"))
     throw ApiError{405, batch ? "method " + req.method + " is not allowed (POST a batch)"
@@ -421,6 +518,10 @@ Response Api::route(const Request& req) const {
   const Variant v = t->table.variant();
   const Rules rules(v);
   if (batch) return batch_response(t->table, rules, req.body);
+  if (what == "puzzle" || what == "stats") {
+    if (!v2) throw ApiError{404, "no such route: " + path + " (under /api/v2/)"};
+    return json_response(200, what == "puzzle" ? puzzle_json(t->table, req) : stats_json(t->table));
+  }
   const GameRecord game = game_of(req, rules);
   if (what == "player") {
     if (!v2) throw ApiError{404, "no such route: " + path + " (the players are under /api/v2/)"};

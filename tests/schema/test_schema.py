@@ -166,6 +166,16 @@ def test_http_v2_player(schema, server):
     validate(schema, "error", body)
 
 
+def test_http_v2_puzzle_and_stats(schema, server):
+    for seed in (1, 2):
+        status, body = get(server + "/api/v2/standard/puzzle?seed=%d" % seed)
+        assert status == 200, body
+        validate(schema, "api_v2_puzzle", body)
+    status, body = get(server + "/api/v2/standard/stats")
+    assert status == 200, body
+    validate(schema, "api_v2_stats", body)
+
+
 def test_python_dicts(schema, table):
     fano_module = pytest.importorskip("fano")
     tb = fano_module.open_tablebase(table)

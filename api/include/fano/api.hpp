@@ -46,6 +46,8 @@ struct Response {
 //   GET /api/v1/{variant}/mainline?position=...|moves=...
 //   GET /api/v1/{variant}/svg?position=...|moves=...    (the board picture)
 //   GET /api/v2/{variant}/player?player=P&seed=S&moves=...  (a self-play player's move)
+//   GET /api/v2/{variant}/puzzle?seed=S   (a position where exactly one move keeps the value)
+//   GET /api/v2/{variant}/stats           (values by plies, the longest wins with their lines)
 //   POST /api/v2/{variant}/batch   body {"items": [position | "moves: ..."], "value_only": bool}
 //   GET / (the explorer page), GET /api (the API's documentation page)
 // Errors: 400 bad input, 404 unknown route or variant, 405 a method other
