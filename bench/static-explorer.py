@@ -12,7 +12,8 @@ opens it in a fresh Chromium profile and prints:
   - the analysis time per move (a move played: its position, the picture and
     the principal variation asked of the engine and shown), median and max.
 
-Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N]
+Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] [--thread page]
+(--thread page: the engine on the page's thread instead of its Web Worker)
 """
 import functools
 import gzip
@@ -67,7 +68,7 @@ def one_run(url):
                       (window.fanoStats.workerBytes || 0);
           return {bytes: bytes, files: [nav.name].concat(res.map(function (r) { return r.name; })),
                   engine: window.fanoStats.engineLoaded, first: window.fanoStats.firstAnalysed,
-                  solve: window.fanoStats.solve};""")
+                  solve: window.fanoStats.solve, workerBytes: window.fanoStats.workerBytes};""")
         for v in ("cap3", "projective", "cap3-projective"):
             d.find_element(By.CSS_SELECTOR, '#variant option[value="%s"]' % v).click()
             WebDriverWait(d, 120).until(lambda x: ready(x) and x.find_element(By.ID, "variant").get_attribute("value") == v)
@@ -92,10 +93,14 @@ def main():
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
     if "--runs" in sys.argv:
         args.remove(str(runs))
+    if "--thread" in sys.argv:
+        args.remove(sys.argv[sys.argv.index("--thread") + 1])
     folder = args[0] if args else "build/web"
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    if "--thread" in sys.argv and sys.argv[sys.argv.index("--thread") + 1] == "page":
+        url += "?thread=page"
     files = sorted(f for f in os.listdir(folder) if os.path.isfile(os.path.join(folder, f)))
     raw = {f: os.path.getsize(os.path.join(folder, f)) for f in files}
     gz = {f: len(gzip.compress(open(os.path.join(folder, f), "rb").read(), 9)) for f in files}

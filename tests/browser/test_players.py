@@ -173,6 +173,24 @@ def test_refutation_on_hover_and_focus(driver, app, tables):
         assert base.mover_text(m["result"], m["plies"]) in text
 
 
+def test_refutation_of_a_move_that_ends_the_game(driver, app, tables):
+    game = engine_game(tables, 30)
+    for n in range(len(game)):
+        ref = native(tables, "standard", game[:n])
+        at_once = [m for m in ref["moves"] if m["result"] == "loss" and m["plies"] == 1]
+        if at_once:
+            break
+    else:
+        pytest.fail("no move forming a line in the engine's game")
+    open_page(driver, app, "#moves=" + ",".join(game[:n]))
+    m = at_once[0]["move"]
+    driver.execute_script("arguments[0].focus();", driver.find_element(
+        By.CSS_SELECTOR, '#legal-moves li[data-move="%s"] button.why' % m))
+    wait(driver, lambda d: d.find_element(By.ID, "refutation").get_attribute("data-for") == m)
+    over = native(tables, "standard", game[:n] + [m])["game_over"]
+    assert over and over["text"] in driver.find_element(By.CSS_SELECTOR, "#refutation .ref-end").text
+
+
 def test_draw_analysis_counts_losing_replies(driver, app, tables):
     checked = 0
     for moves in ([], ["C4"], ["C4", "t3"]):
