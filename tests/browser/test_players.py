@@ -84,6 +84,18 @@ def test_last_move_is_marked(driver, static_url, tables):
     assert driver.find_element(By.CSS_SELECTOR, "#board .last-move").get_attribute("data-move") == moves[-1]
 
 
+def test_top_of_each_stack_is_marked(driver, static_url, tables):
+    moves = engine_game(tables, 8)
+    open_page(driver, static_url, "#moves=" + ",".join(moves))
+    stacks = native(tables, "standard", moves)["position"].split(" ")[0].split("/")
+    colours = {"C": ("white", "circle"), "T": ("white", "triangle"), "c": ("black", "circle"), "t": ("black", "triangle")}
+    tops = driver.execute_script("""return Array.from(document.querySelectorAll('#board .top-piece')).map(function (p) {
+      return [p.getAttribute('data-space'), p.classList.contains('white') ? 'white' : 'black',
+              p.classList.contains('circle') ? 'circle' : 'triangle']; });""")
+    want = sorted([str(i + 1), *colours[st[-1]]] for i, st in enumerate(stacks) if len(st) > 1)
+    assert sorted(tops) == want and want
+
+
 def test_game_navigation(driver, app, tables):
     moves = engine_game(tables, 6)
     open_page(driver, app, "#moves=" + ",".join(moves))
