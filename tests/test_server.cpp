@@ -629,6 +629,41 @@ TEST(ServerApi, PlayersMoveLegallyAsTheLibraryChooses) {
             400);
   EXPECT_EQ(get("/api/v1/standard/player", {{"player", "greedy"}, {"moves", ""}}).status, 404);
 
+  // The levels for people: nonlosing never picks a losing move when another
+  // exists; perfect:1 always keeps the value; perfect:0.5 sometimes does not.
+  // Judged by the table's probe of the position each move reaches.
+  const auto mover_value = [&](const GameRecord& g, const std::string& text) {
+    GameRecord after = g;
+    after.play(std::string_view(text));
+    if (after.over())
+      return after.end()->loser ? Value::kLoss : Value::kDraw;  // the mover formed a line
+    const Value theirs = tb.probe(after.current())->value;
+    return theirs == Value::kWin    ? Value::kLoss
+           : theirs == Value::kLoss ? Value::kWin
+                                    : Value::kDraw;
+  };
+  int slips = 0;
+  for (int seed = 1; seed <= 12; ++seed) {
+    const GameRecord g = GameRecord::from_moves(rules, kEmptyBoard, ten);
+    const Value best = tb.probe(g.current())->value;
+    bool any_safe = false;
+    for (const Move& m : legal_moves(rules, g.current()))
+      any_safe |= mover_value(g, format_move(m)) != Value::kLoss;
+    const std::multimap<std::string, std::string> q{{"seed", std::to_string(seed)}, {"moves", ten}};
+    auto with = [&](const char* player) {
+      auto p = q;
+      p.emplace("player", player);
+      return std::string(get_json("/api/v2/standard/player", p)["move"]);
+    };
+    if (any_safe) {
+      EXPECT_NE(mover_value(g, with("nonlosing")), Value::kLoss);
+    }
+    EXPECT_EQ(mover_value(g, with("perfect:1")), best);
+    slips += mover_value(g, with("perfect:0.5")) != best;
+  }
+  EXPECT_GT(slips, 0);
+  EXPECT_EQ(get("/api/v2/standard/player", {{"player", "perfect:1.5"}, {"moves", ""}}).status, 400);
+
   // greedy (White) against the engine (Black), seeded: the table says who should win.
   int engine_wins = 0;
   for (const std::string seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {

@@ -464,6 +464,26 @@ def test_strength_levels_play_legally_and_lose_to_perfect(driver, static_url, ta
     driver.find_element(By.ID, "pause").click()
     moves = at(driver)[0]
     assert len(moves) == 2 and not native(tables, "standard", moves).get("error")
+    # every level offered plays a legal move (the CLI replays it), and a perfect one keeps the value
+    levels = driver.execute_script("return Array.from(document.querySelectorAll('#white-player option'))"
+                                   ".map(function (o) { return o.value; });")
+    assert len(levels) >= 8
+    start = engine_game(tables, 10)
+    best = native(tables, "standard", start)
+    for level in levels[1:]:
+        open_page(driver, static_url, "#seed=5&moves=" + ",".join(start))
+        driver.find_element(By.ID, "pause").click()
+        driver.execute_script("var s = document.getElementById('white-player'); s.value = arguments[0];"
+                              "s.dispatchEvent(new Event('change'));", level)
+        driver.find_element(By.ID, "step").click()
+        settle(driver, len(start) + 1)
+        played = at(driver)[0][-1]
+        entry = next(m for m in best["moves"] if m["move"] == played)  # a legal move
+        if level in ("engine", "perfect"):
+            assert entry["result"] == best["value"], (level, played)
+        driver.execute_script("var s = document.getElementById('white-player'); s.value = 'human';"
+                              "s.dispatchEvent(new Event('change'));")
+        driver.find_element(By.ID, "pause").click()
 
 
 def test_puzzle_has_one_saving_move(driver, app, tables):
