@@ -154,6 +154,13 @@ def test_value_chart_equals_the_table(driver, static_url, tables):
         cat, plies = white_value(ref)
         assert text == ("draw" if cat == "draw" else "%s in %d" % (cat, plies)), (ply, text, ref["value"])
         assert blunder == (ply in blunders), ply
+    # a shape as well as a colour (told apart under colour blindness): up for White winning,
+    # down for Black winning, a square for a draw
+    shapes = driver.execute_script("""return Array.from(document.querySelectorAll('#chart .pt')).map(function (g) {
+      if (g.querySelector('rect')) return 'square';
+      var p = g.querySelector('polygon').getAttribute('points').split(' ').map(function (xy) { return +xy.split(',')[1]; });
+      return p[0] < p[1] ? 'up' : 'down'; });""")
+    assert shapes == [{"win": "up", "loss": "down", "draw": "square"}[white_value(r)[0]] for r in refs]
     # a point goes to its ply
     k = max(blunders)
     driver.find_element(By.CSS_SELECTOR, '#chart .pt[data-ply="%d"]' % k).click()
@@ -250,6 +257,19 @@ function background(e) {  // the colours behind e, composed from the page up
   return c;
 }
 var out = [];
+// SVG text (the board's labels and marks, the chart's words): its fill against the
+// picture's background, or against white where a white halo is painted under it
+document.querySelectorAll('svg text').forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (!r.width || !r.height || !e.textContent.trim()) return;
+  var st = getComputedStyle(e);
+  var halo = /255, 255, 255/.test(st.stroke) && /stroke/.test(st.paintOrder) && parseFloat(st.strokeWidth) >= 2;
+  var bg = halo ? [255, 255, 255, 1] : background(e.closest('div'));
+  var fg = over(rgba(st.fill), bg);
+  var l1 = lum(fg), l2 = lum(bg);
+  out.push({text: e.textContent.trim().slice(0, 30), id: 'svg', cls: String(e.getAttribute('class')),
+            ratio: (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05)});
+});
 document.querySelectorAll('body *').forEach(function (e) {
   if (e.closest('svg') || e.closest('details:not([open]) > :not(summary)')) return;
   if (e.closest(':disabled')) return;  // WCAG 1.4.3: inactive controls are exempt
@@ -297,7 +317,7 @@ def test_contrast_and_signs(driver, static_url, tables, scheme):
         driver.find_element(By.ID, "move-input").send_keys("X9\n")
         wait(driver, lambda d: "error" in d.find_element(By.ID, "status").get_attribute("class"))
         pairs = driver.execute_script(CONTRAST_JS)
-        assert len(pairs) > 30
+        assert len(pairs) > 30 and sum(p["id"] == "svg" for p in pairs) >= 10  # the spaces' numbers and more
         low = [p for p in pairs if p["ratio"] < 4.5]
         assert not low, low
         cats = {c: driver.execute_script(
