@@ -884,6 +884,14 @@ TEST_F(LiveServer, BatchIsPostedOverHttp) {
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(r->body, post_batch("/api/v2/standard/batch", body).body);
   EXPECT_EQ(parse_json(r->body)["answers"].size(), 2u);
+  // A body over the server's 64 KB: refused before the Api, in the same JSON.
+  std::string big = R"({"items":[)";
+  for (int i = 0; i < 4000; ++i) big += std::string(i ? "," : "") + R"("moves: C4,t3")";
+  big += "]}";
+  const auto large = c.Post("/api/v2/standard/batch", big, "application/json");
+  ASSERT_TRUE(large) << httplib::to_string(large.error());
+  EXPECT_EQ(large->status, 413);
+  EXPECT_TRUE(parse_json(large->body)["error"].is_string()) << large->body;
 }
 
 // Item 9: a repeated parameter is refused whether or not its values differ
