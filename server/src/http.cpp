@@ -51,6 +51,7 @@ struct HttpServer::Impl {
     r.path = req.path;
     r.params = query_params(req.target);
     r.if_none_match = req.get_header_value("If-None-Match");
+    r.body = req.body;  // POST /api/v2/{variant}/batch
     const Response out = api.handle(r);
     res.status = out.status;
     for (const auto& [k, v] : out.headers) res.set_header(k, v);

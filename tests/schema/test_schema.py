@@ -149,6 +149,50 @@ def test_http_v2(schema, server):
     validate(schema, "error", body)
 
 
+def post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_http_v2_batch(schema, server):
+    items = ["moves: " + m for m in MOVE_LISTS]
+    for value_only in (False, True):
+        status, body = post(server + "/api/v2/standard/batch",
+                            {"items": items, "value_only": value_only})
+        assert status == 200, body
+        validate(schema, "api_v2_batch", body)
+        assert len(body["answers"]) == len(items)
+    status, body = post(server + "/api/v2/standard/batch", {"items": ["moves: C4"] * 1001})
+    assert status == 413
+    validate(schema, "error", body)
+
+
+def test_http_v2_player(schema, server):
+    for player in ("random", "greedy", "search:2", "perfect", "engine"):
+        status, body = get(server + "/api/v2/standard/player?" +
+                           urllib.parse.urlencode({"player": player, "seed": 3, "moves": "C4,t3"}))
+        assert status == 200, body
+        validate(schema, "api_v2_player", body)
+    status, body = get(server + "/api/v2/standard/player?player=search:9&moves=C4")
+    assert status == 400
+    validate(schema, "error", body)
+
+
+def test_http_v2_puzzle_and_stats(schema, server):
+    for seed in (1, 2):
+        status, body = get(server + "/api/v2/standard/puzzle?seed=%d" % seed)
+        assert status == 200, body
+        validate(schema, "api_v2_puzzle", body)
+    status, body = get(server + "/api/v2/standard/stats")
+    assert status == 200, body
+    validate(schema, "api_v2_stats", body)
+
+
 def test_python_dicts(schema, table):
     fano_module = pytest.importorskip("fano")
     tb = fano_module.open_tablebase(table)
