@@ -669,7 +669,7 @@ PYBIND11_MODULE(fano, m) {
           "pieces_on_board", [](const Position& p) { return p.state.pieces_on_board(); },
           "Pieces on the board (placement ends at 8).")
       .def_property_readonly(
-          "placement_phase", [](const Position& p) { return p.state.placement_phase(); },
+          "placement_phase", [](const Position& p) { return p.state.placement_phase(p.variant); },
           "True while pieces are still being placed.")
       .def("legal_moves", &legal_move_strings,
            "The legal moves in notation, in the rules' order (placements by shape, circle "

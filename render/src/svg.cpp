@@ -254,7 +254,7 @@ std::string board_svg(State st, const SvgOptions& options) {
          "\" y2=\"" + num(q.y) + "\">" + title + "</line>\n";
   }
   // Each player's supply, below the board on the right (placement phase).
-  if (st.placement_phase()) {
+  if (st.placement_phase(options.variant)) {
     double y = kHeight - 48;
     for (Colour c : {Colour::kWhite, Colour::kBlack}) {
       const std::string who = c == Colour::kWhite ? "white" : "black";
@@ -264,7 +264,7 @@ std::string board_svg(State st, const SvgOptions& options) {
       double x = 310;
       for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
         const Piece p = make_piece(c, sh);
-        for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k, x += 24)
+        for (int k = st.count_on_board(p); k < options.variant.copies(int(sh)); ++k, x += 24)
           o += supply_element(p, Point{x, y});
       }
       y += 26;
@@ -292,6 +292,7 @@ std::string board_svg(State st, const SvgOptions& options) {
 
 SvgOptions svg_options_for(const PositionReport& r, bool all_moves) {
   SvgOptions options;
+  options.variant = r.variant;
   if (all_moves) options.all_moves = r.moves;
   const State st = r.position;
   options.notes.push_back(value_sentence(r));
@@ -313,6 +314,7 @@ SvgOptions svg_options_for(const PositionReport& r, bool all_moves) {
 
 SvgOptions svg_options_for(const GameRecord& game) {
   SvgOptions options;
+  options.variant = game.rules().variant;
   if (const auto end = game.end()) {
     options.notes.push_back("game over: " + describe_end(*end, game.current()));
     options.highlight_line = end->line;

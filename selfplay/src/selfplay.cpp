@@ -53,7 +53,8 @@ GameSummary summarise_game(const GameRecord& game) {
     s.lost_at_once = 1;
     const State before = game.positions()[game.plies() - 1];
     bool other = false;
-    for_each_move(rules, before, [&](const Move&, State child) { other |= !formed_lines(child); });
+    for_each_move(rules, before,
+                  [&](const Move&, State child) { other |= !formed_lines(rules, child); });
     s.avoidable_at_once = other;
   }
   return s;

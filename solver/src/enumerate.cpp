@@ -84,7 +84,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                         if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
                           const State st{code_of[id]};
-                          const bool ended = formed_lines(st) != 0;  // no move is made then
+                          const bool ended = formed_lines(rules, st) != 0;  // no move is made then
                           if (with_edges) {
                             line_of[id] = ended, degree_of[id] = 0;
                             orbit_of[id] = std::uint16_t(sym.orbit_size(st));

@@ -31,6 +31,7 @@ struct ExportRow {
   State position;
   Outcome outcome;
   std::uint32_t orbit = 0;  // classes only
+  bool placement = false;   // pieces are still to be placed (under the table's rules)
 };
 
 // The CSV header line ("position,to_move,...\n"), or "" for JSON lines.
