@@ -40,8 +40,8 @@ std::string describe(const std::optional<Outcome>& o) {
 
 // One solve per variant per test process.
 const Solution& solved(const Variant& v) {
-  static std::map<std::pair<int, int>, Solution> cache;
-  const auto key = std::make_pair(v.stack_cap, int(v.adjacency));
+  static std::map<std::string, Solution> cache;
+  const std::string key = variant_slug(v);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, solve(v)).first;
   return it->second;
@@ -137,7 +137,7 @@ class PlainSearch {
 std::vector<State> random_playout(const Rules& rules, std::mt19937_64& rng, int max_plies) {
   std::vector<State> path{kEmptyBoard};
   State st = kEmptyBoard;
-  for (int ply = 0; ply < max_plies && !formed_lines(st); ++ply) {
+  for (int ply = 0; ply < max_plies && !formed_lines(rules, st); ++ply) {
     std::vector<State> children;
     for_each_move(rules, st, [&](const Move&, State child) { children.push_back(child); });
     if (children.empty()) break;
@@ -485,8 +485,7 @@ TEST(SolverSymmetry, BoardSubgroupPreservesEdgesOnly) {
 // Every reachable position, solved one by one without symmetry by the plain
 // reference solver (bench/reference), has the value and plies the reduced
 // solver gives its class: a position and all its images agree, and so do the counts.
-void check_against_reference(const Variant& v) {
-  const Solution& sol = solved(v);
+void check_against_reference(const Variant& v, const Solution& sol) {
   const reference::ReferenceSolution ref = reference::solve_reference(v);
   ASSERT_EQ(ref.codes.size(), sol.stats.reachable);
   EXPECT_EQ(ref.placement, sol.stats.placement);
@@ -504,11 +503,66 @@ void check_against_reference(const Variant& v) {
   EXPECT_EQ(bad, 0u);
 }
 
+void check_against_reference(const Variant& v) { check_against_reference(v, solved(v)); }
+
 TEST(SolverSymmetry, StandardAgreesWithTheReferenceSolver) { check_against_reference(kStandard); }
 
 TEST(SolverSymmetry, ProjectiveAgreesWithTheReferenceSolver) {
   check_against_reference(kCap2Projective);
 }
+
+// Every rule combination against the reference solver: every reachable
+// position when there are at most kFullReference of them; for larger games,
+// the sub-games from sampled positions of random playouts (the reference
+// solves everything reachable from the sample, whose values are the game's
+// values: every successor of a reached position is reached too).
+constexpr std::uint64_t kFullReference = 5'100'000;
+
+class RulesReferenceTest : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(RulesReferenceTest, EveryValueAgreesWithTheReferenceSolver) {
+  const Variant v = GetParam();
+  const Solution sol = solve(v);
+  EXPECT_EQ(sol.lookup(kEmptyBoard).has_value(), true);
+  if (sol.stats.reachable <= kFullReference) return check_against_reference(v, sol);
+  // Positions where the placement has just ended: a playout that avoids
+  // forming a line while it can, stopped when every piece is on the board.
+  const Rules rules(v);
+  std::mt19937 rng(2026);
+  int compared = 0;
+  for (int game = 0; game < 40 && compared < 3; ++game) {
+    State st = kEmptyBoard;
+    while (rules.placement_phase(st) && game_over(rules, st) == GameOver::kNone) {
+      std::vector<State> safe, all;
+      for_each_move(rules, st, [&](const Move&, State child) {
+        all.push_back(child);
+        if (!formed_lines(rules, child)) safe.push_back(child);
+      });
+      const auto& pick = safe.empty() ? all : safe;
+      st = pick[rng() % pick.size()];
+    }
+    if (rules.placement_phase(st) || game_over(rules, st) != GameOver::kNone) continue;
+    const reference::ReferenceSolution ref = reference::solve_reference(v, st);
+    if (ref.codes.size() > kFullReference) continue;
+    ++compared;
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < ref.codes.size(); ++i) {
+      const auto o = sol.lookup(State{ref.codes[i]});
+      if (o != std::optional(ref.outcomes[i]) && ++bad <= 10)
+        ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver " << describe(o)
+                      << ", reference " << outcome_text(ref.outcomes[i]);
+    }
+    EXPECT_EQ(bad, 0u) << "from " << format_position(st);
+  }
+  EXPECT_GT(compared, 0) << "no sampled sub-game was small enough";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRules, RulesReferenceTest, ::testing::ValuesIn(all_rule_combinations()),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           std::string s = variant_slug(info.param);
+                           std::replace(s.begin(), s.end(), '-', '_');
+                           return s;
+                         });
 
 // ---------------------------------------------------------------------------
 // Statistics.

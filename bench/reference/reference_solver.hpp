@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/state.hpp"
 #include "fano/value.hpp"
 
 namespace fano::reference {
@@ -23,7 +24,9 @@ struct ReferenceSolution {
 
 // Solves the variant position by position (RULES.md: no move from a position
 // where a line stands; a line is a win in 0 for the side to move, no move a
-// loss in 0; the winner fastest, the loser slowest; the rest draws).
-ReferenceSolution solve_reference(const Variant& variant);
+// loss in 0; the winner fastest, the loser slowest; the rest draws), over
+// every position reachable from `start`. Every successor of such a position
+// is reachable from it too, so each value is the game's value, from any start.
+ReferenceSolution solve_reference(const Variant& variant, State start = kEmptyBoard);
 
 }  // namespace fano::reference

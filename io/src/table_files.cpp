@@ -38,9 +38,13 @@ std::string solve_hint(const std::string& path, const std::optional<Variant>& v)
   if (!v)
     return "run '" + cmd + " --out " + quoted(path) +
            "' with the variant's flags (--stack-cap, --adjacency) to create it";
-  if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
-  if (v->adjacency != Adjacency::kBoard)
-    cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+  if (!v->rulebook_material_and_lines()) {
+    cmd += " --rules " + variant_slug(*v);
+  } else {
+    if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
+    if (v->adjacency != Adjacency::kBoard)
+      cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+  }
   const fs::path p(path);
   if (path != default_tablebase_path(*v)) {
     if (p.filename() == variant_slug(*v) + ".fanotb" && p.has_parent_path())

@@ -135,7 +135,15 @@ Variant make_variant(int stack_cap, const std::string& adjacency) {
   return v;
 }
 
+// The rules a name names (the library's one parser); ValueError with its message.
+Variant variant_named(const std::string& name) {
+  const auto v = variant_from_name(name);
+  if (!v) throw py::value_error(variant_name_error(name));
+  return *v;
+}
+
 std::string variant_repr(const Variant& v) {
+  if (!v.rulebook_material_and_lines()) return "Variant.from_name('" + variant_slug(v) + "')";
   return "Variant(stack_cap=" + std::to_string(v.stack_cap) + ", adjacency='" +
          std::string(adjacency_name(v.adjacency)) + "')";
 }
@@ -602,6 +610,16 @@ PYBIND11_MODULE(fano, m) {
       .def_property_readonly(
           "adjacency", [](const Variant& v) { return std::string(adjacency_name(v.adjacency)); },
           "'board' or 'projective'.")
+      .def_static("from_name", &variant_named, py::arg("name"),
+                  "The rules a name names: 'standard', 'cap3-projective-colour', "
+                  "'standard-3c3t', ... (README, \"Rules\"); ValueError for another name.")
+      .def_property_readonly(
+          "lines", [](const Variant& v) { return std::string(lines_name(v.lines)); },
+          "'colour-or-shape' (the rulebook) or 'colour' (colour-only lines).")
+      .def_property_readonly(
+          "circles", [](const Variant& v) { return v.circles; }, "Circles per player (1..3).")
+      .def_property_readonly(
+          "triangles", [](const Variant& v) { return v.triangles; }, "Triangles per player (1..3).")
       .def_property_readonly("slug", &variant_slug,
                              "Short name used for table files: 'standard', 'cap3-board', ...")
       .def_property_readonly("description", &variant_description,
@@ -611,13 +629,14 @@ PYBIND11_MODULE(fano, m) {
            [](const Variant& a, const py::object& b) {
              return py::isinstance<Variant>(b) && a == b.cast<const Variant&>();
            })
-      .def("__hash__",
-           [](const Variant& v) { return py::hash(py::make_tuple(v.stack_cap, int(v.adjacency))); })
+      .def("__hash__", [](const Variant& v) { return py::hash(py::str(variant_slug(v))); })
       .def(py::pickle(
           [](const Variant& v) {
-            return py::make_tuple(v.stack_cap, std::string(adjacency_name(v.adjacency)));
+            return py::make_tuple(v.stack_cap, std::string(adjacency_name(v.adjacency)),
+                                  variant_slug(v));
           },
           [](const py::tuple& t) {
+            if (t.size() >= 3) return variant_named(t[2].cast<std::string>());
             return make_variant(t[0].cast<int>(), t[1].cast<std::string>());
           }));
   m.attr("STANDARD") = py::cast(kStandard);
@@ -654,8 +673,7 @@ PYBIND11_MODULE(fano, m) {
            })
       .def("__hash__",
            [](const Position& p) {
-             return py::hash(
-                 py::make_tuple(p.state.code, p.variant.stack_cap, int(p.variant.adjacency)));
+             return py::hash(py::make_tuple(p.state.code, variant_slug(p.variant)));
            })
       .def_property_readonly(
           "to_move", [](const Position& p) { return colour_name(p.state.to_move()); },

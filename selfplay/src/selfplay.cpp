@@ -167,6 +167,10 @@ std::string selfplay_command(const Variant& variant, const SelfplayOptions& o) {
                     player_name(o.black) + " --games " + std::to_string(o.games) + " --seed " +
                     std::to_string(o.seed);
   if (!(o.start == kEmptyBoard)) cmd += " --from '" + format_position(o.start) + "'";
+  if (!variant.rulebook_material_and_lines()) {
+    cmd += " --rules " + variant_slug(variant);
+    return cmd;
+  }
   if (variant.stack_cap != kStandard.stack_cap)
     cmd += " --stack-cap " + std::to_string(variant.stack_cap);
   if (variant.adjacency != kStandard.adjacency)
