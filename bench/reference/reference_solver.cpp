@@ -6,7 +6,7 @@
 
 namespace fano::reference {
 
-ReferenceSolution solve_reference(const Variant& variant, State start) {
+ReferenceSolution solve_reference(const Variant& variant, State start, std::size_t limit) {
   const Rules rules(variant);
   ReferenceSolution sol;
   // Breadth-first search; children[i] lists the successors of position i.
@@ -23,6 +23,10 @@ ReferenceSolution solve_reference(const Variant& variant, State start) {
   };
   add(start.code);
   while (!queue.empty()) {
+    if (sol.codes.size() > limit) {
+      sol.complete = false;
+      return sol;
+    }
     const std::uint32_t i = queue.front();
     queue.pop_front();
     const State st{sol.codes[i]};

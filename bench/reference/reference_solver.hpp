@@ -5,6 +5,7 @@
 // clarity, not speed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,7 @@ struct ReferenceSolution {
   std::unordered_map<std::uint64_t, std::uint32_t> index;  // code -> position in codes
   std::vector<Outcome> outcomes;                           // outcomes[i] belongs to codes[i]
   std::uint64_t placement = 0, movement = 0, win = 0, loss = 0, draw = 0;
+  bool complete = true;  // false: more than the limit reachable, nothing solved
 };
 
 // Solves the variant position by position (RULES.md: no move from a position
@@ -27,6 +29,9 @@ struct ReferenceSolution {
 // loss in 0; the winner fastest, the loser slowest; the rest draws), over
 // every position reachable from `start`. Every successor of such a position
 // is reachable from it too, so each value is the game's value, from any start.
-ReferenceSolution solve_reference(const Variant& variant, State start = kEmptyBoard);
+// With `limit`, a search that finds more positions stops and returns an
+// incomplete solution (complete false, no outcomes).
+ReferenceSolution solve_reference(const Variant& variant, State start = kEmptyBoard,
+                                  std::size_t limit = SIZE_MAX);
 
 }  // namespace fano::reference
