@@ -117,7 +117,8 @@ void expect_same_as_solved(const Tablebase& tb, const Solution& sol) {
 
 void expect_header_matches(const TablebaseHeader& h, const Solution& sol, size_t file_size) {
   EXPECT_EQ(std::memcmp(h.magic, kTablebaseMagic, 8), 0);
-  EXPECT_EQ(h.version, kTablebaseVersion);
+  EXPECT_EQ(h.version, sol.variant.rulebook_material_and_lines() ? kTablebaseRulebookVersion
+                                                                 : kTablebaseVersion);
   EXPECT_EQ(h.header_size, kHeaderBytes);
   EXPECT_EQ(h.stack_cap, sol.variant.stack_cap);
   EXPECT_EQ(h.adjacency, std::uint8_t(sol.variant.adjacency));
@@ -380,9 +381,10 @@ TEST(TablebaseRefuse, VersionOneTable) {
   write_bytes(file, b);
   const std::string msg = expect_file_refused(file, TablebaseErrorKind::kBadVersion);
   EXPECT_NE(msg.find("format version 1;"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("reads version 2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("reads versions 2 and 3"), std::string::npos) << msg;
   EXPECT_NE(msg.find("fano solve"), std::string::npos) << msg;
-  EXPECT_EQ(kTablebaseVersion, 2u);
+  EXPECT_EQ(kTablebaseRulebookVersion, 2u);
+  EXPECT_EQ(kTablebaseVersion, 3u);
 }
 
 // Bytes this process has read through read(2) and pread(2) so far (Linux).

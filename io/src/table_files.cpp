@@ -117,7 +117,7 @@ Tablebase open_tablebase(const std::string& path, std::optional<Variant> expecte
   if (!read_exactly(fd, reinterpret_cast<std::uint8_t*>(&h), head, 0))
     refuse(TablebaseErrorKind::kIo, path, "read failed");
   check_tablebase_header(h, size, path);
-  if (size > kMaxTablebaseBytes)
+  if (size > max_tablebase_bytes(h))
     refuse(TablebaseErrorKind::kCorrupt, path,
            "is " + std::to_string(size) + " bytes, larger than any tablebase can be");
   std::vector<std::uint8_t> bytes(size);

@@ -75,6 +75,16 @@ std::uint64_t tablebase_checksum(TablebaseHeader h, std::span<const std::uint8_t
   return fnv1a64(sections, fnv1a64(raw));
 }
 
+std::uint64_t max_tablebase_classes(const TablebaseHeader& h) {
+  const bool three = h.version == kTablebaseVersion && std::max(h.circles, h.triangles) >= 3;
+  return three ? kMaxTablebaseClasses : std::uint64_t(1) << 24;
+}
+
+std::uint64_t max_tablebase_bytes(const TablebaseHeader& h) {
+  const std::uint64_t n = max_tablebase_classes(h);
+  return sizeof(TablebaseHeader) + (10 * n + 10) + ((10 * n + 10) >> 8) + n + (n >> 8);
+}
+
 TablebaseHeader tablebase_header(const Variant& variant, const TablebaseCounts& counts,
                                  std::uint64_t classes) {
   TablebaseHeader h{};
@@ -158,9 +168,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   // At most one entry per position, and no variant has 2^24 positions (9,018,802
   // for stack cap 3, either side to move): a larger count is damage, refused
   // before it sizes a buffer (found by fuzz/fuzz_tablebase).
-  const std::uint64_t max_classes =
-      std::max(v.circles, v.triangles) <= 2 ? std::uint64_t(1) << 24 : kMaxTablebaseClasses;
-  if (h.canonical > max_classes)
+  if (h.canonical > max_tablebase_classes(h))
     refuse(TablebaseErrorKind::kCorrupt, name, "has a damaged header (impossible position count)");
 #if FANO_HAVE_ZSTD
   const auto codes_frame = bytes.subspan(sizeof h, h.codes_bytes);

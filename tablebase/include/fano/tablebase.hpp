@@ -93,6 +93,11 @@ inline constexpr std::uint64_t kMaxTablebaseBytes =
     sizeof(TablebaseHeader) + (10 * kMaxTablebaseClasses + 10) +
     ((10 * kMaxTablebaseClasses + 10) >> 8) + kMaxTablebaseClasses + (kMaxTablebaseClasses >> 8);
 
+// The bounds for the rules a header names: 2^24 classes (and the file size
+// that allows) unless the header is version 3 with three pieces of a kind.
+std::uint64_t max_tablebase_classes(const TablebaseHeader& h);
+std::uint64_t max_tablebase_bytes(const TablebaseHeader& h);
+
 // One byte per stored outcome: 0 draw, 1 + p a win in p plies (p <= 126),
 // 128 + p a loss in p plies (p <= 127). outcome_byte throws
 // std::runtime_error for plies out of that range.
