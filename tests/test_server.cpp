@@ -216,7 +216,7 @@ TEST(ServerApi, OtherRulesAreServedByName) {
     ASSERT_EQ(res.status, 200) << res.body;
     const json a = parse_json(res.body);
     EXPECT_EQ(a["variant"], "cap2-projective-colour-2c1t");
-    EXPECT_EQ(a["lines"], "colour");
+    EXPECT_EQ(a["line_rule"], "colour");
     EXPECT_EQ(a["circles"], 2);
     EXPECT_EQ(a["triangles"], 1);
     EXPECT_EQ(a["supply"], json::parse(R"({"white":{"circle":1,"triangle":1},)"

@@ -14,7 +14,7 @@ Json variant_json(const Variant& v) {
   Json out{{"stack_cap", v.stack_cap}, {"adjacency", adjacency_name(v.adjacency)}};
   // The rulebook's lines and material print as before; other rules name theirs.
   if (!v.rulebook_material_and_lines()) {
-    out["lines"] = lines_name(v.lines);
+    out["line_rule"] = lines_name(v.lines);
     out["circles"] = v.circles;
     out["triangles"] = v.triangles;
     out["rules"] = variant_slug(v);

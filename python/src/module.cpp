@@ -614,7 +614,7 @@ PYBIND11_MODULE(fano, m) {
                   "The rules a name names: 'standard', 'cap3-projective-colour', "
                   "'standard-3c3t', ... (README, \"Rules\"); ValueError for another name.")
       .def_property_readonly(
-          "lines", [](const Variant& v) { return std::string(lines_name(v.lines)); },
+          "line_rule", [](const Variant& v) { return std::string(lines_name(v.lines)); },
           "'colour-or-shape' (the rulebook) or 'colour' (colour-only lines).")
       .def_property_readonly(
           "circles", [](const Variant& v) { return v.circles; }, "Circles per player (1..3).")
