@@ -2,8 +2,9 @@
 # Regenerates results/variants.md: solves the four variants (stack cap 2|3 x
 # adjacency board|projective) with `fano solve`, checks every table with
 # `fano verify` (any error stops the script with verify's exit code, 4), and
-# writes the table of results and the sha256 of each tablebase. Prints the
-# file when done. Builds nothing: build the tool first (see README.md).
+# writes the table of results and the sha256 of each tablebase, then every
+# rule combination (cap x adjacency x lines x material) by bench/variants.py.
+# Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
 #   FANO       the fano tool (default: $FANO, else build/tools/fano)
@@ -39,6 +40,9 @@ for cap in 2 3; do
   done
 done
 
+echo "regenerate.sh: every rule combination (bench/variants.py)" >&2
+combinations=$(FANO_QUIET=1 python3 "$root/bench/variants.py" --fano "$fano")
+
 zstd_version=$(pkg-config --modversion libzstd 2>/dev/null || echo "unknown")
 tmp=$out.tmp.$$
 cat >"$tmp" <<EOF
@@ -72,6 +76,8 @@ the same contents.
 | variant | bytes | sha256 |
 |---|---|---|
 ${shas%$'\n'}
+
+${combinations}
 EOF
 mv "$tmp" "$out"
 cat "$out"

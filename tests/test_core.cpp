@@ -112,6 +112,77 @@ TEST(Board, VariantNames) {
   EXPECT_FALSE(parse_adjacency("hex", a));
 }
 
+// Every rule combination has two names (slug and short name) that read back
+// as exactly it; the named variants keep their names; bad names are refused.
+TEST(Board, EveryRulesNameReadsBack) {
+  const auto all = all_rule_combinations();
+  ASSERT_EQ(all.size(), 40u);
+  std::set<std::string> slugs;
+  for (const Variant& v : all) {
+    ASSERT_TRUE(is_valid_rules(v));
+    EXPECT_EQ(variant_from_name(variant_slug(v)), v) << variant_slug(v);
+    EXPECT_EQ(variant_from_name(variant_short_name(v)), v) << variant_short_name(v);
+    slugs.insert(variant_slug(v));
+  }
+  EXPECT_EQ(slugs.size(), all.size());
+  EXPECT_EQ(variant_slug(kCap2Projective), "cap2-projective");
+  EXPECT_EQ(variant_short_name(kCap3Board), "cap3");
+  Variant v = kCap3Projective;
+  v.lines = Lines::kColourOnly;
+  EXPECT_EQ(variant_slug(v), "cap3-projective-colour");
+  EXPECT_EQ(variant_from_name("cap3-projective-colour"), v);
+  Variant m = kStandard;
+  m.circles = 3, m.triangles = 3;
+  EXPECT_EQ(variant_slug(m), "standard-3c3t");
+  EXPECT_EQ(variant_from_name("standard-3c3t"), m);
+  EXPECT_EQ(variant_from_name("cap3-colour-1c2t")->triangles, 2);
+  for (const char* bad :
+       {"", "cap4", "standard-", "standard-colour-colour", "standard-4c1t", "standard-0c1t",
+        "standard-2c2t2", "cap3-board-shape", "-colour", "standard-2c2t-2c2t"})
+    EXPECT_FALSE(variant_from_name(bad).has_value()) << bad;
+  EXPECT_NE(variant_name_error("cap4").find("'cap4'"), std::string::npos);
+}
+
+// Colour-only lines: three tops of one shape and mixed colours stand no line,
+// three of one colour do; the rulebook's lines see both.
+TEST(Rules, ColourOnlyLinesIgnoreShape) {
+  Variant colour = kStandard;
+  colour.lines = Lines::kColourOnly;
+  // Line {1,2,4}: white circle, black circle, white circle (one shape, mixed colours).
+  const State shapes = parse_position("C/c/-/C/-/-/- b", kStandard);
+  EXPECT_NE(formed_lines(Rules(kStandard), shapes), 0);
+  EXPECT_EQ(formed_lines(Rules(colour), shapes), 0);
+  EXPECT_EQ(game_over(Rules(colour), shapes), GameOver::kNone);
+  const State colours = parse_position("C/T/c/C/t/c/- w", kStandard);
+  EXPECT_NE(formed_lines(Rules(colour), colours), 0);
+  EXPECT_EQ(game_over(Rules(colour), colours), GameOver::kLine);
+}
+
+// Material: placement ends when all the rules' pieces are on the board, and
+// the supply holds the rules' counts.
+TEST(Rules, PlacementFollowsTheMaterial) {
+  Variant small = kStandard;
+  small.circles = 1, small.triangles = 1;
+  const Rules rules(small);
+  const State four = parse_position("C/t/T/c/-/-/- w", small);
+  EXPECT_FALSE(rules.placement_phase(four));
+  EXPECT_TRUE(four.placement_phase());  // the rulebook's eight
+  EXPECT_THROW(parse_position("C/C/-/-/-/-/- b", small), NotationError);
+  Variant big = kCap3Board;
+  big.circles = 3, big.triangles = 3;
+  // White has placed all six, Black three circles and two triangles.
+  const State st = parse_position("CT/CT/CT/ct/ct/c/- b", big);
+  EXPECT_TRUE(Rules(big).placement_phase(st));
+  int placements = 0;
+  for_each_move(Rules(big), st, [&](const Move& m, State) {
+    EXPECT_EQ(m.piece, Piece::kBlackTriangle);
+    placements += m.is_placement();
+  });
+  EXPECT_EQ(placements, 5);  // spaces 1, 2, 3, 6, 7
+  EXPECT_FALSE(is_valid_position(st.with_to_move(Colour::kWhite), big));
+  EXPECT_THROW(parse_position("CT/CT/CT/ct/ct/c/- b", kCap3Board), NotationError);
+}
+
 // ---------------------------------------------------------------------------
 // State: bit layout
 

@@ -176,3 +176,63 @@ TEST(Results, PlacementAndPerftNumbersInTheText) {
 
 }  // namespace
 }  // namespace fano
+
+namespace fano {
+namespace {
+
+namespace fs = std::filesystem;
+using fano::testing::read_text;
+
+// The cells of the row of results/variants.md's rule-combination table whose
+// first cell is `name` (without the surrounding '|'), or empty.
+std::vector<std::string> combination_row(const std::string& text, const std::string& name) {
+  const std::string start = "| " + name + " |";
+  const std::size_t at = text.find("\n" + start);
+  if (at == std::string::npos) return {};
+  const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  std::vector<std::string> cells;
+  std::size_t from = 1;
+  for (std::size_t bar; (bar = line.find(" |", from)) != std::string::npos; from = bar + 2)
+    cells.push_back(line.substr(from + 1, bar - from - 1));
+  return cells;
+}
+
+// A sample of results/variants.md's rule-combination rows, recomputed: the
+// counts by the solver in process, and the whole row (but the time and
+// memory columns) by bench/variants.py, which wrote them.
+TEST(Results, RuleCombinationRowsRecompute) {
+  const std::string text = read_text(fs::path(FANO_SOURCE_DIR) / "results" / "variants.md");
+  const std::vector<std::string> sample{"standard-colour-1c2t", "cap2-projective-3c3t",
+                                        "cap3-projective-colour", "cap3-board-1c1t"};
+  std::string names;
+  for (const std::string& name : sample) {
+    SCOPED_TRACE(name);
+    const std::vector<std::string> cells = combination_row(text, name);
+    ASSERT_EQ(cells.size(), 10u) << "no row for " << name << " in results/variants.md";
+    const Solution s = solve(*variant_from_name(name));
+    EXPECT_EQ(cells[3], std::to_string(s.stats.reachable));
+    EXPECT_EQ(cells[4], std::to_string(s.stats.canonical));
+    EXPECT_EQ(cells[5], std::to_string(s.stats.win) + " / " + std::to_string(s.stats.loss) + " / " +
+                            std::to_string(s.stats.draw));
+    names += (names.empty() ? "" : ",") + name;
+  }
+  const std::string cmd = "python3 '" + std::string(FANO_SOURCE_DIR) +
+                          "/bench/variants.py' --rows-only --threads 1 --fano '" + FANO_BIN +
+                          "' --only " + names;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  ASSERT_EQ(::pclose(pipe), 0) << cmd;
+  for (const std::string& name : sample) {
+    std::vector<std::string> fresh = combination_row("\n" + out, name);
+    std::vector<std::string> committed = combination_row(text, name);
+    ASSERT_EQ(fresh.size(), 10u) << out;
+    fresh.resize(8), committed.resize(8);  // without solve time and peak memory
+    EXPECT_EQ(fresh, committed) << name;
+  }
+}
+
+}  // namespace
+}  // namespace fano

@@ -201,6 +201,36 @@ TEST(ServerApi, VariantNamesAndSlugs) {
   EXPECT_FALSE(variant_from_name("cap4"));
 }
 
+// Any rules' table is served under every name of its rules (the library's
+// one parser), with the rules' supply and value.
+TEST(ServerApi, OtherRulesAreServedByName) {
+  Variant v = kCap2Projective;
+  v.lines = Lines::kColourOnly, v.circles = 2, v.triangles = 1;
+  const Solution sol = solve(v);
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(sol, "memory"), "memory"});
+  const Api other(std::move(tables), "test");
+  for (const std::string name : {"cap2-projective-colour-2c1t", "projective-colour-2c1t"}) {
+    Request r;
+    r.path = "/api/v2/" + name;
+    r.params = {{"moves", "C4"}};
+    const Response res = other.handle(r);
+    ASSERT_EQ(res.status, 200) << res.body;
+    const json a = parse_json(res.body);
+    EXPECT_EQ(a["variant"], "cap2-projective-colour-2c1t");
+    EXPECT_EQ(a["line_rule"], "colour");
+    EXPECT_EQ(a["circles"], 2);
+    EXPECT_EQ(a["triangles"], 1);
+    EXPECT_EQ(a["supply"], json::parse(R"({"white":{"circle":1,"triangle":1},)"
+                                       R"("black":{"circle":2,"triangle":1}})"));
+    const State st = parse_position("-/-/-/C/-/-/- b", v);
+    EXPECT_EQ(a["value"], value_name(sol.lookup(st)->value));
+  }
+  Request bad;
+  bad.path = "/api/v2/standard-4c4t";
+  EXPECT_EQ(other.handle(bad).status, 404);
+}
+
 TEST(ServerApi, MovesApplyFromTheEmptyBoardOrAPosition) {
   const Rules rules(kStandard);
   const json a = get_json("/api/v1/standard", {{"moves", "C4,t3"}});

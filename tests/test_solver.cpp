@@ -40,8 +40,8 @@ std::string describe(const std::optional<Outcome>& o) {
 
 // One solve per variant per test process.
 const Solution& solved(const Variant& v) {
-  static std::map<std::pair<int, int>, Solution> cache;
-  const auto key = std::make_pair(v.stack_cap, int(v.adjacency));
+  static std::map<std::string, Solution> cache;
+  const std::string key = variant_slug(v);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, solve(v)).first;
   return it->second;
@@ -73,7 +73,7 @@ class PlainSearch {
   explicit PlainSearch(Variant v) : rules_(v) {}
 
   std::optional<Outcome> search(State st, int k) {
-    if (formed_lines(st)) return Outcome{Value::kWin, 0};
+    if (formed_lines(rules_, st)) return Outcome{Value::kWin, 0};
     auto it = memo_.find(st.code);
     if (it != memo_.end()) {
       const Entry& e = it->second;
@@ -137,7 +137,7 @@ class PlainSearch {
 std::vector<State> random_playout(const Rules& rules, std::mt19937_64& rng, int max_plies) {
   std::vector<State> path{kEmptyBoard};
   State st = kEmptyBoard;
-  for (int ply = 0; ply < max_plies && !formed_lines(st); ++ply) {
+  for (int ply = 0; ply < max_plies && !formed_lines(rules, st); ++ply) {
     std::vector<State> children;
     for_each_move(rules, st, [&](const Move&, State child) { children.push_back(child); });
     if (children.empty()) break;
@@ -155,10 +155,9 @@ struct SearchComparison {
 // ended (a line or no legal move), the last `tail` positions are searched with
 // bound k and compared with the solver; of a game still running, the last 2.
 // Which positions are compared does not depend on the solver.
-SearchComparison compare_with_plain_search(const Variant& v, std::uint64_t seed, int games,
-                                           int tail, int k) {
+SearchComparison compare_with_plain_search(const Variant& v, const Solution& sol,
+                                           std::uint64_t seed, int games, int tail, int k) {
   const Rules rules(v);
-  const Solution& sol = solved(v);
   PlainSearch plain(v);
   std::mt19937_64 rng(seed);
   SearchComparison c;
@@ -211,19 +210,23 @@ void expect_enough(const SearchComparison& c, int proven, int deep, int losses, 
 }
 
 TEST(SolverPlainSearch, AgreesWithSolverNearTheEndStandard) {
-  expect_enough(compare_with_plain_search(kStandard, 20261202, 1500, 8, 7), 2000, 700, 230, 750);
+  expect_enough(compare_with_plain_search(kStandard, solved(kStandard), 20261202, 1500, 8, 7), 2000,
+                700, 230, 750);
 }
 
 TEST(SolverPlainSearch, AgreesWithSolverNearTheEndCap3Board) {
-  expect_enough(compare_with_plain_search(kCap3Board, 7, 1000, 6, 5), 780, 68, 16, 100);
+  expect_enough(compare_with_plain_search(kCap3Board, solved(kCap3Board), 7, 1000, 6, 5), 780, 68,
+                16, 100);
 }
 
 TEST(SolverPlainSearch, AgreesWithSolverNearTheEndProjective) {
-  expect_enough(compare_with_plain_search(kCap2Projective, 11, 1000, 8, 6), 1100, 340, 90, 380);
+  expect_enough(compare_with_plain_search(kCap2Projective, solved(kCap2Projective), 11, 1000, 8, 6),
+                1100, 340, 90, 380);
 }
 
 TEST(SolverPlainSearch, AgreesWithSolverNearTheEndCap3Projective) {
-  expect_enough(compare_with_plain_search(kCap3Projective, 13, 1000, 6, 5), 750, 50, 14, 78);
+  expect_enough(compare_with_plain_search(kCap3Projective, solved(kCap3Projective), 13, 1000, 6, 5),
+                750, 50, 14, 78);
 }
 
 // The other direction: a sample of the classes the solver says are won or
@@ -485,8 +488,7 @@ TEST(SolverSymmetry, BoardSubgroupPreservesEdgesOnly) {
 // Every reachable position, solved one by one without symmetry by the plain
 // reference solver (bench/reference), has the value and plies the reduced
 // solver gives its class: a position and all its images agree, and so do the counts.
-void check_against_reference(const Variant& v) {
-  const Solution& sol = solved(v);
+void check_against_reference(const Variant& v, const Solution& sol) {
   const reference::ReferenceSolution ref = reference::solve_reference(v);
   ASSERT_EQ(ref.codes.size(), sol.stats.reachable);
   EXPECT_EQ(ref.placement, sol.stats.placement);
@@ -504,11 +506,73 @@ void check_against_reference(const Variant& v) {
   EXPECT_EQ(bad, 0u);
 }
 
+void check_against_reference(const Variant& v) { check_against_reference(v, solved(v)); }
+
 TEST(SolverSymmetry, StandardAgreesWithTheReferenceSolver) { check_against_reference(kStandard); }
 
 TEST(SolverSymmetry, ProjectiveAgreesWithTheReferenceSolver) {
   check_against_reference(kCap2Projective);
 }
+
+// Every rule combination against the reference solver: every reachable
+// position when there are at most kFullReference of them; for larger games,
+// the sub-games from sampled positions of random playouts (the reference
+// solves everything reachable from the sample, whose values are the game's
+// values: every successor of a reached position is reached too).
+constexpr std::uint64_t kFullReference = 2'000'000;
+constexpr std::size_t kSubGame = 300'000;
+
+class RulesReferenceTest : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(RulesReferenceTest, EveryValueAgreesWithTheReferenceSolver) {
+  const Variant v = GetParam();
+  const Solution sol = solve(v);
+  EXPECT_EQ(sol.lookup(kEmptyBoard).has_value(), true);
+  if (sol.stats.reachable <= kFullReference) return check_against_reference(v, sol);
+  // A sample: positions of random games, each against the plain
+  // depth-limited search (its proven values exact, see PlainSearch)...
+  const SearchComparison c = compare_with_plain_search(v, sol, 2026, 200, 6, 3);
+  EXPECT_GT(c.proven, 200) << "too few positions proven";
+  // ...and the sub-games (under kSubGame positions) from positions where the
+  // placement has just ended: a playout that avoids forming a line while it
+  // can, stopped when every piece is on the board.
+  const Rules rules(v);
+  std::mt19937 rng(2026);
+  int compared = 0;
+  for (int game = 0; game < 12 && compared < 2; ++game) {
+    State st = kEmptyBoard;
+    while (rules.placement_phase(st) && game_over(rules, st) == GameOver::kNone) {
+      std::vector<State> safe, all;
+      for_each_move(rules, st, [&](const Move&, State child) {
+        all.push_back(child);
+        if (!formed_lines(rules, child)) safe.push_back(child);
+      });
+      const auto& pick = safe.empty() ? all : safe;
+      st = pick[rng() % pick.size()];
+    }
+    if (rules.placement_phase(st) || game_over(rules, st) != GameOver::kNone) continue;
+    const reference::ReferenceSolution ref = reference::solve_reference(v, st, kSubGame);
+    if (!ref.complete) continue;
+    ++compared;
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < ref.codes.size(); ++i) {
+      const auto o = sol.lookup(State{ref.codes[i]});
+      if (o != std::optional(ref.outcomes[i]) && ++bad <= 10)
+        ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver " << describe(o)
+                      << ", reference " << outcome_text(ref.outcomes[i]);
+    }
+    EXPECT_EQ(bad, 0u) << "from " << format_position(st);
+  }
+  std::printf("%s: %d sub-games compared with the reference solver\n", variant_slug(v).c_str(),
+              compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRules, RulesReferenceTest, ::testing::ValuesIn(all_rule_combinations()),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           std::string s = variant_slug(info.param);
+                           std::replace(s.begin(), s.end(), '-', '_');
+                           return s;
+                         });
 
 // ---------------------------------------------------------------------------
 // Statistics.

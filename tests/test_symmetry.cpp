@@ -333,14 +333,18 @@ TEST(RuleSymmetries, ActionOnPositionsIsAGroupAction) {
 // ---------------------------------------------------------------------------
 // Property tests: the subgroup commutes with the rules
 
+// Fewer sampled games for the rule combinations beyond the named variants
+// (forty combinations in all), so the suite stays quick.
+int sample_divisor(const Variant& v) { return v.rulebook_material_and_lines() ? 1 : 5; }
+
 class SymmetryVariantTest : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(SymmetryVariantTest, GroupCommutesWithMovesAndGameOver) {
   const Variant v = GetParam();
   const Rules rules(v);
-  const Symmetry sym(v.adjacency);
+  const Symmetry sym(v);
   // Fewer positions for the 336-element group keep the test fast.
-  const int games = v.adjacency == Adjacency::kBoard ? 2000 : 150;
+  const int games = (v.adjacency == Adjacency::kBoard ? 2000 : 150) / sample_divisor(v);
   for (State st : symmetry_sample(v, games, 31337)) {
     const std::vector<std::uint64_t> children = sorted_children(rules, st);
     const GameOver over = game_over(rules, st);
@@ -351,13 +355,14 @@ TEST_P(SymmetryVariantTest, GroupCommutesWithMovesAndGameOver) {
       std::sort(mapped.begin(), mapped.end());
       ASSERT_EQ(mapped, sorted_children(rules, img)) << format_position(st);
       ASSERT_EQ(game_over(rules, img), over) << format_position(st);
-      ASSERT_EQ(img.placement_phase(), st.placement_phase());
+      ASSERT_EQ(img.placement_phase(v), st.placement_phase(v));
+      ASSERT_TRUE(is_valid_position(img, v)) << format_position(st);
       ASSERT_EQ(img.to_move(), st.to_move());
       // Lines go to lines: the formed-line sets are images of each other.
       SpaceMask lines_img = 0, lines_st = 0;
       for (int l = 0; l < kLines; ++l) {
-        if (formed_lines(st) >> l & 1) lines_st |= SpaceMask(1u << l);
-        if (formed_lines(img) >> l & 1) lines_img |= SpaceMask(1u << l);
+        if (formed_lines(rules, st) >> l & 1) lines_st |= SpaceMask(1u << l);
+        if (formed_lines(rules, img) >> l & 1) lines_img |= SpaceMask(1u << l);
       }
       SpaceMask mapped_lines = 0;
       for (int l = 0; l < kLines; ++l)
@@ -377,9 +382,9 @@ TEST_P(SymmetryVariantTest, GroupCommutesWithMovesAndGameOver) {
 TEST_P(SymmetryVariantTest, ImagesOfGamesAreGames) {
   const Variant v = GetParam();
   const Rules rules(v);
-  const Symmetry sym(v.adjacency);
+  const Symmetry sym(v);
   std::mt19937 rng(4242);
-  const int games = v.adjacency == Adjacency::kBoard ? 300 : 20;
+  const int games = (v.adjacency == Adjacency::kBoard ? 300 : 20) / sample_divisor(v);
   for (int n = 0; n < games; ++n) {
     const std::vector<State> game = playout(rules, rng, 80, n % 2 == 0);
     for (const SymmetryElement& g : sym.group()) {
@@ -395,10 +400,30 @@ TEST_P(SymmetryVariantTest, ImagesOfGamesAreGames) {
   }
 }
 
+// The group is derived from the rules: the shape swap belongs to it exactly
+// when each player has as many circles as triangles, and without it some
+// reachable position's swapped image breaks the rules (it shows more pieces of
+// a shape than a player owns), so the swap could not be added.
+TEST_P(SymmetryVariantTest, GroupHasTheShapeSwapExactlyWhenCountsAreEqual) {
+  const Variant v = GetParam();
+  const Symmetry sym(v);
+  const int spatial = v.adjacency == Adjacency::kBoard ? 6 : 168;
+  const bool has_swap = std::any_of(sym.group().begin(), sym.group().end(),
+                                    [](const SymmetryElement& g) { return g.swap; });
+  EXPECT_EQ(has_swap, v.circles == v.triangles) << variant_slug(v);
+  EXPECT_EQ(sym.order(), v.circles == v.triangles ? 2 * spatial : spatial);
+  EXPECT_EQ(&symmetry_of(v), &symmetry_of(v));
+  EXPECT_EQ(symmetry_of(v).group(), sym.group());
+  if (v.circles == v.triangles) return;
+  bool broken = false;
+  for (State st : symmetry_sample(v, 50, 99)) broken |= !is_valid_position(swap_shapes(st), v);
+  EXPECT_TRUE(broken) << "the shape swap kept every sampled position valid";
+}
+
 TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
   const Variant v = GetParam();
-  const Symmetry sym(v.adjacency);
-  const int games = v.adjacency == Adjacency::kBoard ? 2000 : 300;
+  const Symmetry sym(v);
+  const int games = (v.adjacency == Adjacency::kBoard ? 2000 : 300) / sample_divisor(v);
   for (State st : symmetry_sample(v, games, 8080)) {
     const State canon = sym.canonical(st);
     // The canonical form is the least code in the orbit (computed here directly).
@@ -418,8 +443,8 @@ TEST_P(SymmetryVariantTest, CanonicalIsInvariantUnderTheGroup) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, SymmetryVariantTest, ::testing::ValuesIn(kAllVariants),
-                         variant_param_name);
+INSTANTIATE_TEST_SUITE_P(AllRules, SymmetryVariantTest,
+                         ::testing::ValuesIn(all_rule_combinations()), variant_param_name);
 
 // ---------------------------------------------------------------------------
 // `fano info`, end to end

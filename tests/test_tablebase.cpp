@@ -41,8 +41,8 @@ struct Solved {
 
 // One solve and encoding per variant per test process.
 const Solved& solved(const Variant& v) {
-  static std::map<std::pair<int, int>, Solved> cache;
-  const auto key = std::make_pair(v.stack_cap, int(v.adjacency));
+  static std::map<std::string, Solved> cache;
+  const std::string key = variant_slug(v);
   auto it = cache.find(key);
   if (it == cache.end()) {
     Solved s{solve(v), {}};
@@ -119,11 +119,12 @@ void expect_same_as_solved(const Tablebase& tb, const Solution& sol) {
 
 void expect_header_matches(const TablebaseHeader& h, const Solution& sol, size_t file_size) {
   EXPECT_EQ(std::memcmp(h.magic, kTablebaseMagic, 8), 0);
-  EXPECT_EQ(h.version, kTablebaseVersion);
+  EXPECT_EQ(h.version, sol.variant.rulebook_material_and_lines() ? kTablebaseRulebookVersion
+                                                                 : kTablebaseVersion);
   EXPECT_EQ(h.header_size, kHeaderBytes);
   EXPECT_EQ(h.stack_cap, sol.variant.stack_cap);
   EXPECT_EQ(h.adjacency, std::uint8_t(sol.variant.adjacency));
-  EXPECT_EQ(h.symmetry_order, Symmetry(sol.variant.adjacency).order());
+  EXPECT_EQ(h.symmetry_order, Symmetry(sol.variant).order());
   EXPECT_EQ(h.reachable, sol.stats.reachable);
   EXPECT_EQ(h.placement, sol.stats.placement);
   EXPECT_EQ(h.movement, sol.stats.movement);
@@ -145,6 +146,35 @@ TEST(TablebaseRoundTrip, StandardFromBytes) {
   // A legal position that no game reaches (see test_solver) is not found.
   EXPECT_FALSE(tb.probe(parse_position("C/T/c/C/t/-/c w", kStandard)).has_value());
   EXPECT_EQ(tb.probe(kEmptyBoard), (std::optional<Outcome>{Outcome{Value::kDraw, 0}}));
+}
+
+// Rules other than the rulebook's lines and material: a version-3 file names
+// them in its header and reads back as them; a version-3 header naming the
+// rulebook's lines and material, or a version-2 header naming other
+// material, is damage.
+TEST(TablebaseRoundTrip, OtherRulesInVersionThree) {
+  for (const char* name : {"standard-colour", "cap3-projective-2c1t", "standard-colour-3c3t"}) {
+    SCOPED_TRACE(name);
+    const Variant v = *variant_from_name(name);
+    const Solved& s = solved(v);
+    const Tablebase tb = Tablebase::from_bytes(s.bytes, name);
+    expect_header_matches(tb.header(), s.sol, s.bytes.size());
+    expect_same_as_solved(tb, s.sol);
+    EXPECT_EQ(tb.header().version, 3u);
+    EXPECT_EQ(tb.header().circles, v.circles);
+    EXPECT_EQ(tb.header().symmetry_order, v.circles == v.triangles
+                                              ? 12 * (v.adjacency == Adjacency::kBoard ? 1 : 28)
+                                              : 6 * (v.adjacency == Adjacency::kBoard ? 1 : 28));
+    Bytes rulebook = s.bytes;
+    rulebook[20] = 0, rulebook[21] = 2, rulebook[22] = 2;
+    reseal(rulebook);
+    EXPECT_THROW(Tablebase::from_bytes(rulebook, name), TablebaseError);
+    Bytes old = s.bytes;
+    put<std::uint32_t>(old, kVersionAt, 2);
+    reseal(old);
+    EXPECT_THROW(Tablebase::from_bytes(old, name), TablebaseError);
+    EXPECT_THROW(Tablebase::from_bytes(s.bytes, name, kStandard), TablebaseError);
+  }
 }
 
 TEST(TablebaseRoundTrip, StandardThroughAFile) {
@@ -382,9 +412,10 @@ TEST(TablebaseRefuse, VersionOneTable) {
   write_bytes(file, b);
   const std::string msg = expect_file_refused(file, TablebaseErrorKind::kBadVersion);
   EXPECT_NE(msg.find("format version 1;"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("reads version 2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("reads versions 2 and 3"), std::string::npos) << msg;
   EXPECT_NE(msg.find("fano solve"), std::string::npos) << msg;
-  EXPECT_EQ(kTablebaseVersion, 2u);
+  EXPECT_EQ(kTablebaseRulebookVersion, 2u);
+  EXPECT_EQ(kTablebaseVersion, 3u);
 }
 
 // Bytes this process has read through read(2) and pread(2) so far (Linux).

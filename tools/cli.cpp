@@ -28,17 +28,53 @@ void add_variant_options(po::options_description& desc) {
                      "most pieces a stack may hold: 2 (standard) or 3 (variant)")(
       "adjacency", po::value<std::string>()->default_value("board"),
       "where pieces move: 'board' (the printed board's 15 edges) or 'projective' "
-      "(any two spaces on a common line)");
+      "(any two spaces on a common line)")(
+      "rules", po::value<std::string>(),
+      "the rules by name: standard, projective, cap3, cap3-projective (or the slugs "
+      "cap2-projective, cap3-board), with optional suffixes -colour (colour-only lines) and "
+      "-<c>c<t>t (circles and triangles per player), e.g. cap3-projective-colour, standard-3c3t; "
+      "the flags below override its parts")(
+      "line-rule", po::value<std::string>(),
+      "which lines lose: 'colour-or-shape' (the rulebook) or 'colour' (one colour only, the "
+      "Korean text)")("circles", po::value<int>(), "circles per player: 1..3 (default 2)")(
+      "triangles", po::value<int>(), "triangles per player: 1..3 (default 2)");
+}
+
+bool variant_given(const po::variables_map& vm) {
+  return !vm["stack-cap"].defaulted() || !vm["adjacency"].defaulted() || vm.count("rules") ||
+         vm.count("line-rule") || vm.count("circles") || vm.count("triangles");
 }
 
 Variant variant_from(const po::variables_map& vm) {
   Variant v;
-  v.stack_cap = vm["stack-cap"].as<int>();
-  if (v.stack_cap != 2 && v.stack_cap != 3)
-    throw UsageError("--stack-cap must be 2 or 3, got " + std::to_string(v.stack_cap));
-  const std::string adj = vm["adjacency"].as<std::string>();
-  if (!parse_adjacency(adj, v.adjacency))
-    throw UsageError("--adjacency must be 'board' or 'projective', got '" + adj + "'");
+  if (vm.count("rules")) {
+    const std::string name = vm["rules"].as<std::string>();
+    const auto named = variant_from_name(name);
+    if (!named) throw UsageError("--rules: " + variant_name_error(name));
+    v = *named;
+  }
+  if (!vm.count("rules") || !vm["stack-cap"].defaulted()) {
+    v.stack_cap = vm["stack-cap"].as<int>();
+    if (v.stack_cap != 2 && v.stack_cap != 3)
+      throw UsageError("--stack-cap must be 2 or 3, got " + std::to_string(v.stack_cap));
+  }
+  if (!vm.count("rules") || !vm["adjacency"].defaulted()) {
+    const std::string adj = vm["adjacency"].as<std::string>();
+    if (!parse_adjacency(adj, v.adjacency))
+      throw UsageError("--adjacency must be 'board' or 'projective', got '" + adj + "'");
+  }
+  if (vm.count("line-rule")) {
+    const std::string lines = vm["line-rule"].as<std::string>();
+    if (!parse_lines(lines, v.lines))
+      throw UsageError("--line-rule must be 'colour-or-shape' or 'colour', got '" + lines + "'");
+  }
+  for (const char* option : {"circles", "triangles"}) {
+    if (!vm.count(option)) continue;
+    const int n = vm[option].as<int>();
+    if (n < 1 || n > 3)
+      throw UsageError(std::string("--") + option + " must be 1, 2 or 3, got " + std::to_string(n));
+    (option[0] == 'c' ? v.circles : v.triangles) = n;
+  }
   return v;
 }
 
@@ -56,10 +92,10 @@ std::string table_path_from(const po::variables_map& vm, const Variant& variant)
 }
 
 Tablebase open_table(const po::variables_map& vm, Variant& variant) {
-  const bool variant_given = !vm["stack-cap"].defaulted() || !vm["adjacency"].defaulted();
+  const bool given = variant_given(vm);
   const std::string path = table_path_from(vm, variant);
-  Tablebase tb = open_tablebase(
-      path, variant_given || !vm.count("tb") ? std::optional(variant) : std::nullopt);
+  Tablebase tb =
+      open_tablebase(path, given || !vm.count("tb") ? std::optional(variant) : std::nullopt);
   variant = tb.variant();
   return tb;
 }

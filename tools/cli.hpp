@@ -50,6 +50,8 @@ std::string output_path_from(const po::variables_map& vm, const std::string& opt
 // --stack-cap and --adjacency.
 void add_variant_options(po::options_description& desc);
 Variant variant_from(const po::variables_map& vm);
+// Whether any rules option (--rules, --stack-cap, ...) was given.
+bool variant_given(const po::variables_map& vm);
 
 // --tb FILE and --tables DIR; resolves the table path for a variant.
 void add_table_options(po::options_description& desc);

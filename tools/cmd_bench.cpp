@@ -111,7 +111,7 @@ int bench_history(const po::variables_map& vm) {
         const auto moves = legal_moves(rules, game.current());
         game.play(moves[rng() % moves.size()]);
       }
-      if (game.over() || game.current().placement_phase()) continue;
+      if (game.over() || game.rules().placement_phase(game.current())) continue;
       auto t0 = Clock::now();
       const auto rated = rate_moves(tb, game);
       rate_ms.push_back(seconds_since(t0) * 1e3);

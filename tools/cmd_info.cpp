@@ -25,7 +25,7 @@ int cmd_info(const Args& args) {
   const auto edges = edge_list(v.adjacency);
   const size_t group = collineations().size();
   const size_t sym = move_graph_symmetries(v.adjacency).size();
-  const size_t rule_sym = rule_symmetries(v.adjacency).size();
+  const size_t rule_sym = rule_symmetries(v).size();
   const TableDir tables = default_table_dir();
   if (vm->count("json")) {
     Json o = variant_json(v);

@@ -175,7 +175,7 @@ int cmd_query(const Args& args) {
     return 0;
   }
   const State st = r.position;
-  std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap) << "\n";
+  std::cout << format_position(st) << "\n\n" << render_board(st, v) << "\n";
   std::cout << value_sentence(r) << "\n";
   if (!r.history_note.empty()) std::cout << "history: " << r.history_note << "\n";
   if (r.game_over) {

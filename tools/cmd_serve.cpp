@@ -1,6 +1,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -42,6 +43,18 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
         out.push_back(
             {Tablebase::from_bytes(bytes, "(solved in memory)", v), "(solved in memory)"});
       }
+    }
+  }
+  // Other rules are served when their table is in the folder ('fano solve
+  // --rules NAME --tables DIR'); they are not solved here.
+  for (const Variant& v : all_rule_combinations()) {
+    if (std::find(kAllVariants.begin(), kAllVariants.end(), v) != kAllVariants.end()) continue;
+    const std::string path = default_tablebase_path(v, dir);
+    try {
+      out.push_back({open_tablebase(path, v), path});
+      progress("serve: " + variant_slug(v) + " from " + path);
+    } catch (const TablebaseError& e) {
+      if (e.kind() != TablebaseErrorKind::kMissing) throw;
     }
   }
   return out;

@@ -71,7 +71,7 @@ int cmd_show(const Args& args) {
     write_stdout(board_svg(st, options));
     return 0;
   }
-  std::cout << format_position(st) << "\n\n" << render_board(st, v.stack_cap);
+  std::cout << format_position(st) << "\n\n" << render_board(st, v);
   for (const std::string& note : options.notes) std::cout << note << "\n";
   if (!svg.empty()) {
     write_output(svg, board_svg(st, options));

@@ -242,7 +242,7 @@ int cmd_verify(const Args& args) {
       desc, nullptr, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);
-  const bool variant_given = !(*vm)["stack-cap"].defaulted() || !(*vm)["adjacency"].defaulted();
+  const bool rules_given = variant_given(*vm);
   const int threads = (*vm)["threads"].as<int>();
   if (threads < 0 || threads > 1024)
     throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
@@ -260,7 +260,7 @@ int cmd_verify(const Args& args) {
     // With --tb and no variant flags, the table's own variant is used.
     const std::string path = table_path_from(*vm, v);
     const Tablebase tb =
-        open_tablebase(path, variant_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
+        open_tablebase(path, rules_given || !vm->count("tb") ? std::optional(v) : std::nullopt);
     if (vm->count("lines")) return run_lines(*vm, tb, (*vm)["lines"].as<std::string>());
     return run_tablebase(*vm, tb, path);
   });

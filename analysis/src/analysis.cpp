@@ -38,7 +38,7 @@ std::string history_note(const Tablebase& tb, const PositionReport& r, const Gam
   std::string plies;
   for (std::size_t p = 0; p < game.positions().size(); ++p) {
     const State s = game.positions()[p];
-    if (s.placement_phase() || probe_reachable(tb, s).value == Value::kDraw) continue;
+    if (game.rules().placement_phase(s) || probe_reachable(tb, s).value == Value::kDraw) continue;
     if (!plies.empty()) plies += ", ";
     plies += std::to_string(p);
   }
@@ -61,7 +61,7 @@ std::string unreachable_reason(const Tablebase& tb, const Rules& rules, State st
     ++parents;
     if (game_over(rules, parent) != GameOver::kNone) {
       ++ended;
-      line += formed_lines(parent) != 0;
+      line += formed_lines(rules, parent) != 0;
     } else if (!tb.probe(parent)) {
       ++not_reached;
     }
@@ -179,7 +179,7 @@ ReplyCounts reply_counts(const Rules& rules, State child, Probe&& probe) {
     const bool errs = !(outcome_for_mover(probe(grandchild)) == best);
     keeping += !errs;
     ++all.choices, all.errors += errs;
-    if (!formed_lines(grandchild)) ++safe.choices, safe.errors += errs;
+    if (!formed_lines(rules, grandchild)) ++safe.choices, safe.errors += errs;
   });
   return {safe.choices ? safe : all, keeping};
 }

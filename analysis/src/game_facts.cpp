@@ -83,8 +83,8 @@ GameFacts game_facts(const Rules& rules) {
   const auto parent = bfs(rules, [&](State st, int depth) {
     ++f.reachable;
     const GameOver over = game_over(rules, st);
-    if (over == GameOver::kLine && depth <= kTotalPieces) {
-      // A line formed by one of the eight placements.
+    if (over == GameOver::kLine && depth <= rules.total_pieces()) {
+      // A line formed by one of the placements.
       if (placement_depth < 0) placement_depth = depth;
       if (depth == placement_depth) placement_ends.push_back(st);
     }

@@ -131,7 +131,7 @@ struct GameHistory::Impl {
 
   // The region (see above), searched from decisive[0, seeds_done) for roots
   // of at least min_pieces pieces.
-  int min_pieces = kTotalPieces + 1;  // above any root: nothing searched yet
+  int min_pieces = kPieceKinds * kMaxCopiesPerKind + 1;  // above any root: nothing searched yet
   std::size_t seeds_done = 0;
   struct Node {
     State position;
@@ -293,7 +293,7 @@ void GameHistory::push(State s) {
 
 std::vector<Outcome> GameHistory::values(std::span<const State> roots, HistoryStats* stats) {
   Impl& h = *impl_;
-  int min_pieces = kTotalPieces;
+  int min_pieces = h.rules.total_pieces();
   for (const State r : roots) min_pieces = std::min(min_pieces, r.pieces_on_board());
   // The earlier positions that can matter: decisive, and not behind the roots
   // in the placement phase (pieces only ever increase). A region searched

@@ -45,11 +45,11 @@ const T& pick(const std::vector<T>& items, Rng& rng) {
 // the game's earlier positions and the search path, movement phase only (no
 // placement-phase position can occur twice).
 int negamax(const Rules& rules, std::vector<State>& seen, State st, int depth, int ply) {
-  if (formed_lines(st)) return kSearchWin - ply;
+  if (formed_lines(rules, st)) return kSearchWin - ply;
   if (!has_legal_move(rules, st)) return -(kSearchWin - ply);
-  if (!st.placement_phase() && std::find(seen.begin(), seen.end(), st) != seen.end()) return 0;
+  if (!rules.placement_phase(st) && std::find(seen.begin(), seen.end(), st) != seen.end()) return 0;
   if (depth == 0) return 0;
-  const bool movement = !st.placement_phase();
+  const bool movement = !rules.placement_phase(st);
   if (movement) seen.push_back(st);
   int best = -2 * kSearchWin;
   for_each_move(rules, st, [&](const Move&, State child) {
@@ -146,7 +146,7 @@ std::vector<Move> greedy_moves(const Rules& rules, State st) {
   std::vector<Move> safe, all;
   for_each_move(rules, st, [&](const Move& m, State child) {
     all.push_back(m);
-    if (!formed_lines(child)) safe.push_back(m);
+    if (!formed_lines(rules, child)) safe.push_back(m);
   });
   return safe.empty() ? all : safe;
 }
@@ -155,7 +155,7 @@ std::vector<int> search_move_scores(const GameRecord& game, int depth) {
   const Rules& rules = game.rules();
   std::vector<State> seen;
   for (const State s : game.positions())
-    if (!s.placement_phase()) seen.push_back(s);
+    if (!rules.placement_phase(s)) seen.push_back(s);
   std::vector<int> scores;
   for_each_move(rules, game.current(), [&](const Move&, State child) {
     scores.push_back(-negamax(rules, seen, child, depth - 1, 1));

@@ -101,13 +101,13 @@ GameRecord game_of(const Request& req, const Rules& rules) {
   return GameRecord::from_moves(rules, start, list);
 }
 
-Json supply_json(State st) {
+Json supply_json(State st, const Variant& v) {
   Json out = Json::object();
   for (const Colour c : {Colour::kWhite, Colour::kBlack}) {
     Json side = Json::object();
     for (const Shape s : {Shape::kCircle, Shape::kTriangle})
       side[s == Shape::kCircle ? "circle" : "triangle"] =
-          kCopiesPerKind - st.count_on_board(make_piece(c, s));
+          v.copies(int(s)) - st.count_on_board(make_piece(c, s));
     out[colour_name(c)] = std::move(side);
   }
   return out;
@@ -138,7 +138,7 @@ Json v2_head(const Variant& v, const GameRecord& game) {
 Json v2_position_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
   Json j = v2_head(v, game);
   j.update(report_json(r));
-  j["supply"] = supply_json(r.position);
+  j["supply"] = supply_json(r.position, v);
   return j;
 }
 
@@ -173,7 +173,7 @@ Json position_json(const Tablebase& tb, const Variant& v, const GameRecord& game
   j["table_plies"] = plies_json(r.table_value);
   j["game_over"] = r.game_over ? game_end_json(*r.game_over, st) : Json(nullptr);
   j["history_note"] = r.history_note.empty() ? Json(nullptr) : Json(r.history_note);
-  j["supply"] = supply_json(st);
+  j["supply"] = supply_json(st, v);
   Json moves = Json::array();
   for (const RatedMove& m : r.moves) {
     const Outcome o = after_move(m.result);

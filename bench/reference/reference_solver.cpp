@@ -6,7 +6,7 @@
 
 namespace fano::reference {
 
-ReferenceSolution solve_reference(const Variant& variant) {
+ReferenceSolution solve_reference(const Variant& variant, State start, std::size_t limit) {
   const Rules rules(variant);
   ReferenceSolution sol;
   // Breadth-first search; children[i] lists the successors of position i.
@@ -21,12 +21,16 @@ ReferenceSolution solve_reference(const Variant& variant) {
     }
     return it->second;
   };
-  add(kEmptyBoard.code);
+  add(start.code);
   while (!queue.empty()) {
+    if (sol.codes.size() > limit) {
+      sol.complete = false;
+      return sol;
+    }
     const std::uint32_t i = queue.front();
     queue.pop_front();
     const State st{sol.codes[i]};
-    if (formed_lines(st)) continue;  // the game has ended here
+    if (formed_lines(rules, st)) continue;  // the game has ended here
     for_each_move(rules, st, [&](const Move&, State child) {
       const std::uint32_t j = add(child.code);
       children[i].push_back(j);
@@ -46,7 +50,7 @@ ReferenceSolution solve_reference(const Variant& variant) {
   std::deque<std::uint32_t> done;
   for (std::uint32_t i = 0; i < n; ++i) {
     undecided[i] = std::uint32_t(children[i].size());
-    if (formed_lines(State{sol.codes[i]}))
+    if (formed_lines(rules, State{sol.codes[i]}))
       sol.outcomes[i] = Outcome{Value::kWin, 0};
     else if (children[i].empty())
       sol.outcomes[i] = Outcome{Value::kLoss, 0};
@@ -73,7 +77,7 @@ ReferenceSolution solve_reference(const Variant& variant) {
     }
   }
   for (std::uint32_t i = 0; i < n; ++i) {
-    (State{sol.codes[i]}.placement_phase() ? sol.placement : sol.movement)++;
+    (rules.placement_phase(State{sol.codes[i]}) ? sol.placement : sol.movement)++;
     const Value v = sol.outcomes[i].value;
     (v == Value::kWin ? sol.win : v == Value::kLoss ? sol.loss : sol.draw)++;
   }

@@ -10,15 +10,18 @@ namespace fano {
 
 std::string_view end_reason_name(EndReason r) {
   switch (r) {
-    case EndReason::kLine: return "line";
-    case EndReason::kNoMove: return "no_move";
-    case EndReason::kRepetition: return "repetition";
+    case EndReason::kLine:
+      return "line";
+    case EndReason::kNoMove:
+      return "no_move";
+    case EndReason::kRepetition:
+      return "repetition";
   }
   return "?";
 }
 
 std::optional<GameEnd> game_end(const Rules& rules, State st) {
-  if (const std::uint8_t lines = formed_lines(st))
+  if (const std::uint8_t lines = formed_lines(rules, st))
     return GameEnd{EndReason::kLine, std::countr_zero(unsigned(lines)), opponent(st.to_move()), -1};
   if (!has_legal_move(rules, st)) return GameEnd{EndReason::kNoMove, -1, st.to_move(), -1};
   return std::nullopt;
@@ -35,10 +38,11 @@ std::string describe_end(const GameEnd& end, State st) {
           colour_of(a) == colour_of(b) && colour_of(b) == colour_of(c)
               ? "three " + colour_name(colour_of(a)) + " pieces"
               : std::string("three ") + (shape_of(a) == Shape::kCircle ? "circles" : "triangles");
-      return "line " + line_name(end.line) + " has " + what + " on top: " +
-             side(opponent(st.to_move())) + ", who moved last, lost";
+      return "line " + line_name(end.line) + " has " + what +
+             " on top: " + side(opponent(st.to_move())) + ", who moved last, lost";
     }
-    case EndReason::kNoMove: return side(st.to_move()) + " has no legal move and lost";
+    case EndReason::kNoMove:
+      return side(st.to_move()) + " has no legal move and lost";
     case EndReason::kRepetition:
       return "draw by repetition: the position after ply " + std::to_string(end.repeated_ply) +
              " occurred again (rule 3)";

@@ -11,7 +11,15 @@ Json outcome_json(Outcome o) {
 }
 
 Json variant_json(const Variant& v) {
-  return Json{{"stack_cap", v.stack_cap}, {"adjacency", adjacency_name(v.adjacency)}};
+  Json out{{"stack_cap", v.stack_cap}, {"adjacency", adjacency_name(v.adjacency)}};
+  // The rulebook's lines and material print as before; other rules name theirs.
+  if (!v.rulebook_material_and_lines()) {
+    out["line_rule"] = lines_name(v.lines);
+    out["circles"] = v.circles;
+    out["triangles"] = v.triangles;
+    out["rules"] = variant_slug(v);
+  }
+  return out;
 }
 
 std::string json_text(const Json& j, int indent) {

@@ -113,15 +113,15 @@ State parse_position(std::string_view text, const Variant& variant) {
         throw NotationError(where() + " holds two " + piece_name(*p) +
                             "s: the stacking rule forbids identical pieces in a stack");
       st = st.with_pushed(s, *p);
-      if (++counts[int(*p)] > kCopiesPerKind)
+      if (++counts[int(*p)] > variant.copies(int(shape_of(*p))))
         throw NotationError(std::to_string(counts[int(*p)]) + " " + piece_name(*p) +
                             "s on the board: each player has only " +
-                            std::to_string(kCopiesPerKind));
+                            std::to_string(variant.copies(int(shape_of(*p)))));
     }
   }
   const int white = counts[0] + counts[1], black = counts[2] + counts[3];
   const Colour to_move = side == "w" ? Colour::kWhite : Colour::kBlack;
-  if (white + black < kTotalPieces) {
+  if (white + black < variant.total_pieces()) {
     if (white != black && white != black + 1)
       throw NotationError("White has placed " + std::to_string(white) + " and Black " +
                           std::to_string(black) +
@@ -144,10 +144,10 @@ bool is_valid_position(State st, const Variant& variant) {
   int white = 0, black = 0;
   for (int p = 0; p < kPieceKinds; ++p) {
     const int n = State::count_of(counts, Piece(p));
-    if (n > kCopiesPerKind) return false;
+    if (n > variant.copies(int(shape_of(Piece(p))))) return false;
     (p < 2 ? white : black) += n;
   }
-  if (white + black < kTotalPieces) {
+  if (white + black < variant.total_pieces()) {
     if (white != black && white != black + 1) return false;
     return st.to_move() == (white == black ? Colour::kWhite : Colour::kBlack);
   }
@@ -203,18 +203,18 @@ Move resolve_move(const Rules& rules, State st, const MoveText& mt, std::string_
                           piece_name(p) + " (stacking rule)");
   };
   if (mt.placement) {
-    if (!st.placement_phase())
+    if (!rules.placement_phase(st))
       throw NotationError(head +
                           "all pieces are on the board; in the movement phase a move is "
                           "written from-to, like 7-5");
     const Piece p = make_piece(me, mt.shape);
-    if (st.count_on_board(p) >= kCopiesPerKind)
+    if (st.count_on_board(p) >= rules.copies(p))
       throw NotationError(head + colour_name(me) + " has no " + shape_name(mt.shape) +
                           " left in supply");
     check_target(p);
     return Move{Move::kFromSupply, std::int8_t(mt.to), p};
   }
-  if (st.placement_phase())
+  if (rules.placement_phase(st))
     throw NotationError(head + "pieces move only in the movement phase; " + colour_name(me) +
                         " still has pieces to place");
   if (st.empty(mt.from))

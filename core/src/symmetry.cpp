@@ -48,25 +48,36 @@ std::vector<Permutation> move_graph_symmetries(Adjacency adjacency) {
   return out;
 }
 
-std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency) {
-  const std::vector<Permutation> spatial = move_graph_symmetries(adjacency);
+std::vector<SymmetryElement> rule_symmetries(const Variant& rules) {
+  const std::vector<Permutation> spatial = move_graph_symmetries(rules.adjacency);
   std::vector<SymmetryElement> out;
-  for (bool swap : {false, true})
+  for (bool swap : {false, true}) {
+    if (swap && !rules.shapes_alike()) break;
     for (const Permutation& p : spatial) out.push_back(SymmetryElement{p, swap});
+  }
   return out;
 }
 
-Symmetry::Symmetry(Adjacency adjacency) : group_(rule_symmetries(adjacency)) {
+std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency) {
+  return rule_symmetries(Variant{2, adjacency});
+}
+
+Symmetry::Symmetry(Adjacency adjacency) : Symmetry(Variant{2, adjacency}) {}
+
+Symmetry::Symmetry(const Variant& rules) : group_(rule_symmetries(rules)) {
 #if defined(__SSSE3__)
   static_assert(kSideBit / 8 == 7, "the side to move is the eighth byte of a code");
-  assert(group_.size() % 4 == 0);  // pairs, and pairs of pairs with AVX2
-  for (std::size_t e = 0; e < group_.size(); e += 2) {
+  assert(group_.size() % 2 == 0);  // pairs (6, 12, 168, 336)
+  // Pairs of pairs with AVX2: pad with identity images to a multiple of four.
+  std::vector<SymmetryElement> elements = group_;
+  while (elements.size() % 4 != 0) elements.push_back(group_.front()), ++padding_;
+  for (std::size_t e = 0; e < elements.size(); e += 2) {
     Shuffle control;
     std::fill(std::begin(control.bytes), std::end(control.bytes), std::uint8_t(0x80));  // zero
     for (int half = 0; half < 2; ++half) {
       // Output byte perm[s] of this half is stack byte s of the code, or of the
       // swapped code (source bytes 8..15); the side-to-move byte stays.
-      const SymmetryElement& g = group_[e + std::size_t(half)];
+      const SymmetryElement& g = elements[e + std::size_t(half)];
       const std::uint8_t from = g.swap ? 8 : 0;
       for (int s = 0; s < kSpaces; ++s)
         control.bytes[8 * half + g.perm[s]] = std::uint8_t(from + s);
@@ -75,6 +86,27 @@ Symmetry::Symmetry(Adjacency adjacency) : group_(rule_symmetries(adjacency)) {
     shuffles_.push_back(control);
   }
 #endif
+}
+
+const Symmetry& symmetry_of(const Variant& rules) {
+  assert(is_valid_rules(rules));
+  // Every valid rules value: cap, adjacency, lines, circles, triangles.
+  static const std::vector<Symmetry> all = [] {
+    std::vector<Symmetry> out;
+    for (int cap = 2; cap <= 3; ++cap)
+      for (int adj = 0; adj < 2; ++adj)
+        for (int lines = 0; lines < 2; ++lines)
+          for (int c = 1; c <= 3; ++c)
+            for (int t = 1; t <= 3; ++t)
+              out.emplace_back(Variant{cap, Adjacency(adj), Lines(lines), c, t});
+    return out;
+  }();
+  const int index =
+      ((((rules.stack_cap - 2) * 2 + int(rules.adjacency)) * 2 + int(rules.lines)) * 3 +
+       rules.circles - 1) *
+          3 +
+      rules.triangles - 1;
+  return all[std::size_t(index)];
 }
 
 int Symmetry::orbit_size(State st) const {
@@ -90,13 +122,17 @@ int Symmetry::orbit_size(State st) const {
 #elif defined(__SSSE3__)
   // Both images of a shuffle compared with st at once, byte by byte.
   const __m128i v = source(st), self = _mm_set1_epi64x(static_cast<long long>(st.code));
-  for (const Shuffle& m : shuffles_) {
+  for (std::size_t k = 0; k < group_.size() / 2; ++k) {
+    const Shuffle& m = shuffles_[k];
     const unsigned same =
         unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_shuffle_epi8(v, m.load()), self)));
     fixed += int((same & 0xff) == 0xff) + int((same >> 8) == 0xff);
   }
 #else
   for_each_image(st, [&](std::uint64_t img) { fixed += img == st.code; });
+#endif
+#if defined(__AVX2__)
+  fixed -= padding_;  // the padding's identity images (see Shuffle)
 #endif
   return order() / fixed;
 }

@@ -52,7 +52,7 @@ void append_export_row(std::string& out, ExportFormat format, const ExportRow& r
   const bool json = format == ExportFormat::kJsonl;
   const bool draw = row.outcome.value == Value::kDraw;
   const char* colour = st.to_move() == Colour::kWhite ? "white" : "black";
-  const char* phase = st.placement_phase() ? "placement" : "movement";
+  const char* phase = row.placement ? "placement" : "movement";
   const std::string_view value = value_name(row.outcome.value);
   if (json) {
     // The bytes nlohmann-json's compact dump gives for the same object.
@@ -125,7 +125,8 @@ void for_each_reachable(const Tablebase& tb,
     for (std::size_t i = 0; i < tb.size(); ++i) {
       const Outcome o = tb.outcome_at(i);
       sym.for_each_image(tb.position_at(i), [&](std::uint64_t img) {
-        if (img >= first && img < last) rows.push_back(ExportRow{State{img}, o, 0});
+        if (img >= first && img < last)
+          rows.push_back(ExportRow{State{img}, o, 0, State{img}.placement_phase(tb.variant())});
       });
     }
     std::sort(rows.begin(), rows.end(), [](const ExportRow& a, const ExportRow& b) {
@@ -147,7 +148,8 @@ void for_each_class(const Tablebase& tb, const std::function<void(std::span<cons
   rows.reserve(std::min(max_chunk, tb.size()));
   for (std::size_t i = 0; i < tb.size(); ++i) {
     const State st = tb.position_at(i);
-    rows.push_back(ExportRow{st, tb.outcome_at(i), std::uint32_t(tb.symmetry().orbit_size(st))});
+    rows.push_back(ExportRow{st, tb.outcome_at(i), std::uint32_t(tb.symmetry().orbit_size(st)),
+                             st.placement_phase(tb.variant())});
     if (rows.size() == max_chunk || i + 1 == tb.size()) {
       f(rows);
       rows.clear();

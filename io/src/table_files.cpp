@@ -38,9 +38,13 @@ std::string solve_hint(const std::string& path, const std::optional<Variant>& v)
   if (!v)
     return "run '" + cmd + " --out " + quoted(path) +
            "' with the variant's flags (--stack-cap, --adjacency) to create it";
-  if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
-  if (v->adjacency != Adjacency::kBoard)
-    cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+  if (!v->rulebook_material_and_lines()) {
+    cmd += " --rules " + variant_slug(*v);
+  } else {
+    if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
+    if (v->adjacency != Adjacency::kBoard)
+      cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+  }
   const fs::path p(path);
   if (path != default_tablebase_path(*v)) {
     if (p.filename() == variant_slug(*v) + ".fanotb" && p.has_parent_path())
@@ -113,7 +117,7 @@ Tablebase open_tablebase(const std::string& path, std::optional<Variant> expecte
   if (!read_exactly(fd, reinterpret_cast<std::uint8_t*>(&h), head, 0))
     refuse(TablebaseErrorKind::kIo, path, "read failed");
   check_tablebase_header(h, size, path);
-  if (size > kMaxTablebaseBytes)
+  if (size > max_tablebase_bytes(h))
     refuse(TablebaseErrorKind::kCorrupt, path,
            "is " + std::to_string(size) + " bytes, larger than any tablebase can be");
   std::vector<std::uint8_t> bytes(size);

@@ -122,7 +122,15 @@ Variant make_variant(int stack_cap, const std::string& adjacency) {
   return v;
 }
 
+// The rules a name names (the library's one parser); ValueError with its message.
+Variant variant_named(const std::string& name) {
+  const auto v = variant_from_name(name);
+  if (!v) throw py::value_error(variant_name_error(name));
+  return *v;
+}
+
 std::string variant_repr(const Variant& v) {
+  if (!v.rulebook_material_and_lines()) return "Variant.from_name('" + variant_slug(v) + "')";
   return "Variant(stack_cap=" + std::to_string(v.stack_cap) + ", adjacency='" +
          std::string(adjacency_name(v.adjacency)) + "')";
 }
@@ -486,11 +494,6 @@ struct FirstBad {
   }
 };
 
-const Symmetry& symmetry_of(const Variant& v) {
-  static const Symmetry board(Adjacency::kBoard), projective(Adjacency::kProjective);
-  return v.adjacency == Adjacency::kProjective ? projective : board;
-}
-
 // fano.canonical_codes: the canonical code of every entry.
 py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const Variant& v,
                                               const std::optional<int>& threads) {
@@ -711,7 +714,7 @@ py::object make_frame(const FrameRows& rows, const Variant& v, bool classes) {
     const bool ok = is_valid_position(st, v);
     position[i] = ok ? py::object(py::str(format_position(st))) : py::object(py::none());
     to_move.mutable_data()[i] = ok ? std::int8_t(st.to_move() == Colour::kBlack) : -1;
-    phase.mutable_data()[i] = ok ? std::int8_t(!st.placement_phase()) : -1;
+    phase.mutable_data()[i] = ok ? std::int8_t(!st.placement_phase(v)) : -1;
     pieces.mutable_data()[i] = ok ? std::uint8_t(st.pieces_on_board()) : 0;
     pieces_na.mutable_data()[i] = !ok;
     const std::uint8_t val = rows.value[i];
@@ -825,6 +828,16 @@ void bind_variant(py::module_& m) {
       .def_property_readonly(
           "adjacency", [](const Variant& v) { return std::string(adjacency_name(v.adjacency)); },
           "'board' or 'projective'.")
+      .def_static("from_name", &variant_named, py::arg("name"),
+                  "The rules a name names: 'standard', 'cap3-projective-colour', "
+                  "'standard-3c3t', ... (README, \"Rules\"); ValueError for another name.")
+      .def_property_readonly(
+          "line_rule", [](const Variant& v) { return std::string(lines_name(v.lines)); },
+          "'colour-or-shape' (the rulebook) or 'colour' (colour-only lines).")
+      .def_property_readonly(
+          "circles", [](const Variant& v) { return v.circles; }, "Circles per player (1..3).")
+      .def_property_readonly(
+          "triangles", [](const Variant& v) { return v.triangles; }, "Triangles per player (1..3).")
       .def_property_readonly("slug", &variant_slug,
                              "Short name used for table files: 'standard', 'cap3-board', ...")
       .def_property_readonly("description", &variant_description,
@@ -834,13 +847,14 @@ void bind_variant(py::module_& m) {
            [](const Variant& a, const py::object& b) {
              return py::isinstance<Variant>(b) && a == b.cast<const Variant&>();
            })
-      .def("__hash__",
-           [](const Variant& v) { return py::hash(py::make_tuple(v.stack_cap, int(v.adjacency))); })
+      .def("__hash__", [](const Variant& v) { return py::hash(py::str(variant_slug(v))); })
       .def(py::pickle(
           [](const Variant& v) {
-            return py::make_tuple(v.stack_cap, std::string(adjacency_name(v.adjacency)));
+            return py::make_tuple(v.stack_cap, std::string(adjacency_name(v.adjacency)),
+                                  variant_slug(v));
           },
           [](const py::tuple& t) {
+            if (t.size() >= 3) return variant_named(t[2].cast<std::string>());
             return make_variant(t[0].cast<int>(), t[1].cast<std::string>());
           }));
   m.attr("STANDARD") = py::cast(kStandard);
@@ -878,8 +892,7 @@ py::class_<Position> bind_position(py::module_& m) {
            })
       .def("__hash__",
            [](const Position& p) {
-             return py::hash(
-                 py::make_tuple(p.state.code, p.variant.stack_cap, int(p.variant.adjacency)));
+             return py::hash(py::make_tuple(p.state.code, variant_slug(p.variant)));
            })
       .def_property_readonly(
           "to_move", [](const Position& p) { return colour_name(p.state.to_move()); },
@@ -891,9 +904,10 @@ py::class_<Position> bind_position(py::module_& m) {
           "variant", [](const Position& p) { return p.variant; }, "The position's Variant.")
       .def_property_readonly(
           "pieces_on_board", [](const Position& p) { return p.state.pieces_on_board(); },
-          "Pieces on the board (placement ends at 8).")
+          "Pieces on the board (placement ends when all the rules' pieces are placed: 8 in the "
+          "rulebook).")
       .def_property_readonly(
-          "placement_phase", [](const Position& p) { return p.state.placement_phase(); },
+          "placement_phase", [](const Position& p) { return p.state.placement_phase(p.variant); },
           "True while pieces are still being placed.");
 }
 

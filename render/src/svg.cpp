@@ -276,8 +276,8 @@ void draw_movement_marks(std::string& o, const Points& pts, const std::vector<Mo
 }
 
 // Each player's supply, below the board on the right (placement phase).
-void draw_supply(std::string& o, State st) {
-  if (!st.placement_phase()) return;
+void draw_supply(std::string& o, State st, const Variant& variant) {
+  if (!st.placement_phase(variant)) return;
   double y = kHeight - 48;
   for (Colour c : {Colour::kWhite, Colour::kBlack}) {
     o += "  <text class=\"supply-label\" x=\"250\" y=\"" + num(y + 5) +
@@ -286,7 +286,7 @@ void draw_supply(std::string& o, State st) {
     double x = 310;
     for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
       const Piece p = make_piece(c, sh);
-      for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k, x += 24)
+      for (int k = st.count_on_board(p); k < variant.copies(int(sh)); ++k, x += 24)
         o += supply_element(p, Point{x, y});
     }
     y += 26;
@@ -327,7 +327,7 @@ std::string board_svg(State st, const SvgOptions& options) {
   draw_placement_marks(o, pts, marks);
   draw_stacks(o, pts, st);
   draw_movement_marks(o, pts, marks);
-  draw_supply(o, st);
+  draw_supply(o, st, options.variant);
   draw_footer(o, st, notes);
   o += "</svg>\n";
   return o;
@@ -335,6 +335,7 @@ std::string board_svg(State st, const SvgOptions& options) {
 
 SvgOptions svg_options_for(const PositionReport& r, bool all_moves) {
   SvgOptions options;
+  options.variant = r.variant;
   if (all_moves) options.all_moves = r.moves;
   const State st = r.position;
   options.notes.push_back(value_sentence(r));
@@ -356,6 +357,7 @@ SvgOptions svg_options_for(const PositionReport& r, bool all_moves) {
 
 SvgOptions svg_options_for(const GameRecord& game) {
   SvgOptions options;
+  options.variant = game.rules().variant;
   if (const auto end = game.end()) {
     options.notes.push_back("game over: " + describe_end(*end, game.current()));
     options.highlight_line = end->line;

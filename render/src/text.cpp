@@ -81,6 +81,11 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width) 
 }
 
 std::string render_board(State st, int stack_cap) {
+  return render_board(st, Variant{stack_cap, Adjacency::kBoard});
+}
+
+std::string render_board(State st, const Variant& rules) {
+  const int stack_cap = rules.stack_cap;
   assert(stack_cap == 2 || stack_cap == 3);
   const int width = 4 + stack_cap;  // "[6:CT]"
   const double half_base = kBase / std::sqrt(3.0) * kAspect;
@@ -125,14 +130,14 @@ std::string render_board(State st, int stack_cap) {
     out += line + "\n";
   }
   out += "stacks bottom to top: the last piece is on top (only tops count and move)\n";
-  if (st.placement_phase()) {
+  if (st.placement_phase(rules)) {
     out += "supply:";
     for (Colour c : {Colour::kWhite, Colour::kBlack}) {
       out += c == Colour::kWhite ? " White" : ", Black";
       std::string left;
       for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
         const Piece p = make_piece(c, sh);
-        for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k)
+        for (int k = st.count_on_board(p); k < rules.copies(int(sh)); ++k)
           left += std::string(" ") + piece_char(p);
       }
       out += left.empty() ? " none" : left;

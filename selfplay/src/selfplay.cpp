@@ -53,7 +53,8 @@ GameSummary summarise_game(const GameRecord& game) {
     s.lost_at_once = 1;
     const State before = game.positions()[game.plies() - 1];
     bool other = false;
-    for_each_move(rules, before, [&](const Move&, State child) { other |= !formed_lines(child); });
+    for_each_move(rules, before,
+                  [&](const Move&, State child) { other |= !formed_lines(rules, child); });
     s.avoidable_at_once = other;
   }
   return s;
@@ -166,6 +167,10 @@ std::string selfplay_command(const Variant& variant, const SelfplayOptions& o) {
                     player_name(o.black) + " --games " + std::to_string(o.games) + " --seed " +
                     std::to_string(o.seed);
   if (!(o.start == kEmptyBoard)) cmd += " --from '" + format_position(o.start) + "'";
+  if (!variant.rulebook_material_and_lines()) {
+    cmd += " --rules " + variant_slug(variant);
+    return cmd;
+  }
   if (variant.stack_cap != kStandard.stack_cap)
     cmd += " --stack-cap " + std::to_string(variant.stack_cap);
   if (variant.adjacency != kStandard.adjacency)

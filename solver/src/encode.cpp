@@ -118,12 +118,13 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   // compressed at once. Half the classes have a standing line, at random, so
   // both passes are written without a branch on it.
   const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  const Rules rules(variant);
   UninitVector<std::uint8_t> stands(n);  // 1 where a line stands
   const auto at = slice_offsets(n, [&](std::size_t, std::size_t first, std::size_t end) {
     std::size_t bytes = 0;
     bool wrong = false;
     for (std::size_t i = first; i < end; ++i) {
-      const bool line = formed_lines(State{codes[i]}) != 0;
+      const bool line = formed_lines(rules, State{codes[i]}) != 0;
       stands[i] = line;
       bytes += !line;
       wrong |= line & (outcomes[i] != Outcome{Value::kWin, 0});

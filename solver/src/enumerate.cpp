@@ -1,6 +1,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <stdexcept>
 #include <utility>
@@ -84,7 +85,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                         if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
                           const State st{code_of[id]};
-                          const bool ended = formed_lines(st) != 0;  // no move is made then
+                          const bool ended = formed_lines(rules, st) != 0;  // no move is made then
                           if (with_edges) {
                             line_of[id] = ended, degree_of[id] = 0;
                             orbit_of[id] = std::uint16_t(sym.orbit_size(st));
@@ -161,13 +162,21 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // see numbering.hpp) orders like the code, and the id in the low bits gives
   // each class's rank without a lookup.
   const size_t n = code_of.size();
-  constexpr int kIdBits = 24;
-  if (n >= (size_t(1) << kIdBits)) throw std::length_error("too many classes to rank");
+  // Ids take 24 bits, or more for larger games (three pieces of a kind, cap 3:
+  // 20.8 M classes, 25 bits), beside class numbers of up to 39 bits
+  // (2 * 41^7 < 2^39 for cap 3). The order is the class numbers' either way.
+  const int kIdBits = std::max(24, int(std::bit_width(n)));
   const Numbering numbering(rules.stack_cap());
   UninitVector<std::uint64_t> keys(n);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t id = r.begin(); id != r.end(); ++id)
-      keys[id] = numbering.number(State{code_of[id]}) << kIdBits | id;
+      keys[id] = numbering.number(State{code_of[id]});
+  });
+  std::uint64_t any = 0;
+  for (size_t id = 0; id < n; ++id) any |= keys[id];
+  if (std::bit_width(any) + kIdBits > 64) throw std::length_error("too many classes to rank");
+  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = keys[id] << kIdBits | id;
   });
   radix_sort(keys, kIdBits);
   MoveGraph g;

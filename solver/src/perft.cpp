@@ -24,7 +24,7 @@ std::vector<Counted> expand_counted(const Rules& rules, const std::vector<Counte
                       auto& out = local.local();
                       for (size_t i = r.begin(); i != r.end(); ++i) {
                         const State st{layer[i].first};
-                        if (!expand_ended && formed_lines(st)) continue;
+                        if (!expand_ended && formed_lines(rules, st)) continue;
                         for_each_move(rules, st, [&](const Move&, State child) {
                           out.emplace_back(child.code, layer[i].second);
                         });
@@ -94,7 +94,7 @@ std::vector<std::uint64_t> expand_layer(const Rules& rules, const std::vector<st
         auto& out = local.local();
         for (size_t i = r.begin(); i != r.end(); ++i) {
           const State st{layer[i]};
-          if (!expand_ended && formed_lines(st)) continue;
+          if (!expand_ended && formed_lines(rules, st)) continue;
           for_each_move(rules, st, [&](const Move&, State child) { out.push_back(child.code); });
         }
       });
@@ -148,7 +148,7 @@ std::vector<std::uint64_t> dfs_visited_counts(const Rules& rules, int max_depth,
     visited.insert(kEmptyBoard.code);
     std::uint64_t count = 0;
     const auto dfs = [&](auto&& self, State st, int depth) -> void {
-      if (depth == n || (!expand_ended && formed_lines(st))) return;
+      if (depth == n || (!expand_ended && formed_lines(rules, st))) return;
       std::vector<State> children;
       for_each_move(rules, st, [&](const Move&, State child) { children.push_back(child); });
       for (const State child : children) {

@@ -49,8 +49,7 @@ Tablebase in_memory_tablebase(const Solution& s, const std::string& name) {
 }
 
 std::optional<Outcome> Solution::lookup(State st) const {
-  static const Symmetry board(Adjacency::kBoard), projective(Adjacency::kProjective);
-  const Symmetry& sym = variant.adjacency == Adjacency::kBoard ? board : projective;
+  const Symmetry& sym = symmetry_of(variant);
   const auto i = index_of(sym.canonical(st).code);
   if (!i) return std::nullopt;
   return outcomes[*i];
@@ -63,7 +62,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
   sol.variant = variant;
   arena.execute([&] {
     const Rules rules(variant);
-    const Symmetry sym(variant.adjacency);
+    const Symmetry& sym = symmetry_of(variant);
     auto t0 = Clock::now();
     detail::MoveGraph g = detail::build_move_graph(rules, sym, options, true);
     sol.times.enumerate = seconds_since(t0);
@@ -297,7 +296,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       std::array<std::uint64_t, 3> by_value{};  // indexed by Value
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const std::uint64_t w = g.orbit[g.id_of[i]];
-        by_phase[State{pos[i]}.placement_phase()] += w;
+        by_phase[State{pos[i]}.placement_phase(variant)] += w;
         by_value[std::size_t(sol.outcomes[i].value)] += w;
       }
       SolveStats& s = partial.local();

@@ -75,15 +75,32 @@ std::uint64_t tablebase_checksum(TablebaseHeader h, std::span<const std::uint8_t
   return fnv1a64(sections, fnv1a64(raw));
 }
 
+std::uint64_t max_tablebase_classes(const TablebaseHeader& h) {
+  const bool three = h.version == kTablebaseVersion && std::max(h.circles, h.triangles) >= 3;
+  return three ? kMaxTablebaseClasses : std::uint64_t(1) << 24;
+}
+
+std::uint64_t max_tablebase_bytes(const TablebaseHeader& h) {
+  const std::uint64_t n = max_tablebase_classes(h);
+  return sizeof(TablebaseHeader) + (10 * n + 10) + ((10 * n + 10) >> 8) + n + (n >> 8);
+}
+
 TablebaseHeader tablebase_header(const Variant& variant, const TablebaseCounts& counts,
                                  std::uint64_t classes) {
   TablebaseHeader h{};
   std::memcpy(h.magic, kTablebaseMagic, sizeof h.magic);
-  h.version = kTablebaseVersion;
   h.header_size = sizeof(TablebaseHeader);
   h.stack_cap = std::uint8_t(variant.stack_cap);
   h.adjacency = std::uint8_t(variant.adjacency);
-  h.symmetry_order = std::uint16_t(rule_symmetries(variant.adjacency).size());
+  if (variant.rulebook_material_and_lines()) {
+    h.version = kTablebaseRulebookVersion;  // the bytes of every earlier table
+  } else {
+    h.version = kTablebaseVersion;
+    h.lines = std::uint8_t(variant.lines);
+    h.circles = std::uint8_t(variant.circles);
+    h.triangles = std::uint8_t(variant.triangles);
+  }
+  h.symmetry_order = std::uint16_t(rule_symmetries(variant).size());
   h.reachable = counts.reachable, h.placement = counts.placement, h.movement = counts.movement;
   h.canonical = classes;
   h.win = counts.win, h.loss = counts.loss, h.draw = counts.draw;
@@ -101,11 +118,11 @@ void check_tablebase_header(const TablebaseHeader& h, std::uint64_t file_size,
                std::to_string(sizeof h) + "-byte header");
   if (std::memcmp(h.magic, kTablebaseMagic, sizeof h.magic) != 0)
     refuse(TablebaseErrorKind::kBadMagic, name, "is not a Fano tablebase (wrong magic number)");
-  if (h.version != kTablebaseVersion)
+  if (h.version != kTablebaseVersion && h.version != kTablebaseRulebookVersion)
     refuse(TablebaseErrorKind::kBadVersion, name,
-           "has format version " + std::to_string(h.version) + "; this program reads version " +
-               std::to_string(kTablebaseVersion) +
-               (h.version < kTablebaseVersion
+           "has format version " + std::to_string(h.version) +
+               "; this program reads versions 2 and " + std::to_string(kTablebaseVersion) +
+               (h.version < kTablebaseRulebookVersion
                     ? " (older tables lack the shape-swap symmetry: run 'fano solve' again)"
                     : ""));
   if (h.header_size != sizeof h)
@@ -128,9 +145,17 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   check_tablebase_header(h, bytes.size(), name);
   if (tablebase_checksum(h, bytes.subspan(sizeof h)) != h.checksum)
     refuse(TablebaseErrorKind::kChecksum, name, "checksum mismatch: the file is damaged");
-  if ((h.stack_cap != 2 && h.stack_cap != 3) || h.adjacency > 1)
+  Variant v{h.stack_cap, Adjacency(h.adjacency)};
+  if (h.version == kTablebaseVersion) {
+    v.lines = Lines(h.lines), v.circles = h.circles, v.triangles = h.triangles;
+    // Version 3 is written only for other rules than the rulebook's lines and material.
+    if (v.rulebook_material_and_lines() || h.lines > 1)
+      refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
+  } else if (h.lines != 0 || h.circles != 0 || h.triangles != 0) {
     refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
-  const Variant v{h.stack_cap, Adjacency(h.adjacency)};
+  }
+  if (h.reserved != 0 || h.adjacency > 1 || !is_valid_rules(v))
+    refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
   if (expected && *expected != v)
     refuse(TablebaseErrorKind::kWrongVariant, name,
            "holds the " + variant_description(v) + " variant, not the requested " +
@@ -143,17 +168,19 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   // At most one entry per position, and no variant has 2^24 positions (9,018,802
   // for stack cap 3, either side to move): a larger count is damage, refused
   // before it sizes a buffer (found by fuzz/fuzz_tablebase).
-  if (h.canonical > kMaxTablebaseClasses)
+  if (h.canonical > max_tablebase_classes(h))
     refuse(TablebaseErrorKind::kCorrupt, name, "has a damaged header (impossible position count)");
 #if FANO_HAVE_ZSTD
   const auto codes_frame = bytes.subspan(sizeof h, h.codes_bytes);
   const auto outcomes_frame = bytes.subspan(sizeof h + h.codes_bytes, h.outcomes_bytes);
   const unsigned long long delta_size =
       ZSTD_getFrameContentSize(codes_frame.data(), codes_frame.size());
-  if (delta_size > 10 * h.canonical + 10)
+  // Every class takes one varint byte at least, at most ten.
+  if (delta_size > 10 * h.canonical + 10 || delta_size < h.canonical)
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
   const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
   const Numbering digits(v.stack_cap);
+  const Rules rules(v);
   tb.codes_.reserve(h.canonical);
   std::uint64_t number = 0;
   Numbering::Cursor cursor;
@@ -174,7 +201,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
       refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
     number += d;
     tb.codes_.push_back(cursor.state.code);
-    line_stands.push_back(formed_lines(cursor.state) != 0);
+    line_stands.push_back(formed_lines(rules, cursor.state) != 0);
     with_line += line_stands.back();
   }
   if (tb.codes_.size() != h.canonical)

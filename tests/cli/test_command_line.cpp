@@ -66,6 +66,49 @@ TEST(CommandLine, DoubleDashOperandsAreUsageErrorsNamingTheWord) {
 
 // --- item 8: a position split into words, '_' for its space ---------------------
 
+// The rules by name or by flags: every command takes them; a bad value is a
+// one-line usage error naming it; a table solved under other rules is
+// verified and queried with its rules.
+TEST(CommandLine, RulesByNameAndFlags) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"solve", "--rules", "cap4"},
+           {"query", "--rules", "standard-4c1t", "-/-/-/-/-/-/- w"},
+           {"solve", "--circles", "0"},
+           {"verify", "--triangles", "4"},
+           {"solve", "--line-rule", "shape"}}) {
+    const RunResult r = run_fano(args);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << " " << args[2] << ": " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_NE(r.err.find(args[2]), std::string::npos) << r.err;
+  }
+  TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  // --rules, then a flag overriding one part: cap3 (board) with colour-only lines, 2 + 1.
+  const RunResult solved = run_fano({"solve", "--rules", "cap3-1c1t", "--line-rule", "colour",
+                                     "--circles", "2", "--out", table, "--json"});
+  ASSERT_EQ(solved.exit_code, 0) << solved.err;
+  const nlohmann::json s = parse_json(solved.out);
+  EXPECT_EQ(s["rules"], "cap3-board-colour-2c1t");
+  EXPECT_EQ(s["line_rule"], "colour");
+  EXPECT_EQ(s["circles"], 2);
+  EXPECT_EQ(s["triangles"], 1);
+  const RunResult verified = run_fano({"verify", "--tb", table});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  // The same rules by another name agree with the file; other rules do not.
+  const RunResult q = run_fano(
+      {"query", "--rules", "cap3-colour-2c1t", "--tb", table, "--json", "C/-/-/-/-/-/- b"});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(parse_json(q.out)["moves"].size(), 14u);  // c or t on any of 7 spaces
+  const RunResult wrong =
+      run_fano({"query", "--rules", "cap3-board", "--tb", table, "-/-/-/-/-/-/- w"});
+  EXPECT_NE(wrong.exit_code, 0);
+  EXPECT_NE(wrong.err.find("colour-only lines"), std::string::npos) << wrong.err;
+  // A position with more circles than the rules give is refused by name.
+  const RunResult over = run_fano({"query", "--tb", table, "C/C/C/c/c/-/- b"});
+  EXPECT_EQ(over.exit_code, 2) << over.err;
+  EXPECT_NE(over.err.find("3 white circles"), std::string::npos) << over.err;
+}
+
 TEST(CommandLine, SplitPositionSaysToQuoteIt) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"query", "-/-/-/C/-/-/-", "b"},

@@ -6,6 +6,7 @@ module, FANO_BIN at the fano command and FANO_TABLES at the tables folder.
 
 import json
 import os
+import pickle
 import random
 import shutil
 import subprocess
@@ -87,6 +88,27 @@ def test_variants():
         fano.Variant(stack_cap=4)
     with pytest.raises(ValueError, match="adjacency"):
         fano.Variant(adjacency="torus")
+
+
+def test_rules_by_name(tmp_path):
+    v = fano.Variant.from_name("cap3-projective-colour")
+    assert (v.stack_cap, v.adjacency, v.line_rule, v.circles, v.triangles) == (
+        3, "projective", "colour", 2, 2)
+    assert v.slug == "cap3-projective-colour" and v != fano.Variant(3, "projective")
+    assert fano.Variant.from_name("cap3-projective") == fano.Variant(3, "projective")
+    small = fano.Variant.from_name("standard-2c1t")
+    assert repr(small) == "Variant.from_name('standard-2c1t')"
+    assert pickle.loads(pickle.dumps(small)) == small and hash(small) != hash(fano.STANDARD)
+    with pytest.raises(ValueError, match="unknown rules 'cap4'"):
+        fano.Variant.from_name("cap4")
+    # Placement ends when the rules' pieces are on the board: 3 each here.
+    p = fano.Position.parse("CT/c/C/t/c/-/- w", small)
+    assert not p.placement_phase
+    fano.solve(small, path=str(tmp_path / "small.fanotb"))
+    tb = fano.open_tablebase(str(tmp_path / "small.fanotb"))
+    assert tb.variant == small
+    value, plies = tb.probe(p)
+    assert value in ("win", "loss", "draw")
 
 
 def test_position_basics():

@@ -130,7 +130,7 @@ ClassStatus check_class(const Tablebase& tb, const Rules& rules, State st, Outco
                         std::string* problem) {
   Outcome expected;
   std::string why;
-  if (formed_lines(st)) {
+  if (formed_lines(rules, st)) {
     expected = Outcome{Value::kWin, 0};
     if (problem) why = "a line stands (" + describe_game_over(rules, st) + "), so it is ";
   } else {
@@ -183,7 +183,7 @@ std::vector<std::uint64_t> search_reachable(const Rules& rules, const Symmetry& 
       auto& out = local.local();
       for (size_t i = r.begin(); i != r.end(); ++i) {
         const State st{frontier[i]};
-        if (formed_lines(st)) continue;
+        if (formed_lines(rules, st)) continue;
         for_each_move(rules, st,
                       [&](const Move&, State child) { out.push_back(sym.canonical(child).code); });
       }
@@ -282,6 +282,12 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
       std::string name;
       for (int s = 0; s < kSpaces; ++s) name += char('1' + p[s]);
       if (g.swap) name += " with the shape swap";
+      // The swap maps the game to itself only with as many circles as triangles.
+      if (g.swap && rep.variant.circles != rep.variant.triangles)
+        add_error(r, Category::kSymmetry, std::nullopt,
+                  "element " + name + " exchanges shapes, but the rules give " +
+                      std::to_string(rep.variant.circles) + " circles and " +
+                      std::to_string(rep.variant.triangles) + " triangles");
       SpaceMask image = 0;
       for (int s = 0; s < kSpaces; ++s) image |= SpaceMask(p[s] < kSpaces ? 1u << p[s] : 0u);
       if (image != 0x7f) {
@@ -379,7 +385,7 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
       } else if (status[i] == ClassStatus::kWrongValue) {
         ++vals.errors;
         if (!first_value) first_value = i;
-        if (!first_blameworthy && formed_lines(tb.position_at(i))) first_blameworthy = i;
+        if (!first_blameworthy && formed_lines(rules, tb.position_at(i))) first_blameworthy = i;
         if (!first_blameworthy) {
           bool successor_fails = false;
           for_each_move(rules, tb.position_at(i), [&](const Move&, State child) {
@@ -412,7 +418,7 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
         const State st = tb.position_at(i);
         const std::uint64_t w = std::uint64_t(sym.orbit_size(st));
         c.reachable += w;
-        (st.placement_phase() ? c.placement : c.movement) += w;
+        (rules.placement_phase(st) ? c.placement : c.movement) += w;
         const Outcome o = tb.outcome_at(i);
         (o.value == Value::kWin ? c.win : o.value == Value::kLoss ? c.loss : c.draw) += w;
         if (o.value == Value::kWin &&
@@ -485,8 +491,8 @@ std::string markdown_row(const TablebaseReport& r) {
     << (r.start ? outcome_text(*r.start) : std::string("not stored")) << " | "
     << std::to_string(r.recount.reachable) << " (" << std::to_string(r.recount.placement) << " + "
     << std::to_string(r.recount.movement) << ") | " << std::to_string(r.classes) << " ("
-    << rule_symmetries(r.variant.adjacency).size() << ") | " << std::to_string(r.recount.win)
-    << " / " << std::to_string(r.recount.loss) << " / " << std::to_string(r.recount.draw) << " | ";
+    << rule_symmetries(r.variant).size() << ") | " << std::to_string(r.recount.win) << " / "
+    << std::to_string(r.recount.loss) << " / " << std::to_string(r.recount.draw) << " | ";
   if (r.longest_win)
     o << r.longest_win->plies << " plies: `" << r.longest_win_position << "`";
   else

@@ -90,7 +90,7 @@ class CodeIndex {
 };
 
 // out[i] = the canonical code of codes[i] under the variant's rule symmetries
-// (sym is Symmetry(variant.adjacency)), for every entry up to the first one
+// (sym is symmetry_of(variant)), for every entry up to the first one
 // that is not a valid position of the variant (is_valid_position): its index
 // is returned (entries from it on are unspecified), else nullopt.
 std::optional<std::size_t> canonical_codes(const Symmetry& sym, const Variant& variant,

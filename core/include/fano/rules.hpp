@@ -28,13 +28,20 @@ struct Move {
 // side to move has no legal move and has lost.
 enum class GameOver : std::uint8_t { kNone, kLine, kNoMove };
 
-// Precomputed per-variant data: neighbour masks and the stack cap.
+// The rules value (Variant) with its precomputed data: neighbour masks.
 struct Rules {
   Variant variant;
   std::array<SpaceMask, kSpaces> neighbours;
 
   constexpr explicit Rules(Variant v) : variant(v), neighbours(neighbour_masks(v.adjacency)) {}
   constexpr int stack_cap() const { return variant.stack_cap; }
+  constexpr int total_pieces() const { return variant.total_pieces(); }
+  // Pieces of kind p in the game (the supply before the first placement).
+  constexpr int copies(Piece p) const { return variant.copies(int(shape_of(p))); }
+  constexpr bool placement_phase(State st) const {
+    return st.pieces_on_board() < variant.total_pieces();
+  }
+  constexpr bool colour_only() const { return variant.lines == Lines::kColourOnly; }
 };
 
 // Top-piece masks over the seven spaces.
@@ -70,11 +77,19 @@ inline constexpr std::array<std::uint8_t, 128> kLinesWithin = [] {
 }();
 
 // Returns the set of lines (bit l = line l) whose three top pieces are all of
-// one colour or all of one shape, whoever's they are.
+// one colour or all of one shape, whoever's they are (the rulebook's lines).
 constexpr std::uint8_t formed_lines(State st) {
   const TopMasks m = top_masks(st);
   return kLinesWithin[m.white] | kLinesWithin[m.occupied & ~m.white] | kLinesWithin[m.circle] |
          kLinesWithin[m.occupied & ~m.circle];
+}
+
+// The lines that lose under the rules: of one colour or one shape, or of one
+// colour only.
+constexpr std::uint8_t formed_lines(const Rules& rules, State st) {
+  if (!rules.colour_only()) return formed_lines(st);
+  const TopMasks m = top_masks(st);
+  return kLinesWithin[m.white] | kLinesWithin[m.occupied & ~m.white];
 }
 
 // Calls f(move, child) for every legal move of the side to move, in a fixed
@@ -85,11 +100,11 @@ constexpr void for_each_move(const Rules& rules, State st, F&& f) {
   const Colour me = st.to_move();
   const State next = st.with_side_flipped();
   const int cap = rules.stack_cap();
-  if (st.placement_phase()) {
+  if (rules.placement_phase(st)) {
     const unsigned counts = st.kind_counts();
     for (int shape = 0; shape < 2; ++shape) {
       const Piece p = make_piece(me, Shape(shape));
-      if (State::count_of(counts, p) >= kCopiesPerKind) continue;
+      if (State::count_of(counts, p) >= rules.variant.copies(shape)) continue;
       for (int s = 0; s < kSpaces; ++s) {
         const StackInfo& in = st.info(s);
         if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
@@ -123,7 +138,7 @@ constexpr bool has_legal_move(const Rules& rules, State st) {
 // Returns why the game is over in `st`, or kNone. A standing line takes
 // precedence: it ended the game at the end of the previous turn.
 constexpr GameOver game_over(const Rules& rules, State st) {
-  if (formed_lines(st)) return GameOver::kLine;
+  if (formed_lines(rules, st)) return GameOver::kLine;
   if (!has_legal_move(rules, st)) return GameOver::kNoMove;
   return GameOver::kNone;
 }
@@ -172,7 +187,7 @@ constexpr void for_each_unmove(const Rules& rules, State st, F&& f) {
       if (side_ok) f(lifted);
     }
     // Undo a movement: the parent was a movement-phase position.
-    if (n == kTotalPieces) {
+    if (n == rules.total_pieces()) {
       for (SpaceMask nb = rules.neighbours[to]; nb; nb &= SpaceMask(nb - 1)) {
         const int from = std::countr_zero(unsigned(nb));
         const StackInfo& in = lifted.info(from);

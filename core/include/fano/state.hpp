@@ -34,8 +34,11 @@ enum class Piece : std::uint8_t {
 };
 
 inline constexpr int kPieceKinds = 4;
+// The rulebook's material (Variant's defaults); a game of other material
+// asks its Variant (copies, total_pieces) instead.
 inline constexpr int kCopiesPerKind = 2;
 inline constexpr int kTotalPieces = kPieceKinds * kCopiesPerKind;  // 8: placement ends here
+inline constexpr int kMaxCopiesPerKind = 3;
 inline constexpr int kMaxStackCap = 3;
 
 constexpr Colour opponent(Colour c) { return Colour(1 - int(c)); }
@@ -104,7 +107,12 @@ struct State {
     std::uint64_t h = (code >> 6) & 0x0003030303030303ull;
     return int((h * 0x0101010101010101ull) >> 56 & 0xff);
   }
+  // Whether pieces are still to be placed in the rulebook's game (8 pieces);
+  // for any rules, Rules::placement_phase or the overload below.
   constexpr bool placement_phase() const { return pieces_on_board() < kTotalPieces; }
+  constexpr bool placement_phase(const Variant& v) const {
+    return pieces_on_board() < v.total_pieces();
+  }
 
   // Returns a copy with piece p pushed on top of stack s (no rule checks);
   // requires height(s) < kMaxStackCap.

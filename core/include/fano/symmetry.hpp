@@ -16,6 +16,18 @@
 // shape to a line of the other shape, and fixes the empty board, hence the
 // reachable set. The full group used to reduce positions is the move-graph
 // symmetries times this shape swap: 12 elements on the board, 336 projective.
+//
+// The group is derived from the rules (rule_symmetries(const Variant&)): the
+// shape swap belongs to it exactly when each player has as many circles as
+// triangles. With unequal counts the swap maps the game to another one (the
+// supply of a 2-circle game becomes 2 triangles), so it is left out. With
+// colour-only lines the swap is still sound when the counts are equal: shapes
+// then matter only to the stacking rule (a stack never holds two identical
+// pieces) and to the supply, and the swap, applied to both colours at once,
+// maps identical pieces to identical pieces and each supply count to an equal
+// one, while a line of one colour stays a line of that colour; the empty
+// board is fixed, so the reachable set maps onto itself. Without the swap the
+// group is 6 (board) or 168 (projective) elements.
 #pragma once
 
 #include <array>
@@ -76,13 +88,22 @@ constexpr State apply(State st, const SymmetryElement& g) {
   return g.swap ? swap_shapes(p) : p;
 }
 
-// The rules' symmetry group of a variant: every move-graph symmetry without
-// the shape swap (identity first), then each again with it (12 or 336).
+// The rules' symmetry group: every move-graph symmetry without the shape swap
+// (identity first), then, when the rules treat the shapes alike
+// (Variant::shapes_alike), each again with it: 12 or 336 elements, else 6 or
+// 168. The Adjacency overload is the rulebook's material (with the swap).
+std::vector<SymmetryElement> rule_symmetries(const Variant& rules);
 std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency);
+
+class Symmetry;
+// The Symmetry of a rules value, built once per rules value for the program's
+// life (thread-safe); requires valid rules (is_valid_rules).
+const Symmetry& symmetry_of(const Variant& rules);
 
 // Canonical forms under a variant's rule symmetry group (rule_symmetries).
 class Symmetry {
  public:
+  explicit Symmetry(const Variant& rules);
   explicit Symmetry(Adjacency adjacency);
 
   // The least code among the images of st under the group.
@@ -138,8 +159,8 @@ class Symmetry {
   void for_each_image(State st, F&& f) const {
 #if defined(__SSSE3__)
     const __m128i v = source(st);
-    for (const Shuffle& m : shuffles_) {
-      const __m128i img = _mm_shuffle_epi8(v, m.load());
+    for (std::size_t k = 0; k < group_.size() / 2; ++k) {
+      const __m128i img = _mm_shuffle_epi8(v, shuffles_[k].load());
       f(low_half(img));
       f(high_half(img));
     }
@@ -156,11 +177,12 @@ class Symmetry {
  private:
   std::vector<SymmetryElement> group_;
   // pshufb controls, one per pair of consecutive group elements (the order is
-  // even): the source register holds the code in its low eight bytes and the
-  // shape-swapped code in its high eight, so one shuffle computes two images,
-  // the first element's in the low half and the second's in the high half.
-  // With AVX2, two consecutive controls form one 32-byte control for four
-  // elements (the order is a multiple of four). Unused without SSSE3.
+  // even; 6 and 168 without the shape swap, 12 and 336 with it): the source register holds the code
+  // in its low eight bytes and the shape-swapped code in its high eight, so one shuffle computes
+  // two images, the first element's in the low half and the second's in the high half. With AVX2,
+  // two consecutive controls form one 32-byte control for four elements: an order that is not a
+  // multiple of four (6) gets one more control of two identity images (padding_ of them), harmless
+  // to the least image and subtracted by orbit_size. Unused without SSSE3.
   struct alignas(16) Shuffle {
     std::uint8_t bytes[16];
 #if defined(__SSSE3__)
@@ -191,6 +213,7 @@ class Symmetry {
   }
 #endif
   std::vector<Shuffle> shuffles_;
+  int padding_ = 0;  // identity images after the group's own (see Shuffle)
 };
 
 }  // namespace fano

@@ -34,6 +34,7 @@ struct ExportRow {
   State position;
   Outcome outcome;
   std::uint32_t orbit = 0;  // classes only
+  bool placement = false;   // pieces are still to be placed (under the table's rules)
 };
 
 // The column names in order (the words of schema/fano.schema.json's

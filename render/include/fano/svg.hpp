@@ -23,6 +23,8 @@ struct SvgOptions {
   // Every legal move, marked as `best` marks them but coloured by its result
   // for the mover (win green, draw blue, loss red; class "move win" etc.).
   std::vector<RatedMove> all_moves;
+  // The rules: the supply drawn and when the placement phase ends.
+  Variant variant = kStandard;
 };
 
 // The picture as a standalone SVG document. Every piece is one element with

@@ -24,9 +24,13 @@ namespace fano {
 
 inline constexpr char kTablebaseMagic[8] = {'F', 'A', 'N', 'O', 'T', 'B', '\x1a', '\n'};
 // Version 2: classes under the rules' full symmetry group (move-graph
-// symmetries times the shape swap, symmetry_order 12 or 336). Version 1
-// (move-graph symmetries only) is refused.
-inline constexpr std::uint32_t kTablebaseVersion = 2;
+// symmetries times the shape swap, symmetry_order 12 or 336), the rulebook's
+// lines and material. Version 3: the same layout, the rules' lines and
+// material in the reserved bytes; written only for rules other than the
+// rulebook's lines and material, so the four named variants' files stay
+// version 2, byte for byte. Version 1 (move-graph symmetries only) is refused.
+inline constexpr std::uint32_t kTablebaseVersion = 3;
+inline constexpr std::uint32_t kTablebaseRulebookVersion = 2;
 
 // Fixed little-endian header at offset 0, followed by the two compressed
 // sections (codes, then outcomes) and nothing else.
@@ -37,7 +41,10 @@ struct TablebaseHeader {
   std::uint8_t stack_cap;        // 2 or 3
   std::uint8_t adjacency;        // 0 board, 1 projective
   std::uint16_t symmetry_order;  // order of the group the classes are taken under (12 or 336)
-  std::uint32_t reserved;        // zero
+  std::uint8_t lines;            // version 3: 0 colour or shape, 1 colour only; version 2: 0
+  std::uint8_t circles;          // version 3: circles per player (1..3); version 2: 0 (two)
+  std::uint8_t triangles;        // version 3: triangles per player (1..3); version 2: 0 (two)
+  std::uint8_t reserved;         // zero
   std::uint64_t reachable, placement, movement, canonical;  // position counts
   std::uint64_t win, loss, draw;                            // over all reachable positions
   std::uint64_t codes_bytes;                                // size of the compressed codes section
@@ -66,16 +73,22 @@ struct TablebaseCounts {
   std::uint64_t reachable = 0, placement = 0, movement = 0, win = 0, loss = 0, draw = 0;
 };
 
-// The largest class count any variant can have (9,018,802 classes for
-// stack cap 3, either side to move, are below it); a header announcing more
-// is damage.
-inline constexpr std::uint64_t kMaxTablebaseClasses = std::uint64_t(1) << 24;
+// The largest class count any rules can have: below 2^24 with at most two
+// pieces of a kind (9,018,802 classes for stack cap 3, either side to move),
+// below 2^28 with three (the reader takes the bound of the header's rules);
+// a header announcing more is damage.
+inline constexpr std::uint64_t kMaxTablebaseClasses = std::uint64_t(1) << 28;
 // No table file is larger: every class a 10-byte varint and an outcome byte,
 // each section at zstd's worst-case bound (ZSTD_COMPRESSBOUND above 128 KiB),
 // plus the header.
 inline constexpr std::uint64_t kMaxTablebaseBytes =
     sizeof(TablebaseHeader) + (10 * kMaxTablebaseClasses + 10) +
     ((10 * kMaxTablebaseClasses + 10) >> 8) + kMaxTablebaseClasses + (kMaxTablebaseClasses >> 8);
+
+// The bounds for the rules a header names: 2^24 classes (and the file size
+// that allows) unless the header is version 3 with three pieces of a kind.
+std::uint64_t max_tablebase_classes(const TablebaseHeader& h);
+std::uint64_t max_tablebase_bytes(const TablebaseHeader& h);
 
 // One byte per stored outcome: 0 draw, 1 + p a win in p plies (p <= 126),
 // 128 + p a loss in p plies (p <= 127). outcome_byte throws
@@ -124,7 +137,7 @@ class Tablebase {
   const Symmetry& symmetry() const { return symmetry_; }
 
  private:
-  Tablebase(Variant v) : variant_(v), symmetry_(v.adjacency) {}
+  Tablebase(Variant v) : variant_(v), symmetry_(v) {}
   // The bucket of a code: side to move and the stacks of spaces 7, 6 and 5 as
   // digits (ranks among valid stacks); buckets are monotone in the code.
   // 9,826 buckets for stack cap 2 (about 14 classes each), 137,842 for cap 3.
