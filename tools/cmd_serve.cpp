@@ -73,7 +73,7 @@ int cmd_serve(const Args& args) {
       "address to listen on (0.0.0.0 for every interface)")(
       "tables", po::value<std::string>(), "folder of the tables (default: see 'fano info')")(
       "threads,j", po::value<int>()->default_value(64),
-      "worker threads, each serving one connection at a time (1..1024)")(
+      "worker threads computing answers; connections do not hold one (1..1024)")(
       "cache-mb", po::value<int>()->default_value(64),
       "memory for answers already given, in MiB (0: no cache)")(
       "expensive", po::value<int>()->default_value(2),
