@@ -302,6 +302,34 @@ TEST(HttpServer, KeepAliveClientsCannotStarveANewOneAndIdleOnesAreClosed) {
   ::close(fd);
 }
 
+// Past max_connections a new connection is closed at once, and the
+// connections held do not keep the server from answering once they go.
+TEST(HttpServer, ConnectionsPastTheLimitAreClosedAtOnce) {
+  server::ServerOptions o = short_deadlines();
+  o.max_connections = 4;
+  Served s(o);
+  std::vector<int> held;
+  for (int i = 0; i < 4; ++i) held.push_back(connect_to(s.port()));
+  std::string pending;
+  ASSERT_TRUE(send_all(held[0], "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_EQ(read_reply(held[0], pending).status(), 200) << "a held connection is served";
+  const int extra = connect_to(s.port());  // accepted by the kernel, closed by the server
+  ASSERT_GE(extra, 0);
+  send_all(extra, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+  bool closed = false;
+  EXPECT_EQ(read_until_closed(extra, kPatienceMs, &closed), "");
+  EXPECT_TRUE(closed);
+  ::close(extra);
+  for (const int fd : held) ::close(fd);
+  // The server sees the four go (at once, or at the deadline) and serves again.
+  Reply again;
+  for (int i = 0; i < 100 && again.status() != 200; ++i) {
+    again = ask(s.port(), "/echo");
+    if (again.status() != 200) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  EXPECT_EQ(again.status(), 200);
+}
+
 // Item 7: a flood of header lines is refused with 431 past the limit (the
 // server reads no more than that), a long request line with 414.
 TEST(HttpServer, AHeaderFloodIsRefusedWith431) {

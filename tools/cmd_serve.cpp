@@ -87,8 +87,8 @@ int cmd_serve(const Args& args) {
       "folder if there is one; 'none': the page embedded in the binary)");
   const auto vm =
       parse("serve",
-            "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N]\n"
-            "       [--read-timeout MS] [--web DIR|none]",
+            "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N] "
+            "[--read-timeout MS] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.\n\n"
             "Examples:\n"
