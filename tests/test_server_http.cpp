@@ -361,6 +361,7 @@ struct BodyCase {
   std::string head;  // the body follows, if `body` > 0 bytes
   std::size_t body;
 };
+void PrintTo(const BodyCase& c, std::ostream* os) { *os << c.name; }
 class HttpBody : public ::testing::TestWithParam<BodyCase> {};
 
 TEST_P(HttpBody, IsRefusedWith413BeforeItIsRead) {
