@@ -287,7 +287,8 @@ def long_game(variant, plies, seed=1):
     return moves
 
 
-section("expensive requests: 64 at once of a long game (104 moves, cap3-projective), cheap probes meanwhile")
+section("expensive requests: 64 clients asking the main line of a long game (104 moves, cap3-projective) "
+        "again and again, cheap probes meanwhile")
 game = ",".join(long_game("cap3-projective", 104))
 target = "/api/v1/cap3-projective/mainline?moves=" + game
 print("request of %d bytes, %d moves" % (len(target), game.count(",") + 1))
@@ -295,16 +296,26 @@ status, seconds, _ = ask(port, target + "&n=alone", timeout=120)
 print("one alone: status %s in %.2f s" % (status, seconds))
 p = Prober(port)
 results = []
-# Each with a parameter of its own, unused: the cache does not answer them.
-ts = [threading.Thread(target=lambda i=i: results.append(ask(port, target + "&n=%d" % i, timeout=120)[:2]))
-      for i in range(64)]
+end = time.monotonic() + min(args.seconds, 20)
+
+
+def expensive_client(k):
+    n = 0
+    while time.monotonic() < end:
+        # A parameter of its own each time, unused: the cache does not answer them.
+        results.append(ask(port, target + "&n=%d-%d" % (k, n), timeout=120)[:2])
+        n += 1
+        time.sleep(0.05)
+
+
+ts = [threading.Thread(target=expensive_client, args=(k,)) for k in range(64)]
 for t in ts:
     t.start()
 for t in ts:
     t.join()
 statuses = [r[0] for r in results]
-print("64 at once: %d answered 200, %d refused 503 (Retry-After), others %s; %s" % (
-    statuses.count(200), statuses.count(503), [s for s in statuses if s not in (200, 503)], p.report()))
+print("64 clients for %g s: %d answered 200, %d refused 503 (Retry-After), others %s; %s" % (
+    min(args.seconds, 20), statuses.count(200), statuses.count(503), [s for s in statuses if s not in (200, 503)], p.report()))
 s = connect(port)
 s.sendall(("GET %s&n=gone HTTP/1.1\r\nHost: x\r\n\r\n" % target).encode())
 time.sleep(1)
