@@ -862,6 +862,8 @@ TEST(FanoServe, BadArgumentsAndADamagedTable) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"serve", "--port", "70000"},
            {"serve", "--threads", "0"},
+           {"serve", "--expensive", "0"},
+           {"serve", "--read-timeout", "5"},
            {"serve", "--bind", "not-an-address", "--port", "0", "--tables", tables_folder()}}) {
     const RunResult r = run_fano(args);
     EXPECT_NE(r.exit_code, 0) << command_line(args);
