@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 import json
+import multiprocessing
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--fano", default="build/tools/fano")
@@ -76,29 +77,33 @@ def ask(port, target, timeout=20, extra=b""):
         return None, time.monotonic() - t0, b""
 
 
-class Prober:
-    """A cheap question every 0.25 s while an attack runs."""
-    def __init__(self, port, path="/api/v1/standard?position=-/-/t/C/-/-/-_w"):
-        self.port, self.path, self.times, self.failed = port, path, [], 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
+def probe_loop(port, path, stop, out):
+    times, failed = [], 0
+    while not stop.is_set():
+        status, seconds, _ = ask(port, path)
+        if status == 200:
+            times.append(seconds)
+        else:
+            failed += 1
+        stop.wait(0.25)
+    out.put((times, failed))
 
-    def run(self):
-        while not self.stop.is_set():
-            status, seconds, _ = ask(self.port, self.path)
-            if status == 200:
-                self.times.append(seconds)
-            else:
-                self.failed += 1
-            self.stop.wait(0.25)
+
+class Prober:
+    """A cheap question every 0.25 s while an attack runs, from a process of
+    its own (the attackers' threads do not delay it)."""
+    def __init__(self, port, path="/api/v1/standard?position=-/-/t/C/-/-/-_w"):
+        self.stop, self.out = multiprocessing.Event(), multiprocessing.Queue()
+        self.process = multiprocessing.Process(target=probe_loop, args=(port, path, self.stop, self.out))
+        self.process.start()
 
     def report(self):
         self.stop.set()
-        self.thread.join()
-        t = sorted(self.times) or [float("nan")]
+        times, failed = self.out.get()
+        self.process.join()
+        t = sorted(times) or [float("nan")]
         return "probes: %d answered, %d failed, median %.1f ms, p99 %.1f ms, max %.1f ms" % (
-            len(self.times), self.failed, 1000 * t[len(t) // 2], 1000 * t[min(len(t) - 1, int(len(t) * 0.99))],
+            len(times), failed, 1000 * t[len(t) // 2], 1000 * t[min(len(t) - 1, int(len(t) * 0.99))],
             1000 * t[-1])
 
 
