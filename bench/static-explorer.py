@@ -7,11 +7,13 @@ opens it in a fresh Chromium profile and prints:
     compressing host would send them),
   - the time from navigation to the engine loaded and to the first analysed
     position (the standard game solved in the page, the start analysed),
-  - the in-page solve time of each variant,
+  - the in-page solve time of each variant (as the page waits for it, and the
+    solve itself timed in C++; the engine runs in a Web Worker),
   - the analysis time per move (a move played: its position, the picture and
     the principal variation asked of the engine and shown), median and max.
 
-Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N]
+Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] [--thread page]
+(--thread page: the engine on the page's thread instead of its Web Worker)
 """
 import functools
 import gzip
@@ -61,10 +63,12 @@ def one_run(url):
         out = d.execute_script("""
           var nav = performance.getEntriesByType('navigation')[0];
           var res = performance.getEntriesByType('resource');
-          var bytes = nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0);
+          // the engine's files are fetched by its Web Worker: counted there (workerBytes)
+          var bytes = nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0) +
+                      (window.fanoStats.workerBytes || 0);
           return {bytes: bytes, files: [nav.name].concat(res.map(function (r) { return r.name; })),
                   engine: window.fanoStats.engineLoaded, first: window.fanoStats.firstAnalysed,
-                  solve: window.fanoStats.solve};""")
+                  solve: window.fanoStats.solve, workerBytes: window.fanoStats.workerBytes};""")
         for v in ("cap3", "projective", "cap3-projective"):
             d.find_element(By.CSS_SELECTOR, '#variant option[value="%s"]' % v).click()
             WebDriverWait(d, 120).until(lambda x: ready(x) and x.find_element(By.ID, "variant").get_attribute("value") == v)
@@ -89,10 +93,14 @@ def main():
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
     if "--runs" in sys.argv:
         args.remove(str(runs))
+    if "--thread" in sys.argv:
+        args.remove(sys.argv[sys.argv.index("--thread") + 1])
     folder = args[0] if args else "build/web"
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    if "--thread" in sys.argv and sys.argv[sys.argv.index("--thread") + 1] == "page":
+        url += "?thread=page"
     files = sorted(f for f in os.listdir(folder) if os.path.isfile(os.path.join(folder, f)))
     raw = {f: os.path.getsize(os.path.join(folder, f)) for f in files}
     gz = {f: len(gzip.compress(open(os.path.join(folder, f), "rb").read(), 9)) for f in files}
@@ -107,8 +115,10 @@ def main():
           (med([r["first"] for r in results]), ", ".join("%.0f" % r["first"] for r in results)))
     for v in ("standard", "cap3", "projective", "cap3-projective"):
         ms = [r["solve"][v]["ms"] for r in results]
-        print("in-page solve %-16s median %.0f ms (runs: %s), %d classes" %
-              (v, med(ms), ", ".join("%.0f" % x for x in ms), results[0]["solve"][v]["classes"]))
+        eng = [r["solve"][v].get("engine_ms", float("nan")) for r in results]
+        print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms), %d classes, in the %s" %
+              (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), results[0]["solve"][v]["classes"],
+               results[0]["solve"][v].get("where", "page")))
     moves = [m for r in results for m in r["moves"]]
     print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
     httpd.shutdown()

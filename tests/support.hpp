@@ -270,8 +270,9 @@ inline int exit_code_of(TablebaseErrorKind kind) {
       return 17;
     case TablebaseErrorKind::kIo:
       return 18;
+    default:  // not a table kind
+      return -1;
   }
-  return -1;
 }
 
 // Recomputes a damaged table's checksum (the library's own function), so that

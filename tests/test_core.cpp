@@ -2,7 +2,7 @@
 // hand-checked positions, game-over detection, and property tests (round trips,
 // moves versus unmoves) over random playouts of every variant.
 //
-// Positions are written in the project's notation (RULES.md, issue 2): seven
+// Positions are written in the project's notation (RULES.md): seven
 // stacks for spaces 1..7, each bottom to top, C T c t, '-' when empty, then the
 // side to move. Spaces are 1-based in comments and notation, 0-based in code.
 

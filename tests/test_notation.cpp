@@ -126,7 +126,7 @@ TEST(ParsePosition, MissingOrBadSide) {
   EXPECT_CONTAINS(position_error("   "), "empty position");
 }
 
-// '_' for the space before the side (issue 16, item 8): the same position as
+// '_' for the space before the side: the same position as
 // with the space, for sampled positions of every variant; errors as before.
 TEST(ParsePosition, UnderscoreStandsForTheSpace) {
   for (const Variant& v : {kStandard, kCap3Board}) {
@@ -343,6 +343,34 @@ TEST_P(NotationVariantTest, MovesAndGamesRoundTrip) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, NotationVariantTest, ::testing::ValuesIn(kAllVariants),
                          variant_param_name);
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// A move list that repeats a position must stop: rule 3 ends it drawn at the repetition.
+constexpr const char* kRepeatingMoves =
+    "T2,t7,T1,t1,C2,c4,C7,c3,7-3,1-4,3-7,4-1";  // ply 12 = ply 8
+
+TEST(PlayMoves, StopsAtARepetition) {
+  const Rules rules(kStandard);
+  int repeats = -2;
+  play_moves(rules, kEmptyBoard, kRepeatingMoves, nullptr, &repeats);
+  EXPECT_EQ(repeats, 8);
+  play_moves(rules, kEmptyBoard, "T2,t7,T1,t1,C2,c4,C7,c3,7-3,1-4,3-7", nullptr, &repeats);
+  EXPECT_EQ(repeats, -1);
+  try {
+    play_moves(rules, kEmptyBoard, std::string(kRepeatingMoves) + ",7-3");
+    ADD_FAILURE() << "a move after a repetition was accepted";
+  } catch (const NotationError& e) {
+    EXPECT_NE(std::string(e.what()).find("move 13"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("repetition"), std::string::npos) << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace fano

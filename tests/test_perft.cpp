@@ -4,7 +4,7 @@
 // `fano perft` command.
 //
 // Sources of the pinned numbers:
-//  - depth 1 = 14 and depth 2 = 196 (cumulative 210) in both modes: issue 2.
+//  - depth 1 = 14 and depth 2 = 196 (cumulative 210) in both modes (counted by hand from RULES.md).
 //  - depth 3 = 1680 (cap 2) and 1708 (cap 3), and the 42 positions by which the
 //    modes first differ at depth 4: derived by hand in the comments below.
 //  - everything else: computed by this program (fano perft) and pinned as
@@ -54,7 +54,8 @@ std::vector<std::uint64_t> serial_counts(const Rules& rules, int depth, bool exp
 }
 
 TEST(Perft, StandardStopAtEndDepth9) {
-  // Depths 1, 2: issue 2. Depth 3, by hand: White's two pieces and Black's one.
+  // Depths 1, 2: 14 placements, then 14 replies each. Depth 3, by hand: White's two pieces and
+  // Black's one.
   //  - two C (or two T) on distinct spaces {p,q} (21 pairs), Black's c or t (2)
   //    alone on one of 5 other spaces, or on p or q either under or over the
   //    white piece there (2 x 2): 21 * 2 * 9 = 378, twice (CC, TT): 756;

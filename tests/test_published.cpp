@@ -213,7 +213,7 @@ TEST_F(Published, FortyTwoAtDepthThree) {
   std::istringstream in(r.out);
   std::string line;
   std::getline(in, line);
-  ASSERT_EQ(line, "position,to_move,phase,pieces,value,plies");
+  ASSERT_EQ(line, "position,to_move,phase,pieces,value,plies,code");
   int positions = 0, wins = 0, in0 = 0, in1to3 = 0;
   while (std::getline(in, line)) {
     std::vector<std::string> f;

@@ -15,7 +15,9 @@
 #include <thread>
 
 #include "fano/analysis.hpp"
+#include "fano/game_facts.hpp"
 #include "fano/notation.hpp"
+#include "fano/players.hpp"
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
@@ -509,6 +511,246 @@ TEST(ServerApi, SvgOfAnUnreachablePositionIs422) {
             200);
 }
 
+// The batch route: each item answered as the GET route answers it alone (the
+// same report), or with value_only as the table's probe says.
+Response post_batch(const std::string& path, const std::string& body) {
+  Request r;
+  r.method = "POST";
+  r.path = path;
+  r.body = body;
+  return api().handle(r);
+}
+
+TEST_P(ServerVariant, BatchAnswersEachItemAsTheSingleRouteDoes) {
+  const Variant v = GetParam();
+  const Tablebase& tb = table_of(v);
+  const std::vector<State> sample = sample_positions(v, 8, 777u + v.stack_cap, 40, 40);
+  ASSERT_GT(sample.size(), 20u);
+  json items = json::array();
+  for (const State st : sample) items.push_back(format_position(st));
+  items.push_back("moves: C4,t3");
+  const std::string path = "/api/v2/" + variant_slug(v) + "/batch";
+  for (const bool value_only : {false, true}) {
+    const Response r = post_batch(path, json{{"items", items}, {"value_only", value_only}}.dump());
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json j = parse_json(r.body);
+    EXPECT_EQ(j["variant"], variant_slug(v));
+    ASSERT_EQ(j["answers"].size(), items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const json& a = j["answers"][i];
+      const std::string item = items[i];
+      const bool moves = item.rfind("moves: ", 0) == 0;
+      const json single = get_json("/api/v2/" + variant_slug(v),
+                                   {{moves ? "moves" : "position", moves ? item.substr(7) : item}});
+      if (value_only) {
+        const State st = moves ? play_moves(Rules(v), kEmptyBoard, "C4,t3") : sample[i];
+        const Outcome o = *tb.probe(st);
+        EXPECT_EQ(a, (json{{"position", format_position(st)},
+                           {"value", value_name(o.value)},
+                           {"plies", plies_of(o)}}));
+      } else {
+        for (const char* k :
+             {"position", "value", "plies", "moves", "engine_move", "pv", "game_over"})
+          EXPECT_EQ(a[k], single[k]) << item << " " << k;
+      }
+    }
+  }
+}
+
+TEST(ServerApi, BatchIsBoundedAndRefusesBadItemsWhole) {
+  const std::string path = "/api/v2/standard/batch";
+  const auto error_of = [&](const std::string& body, int status) {
+    const Response r = post_batch(path, body);
+    EXPECT_EQ(r.status, status) << body.substr(0, 80) << ": " << r.body;
+    const json j = parse_json(r.body);
+    EXPECT_EQ(j.size(), 1u);
+    return std::string(j["error"]);
+  };
+  json many = json::array();
+  for (std::size_t i = 0; i <= server::kMaxBatchItems; ++i) many.push_back("moves: C4");
+  EXPECT_NE(error_of(json{{"items", many}}.dump(), 413).find("at most 1000"), std::string::npos);
+  many.erase(many.begin());  // exactly the bound is answered
+  EXPECT_EQ(post_batch(path, json{{"items", many}, {"value_only", true}}.dump()).status, 200);
+  EXPECT_NE(error_of("[1,2", 400).find("not JSON"), std::string::npos);
+  EXPECT_NE(error_of(R"({"positions":[]})", 400).find("items"), std::string::npos);
+  EXPECT_NE(error_of(R"({"items":["moves: C4"],"value_only":"yes"})", 400).find("value_only"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"items":["moves: C4", 7]})", 400).find("batch item 2 is not a string"),
+            std::string::npos);
+  const std::string bad = error_of(R"({"items":["moves: C4", "moves: C4,Q9"]})", 400);
+  EXPECT_NE(bad.find("batch item 2"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("Q9"), std::string::npos) << bad;
+  EXPECT_NE(error_of(R"({"items":["C/T/c/C/t/-/c w"]})", 422).find("no game reaches"),
+            std::string::npos);
+  // The route takes POST only, and POST reaches no other route.
+  EXPECT_EQ(get(path).status, 405);
+  EXPECT_EQ(post_batch("/api/v2/standard", R"({"items":[]})").status, 405);
+  EXPECT_EQ(post_batch("/api/v1/standard/batch", R"({"items":[]})").status, 405);
+  EXPECT_EQ(post_batch("/api/v2/cap4/batch", R"({"items":[]})").status, 404);
+}
+
+// The players' route: each player's move is legal and is the move the player
+// (fano/players.hpp) makes with game_rng(seed, ply); a weaker player loses to
+// the engine in a seeded game played through the route.
+TEST(ServerApi, PlayersMoveLegallyAsTheLibraryChooses) {
+  const Rules rules(kStandard);
+  const Tablebase& tb = table_of(kStandard);
+  // the empty board, an opening, and a movement-phase position the engine's game reaches
+  std::string ten;
+  const EngineGame opening = engine_game(tb, GameRecord(rules, kEmptyBoard), 10);
+  for (const Move& m : opening.game.moves()) ten += (ten.empty() ? "" : ",") + format_move(m);
+  for (const char* name : {"random", "greedy", "search:1", "search:3", "perfect", "engine"}) {
+    for (const std::string& moves : {std::string(), std::string("C4,t3"), ten}) {
+      const GameRecord game = GameRecord::from_moves(rules, kEmptyBoard, moves);
+      const json j =
+          get_json("/api/v2/standard/player", {{"player", name}, {"seed", "42"}, {"moves", moves}});
+      Rng rng = game_rng(42, game.moves().size());
+      const Move want = choose_player_move(parse_player(name), &tb, game, rng).move;
+      EXPECT_EQ(j["move"], format_move(want)) << name << " " << moves;
+      const auto legal = legal_moves(rules, game.current());
+      EXPECT_NE(std::find(legal.begin(), legal.end(), want), legal.end());
+      EXPECT_EQ(j["player"], name);
+    }
+  }
+  EXPECT_NE(std::string(get_json("/api/v2/standard/player", {{"player", "search:5"}, {"moves", ""}},
+                                 400)["error"])
+                .find("at most 4"),
+            std::string::npos);
+  EXPECT_NE(std::string(get_json("/api/v2/standard/player", {{"player", "best"}, {"moves", ""}},
+                                 400)["error"])
+                .find("unknown player"),
+            std::string::npos);
+  EXPECT_NE(
+      std::string(get_json("/api/v2/standard/player",
+                           {{"player", "greedy"}, {"seed", "-1"}, {"moves", ""}}, 400)["error"])
+          .find("seed"),
+      std::string::npos);
+  EXPECT_EQ(get("/api/v2/standard/player", {{"player", "greedy"}, {"moves", "C1,c2,C4"}}).status,
+            400);
+  EXPECT_EQ(get("/api/v1/standard/player", {{"player", "greedy"}, {"moves", ""}}).status, 404);
+
+  // The levels for people: nonlosing never picks a losing move when another
+  // exists; perfect:1 always keeps the value; perfect:0.5 sometimes does not.
+  // Judged by the table's probe of the position each move reaches.
+  const auto mover_value = [&](const GameRecord& g, const std::string& text) {
+    GameRecord after = g;
+    after.play(std::string_view(text));
+    if (after.over())
+      return after.end()->loser ? Value::kLoss : Value::kDraw;  // the mover formed a line
+    const Value theirs = tb.probe(after.current())->value;
+    return theirs == Value::kWin    ? Value::kLoss
+           : theirs == Value::kLoss ? Value::kWin
+                                    : Value::kDraw;
+  };
+  int slips = 0;
+  for (int seed = 1; seed <= 12; ++seed) {
+    const GameRecord g = GameRecord::from_moves(rules, kEmptyBoard, ten);
+    const Value best = tb.probe(g.current())->value;
+    bool any_safe = false;
+    for (const Move& m : legal_moves(rules, g.current()))
+      any_safe |= mover_value(g, format_move(m)) != Value::kLoss;
+    const std::multimap<std::string, std::string> q{{"seed", std::to_string(seed)}, {"moves", ten}};
+    auto with = [&](const char* player) {
+      auto p = q;
+      p.emplace("player", player);
+      return std::string(get_json("/api/v2/standard/player", p)["move"]);
+    };
+    if (any_safe) {
+      EXPECT_NE(mover_value(g, with("nonlosing")), Value::kLoss);
+    }
+    EXPECT_EQ(mover_value(g, with("perfect:1")), best);
+    slips += mover_value(g, with("perfect:0.5")) != best;
+  }
+  EXPECT_GT(slips, 0);
+  EXPECT_EQ(get("/api/v2/standard/player", {{"player", "perfect:1.5"}, {"moves", ""}}).status, 400);
+
+  // greedy (White) against the engine (Black), seeded: the table says who should win.
+  int engine_wins = 0;
+  for (const std::string seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {
+    std::string moves;
+    for (int ply = 0; ply < 200; ++ply) {
+      const json pos = get_json("/api/v1/standard", {{"moves", moves}});
+      if (!pos["game_over"].is_null()) {
+        if (pos["game_over"]["loser"] == "white") ++engine_wins;
+        break;
+      }
+      const json m =
+          get_json("/api/v2/standard/player",
+                   {{"player", ply % 2 ? "engine" : "greedy"}, {"seed", seed}, {"moves", moves}});
+      if (!moves.empty()) moves += ',';
+      moves += m["move"].get<std::string>();
+    }
+  }
+  EXPECT_GT(engine_wins, 0);
+}
+
+// Puzzles: in the position given, exactly one move keeps the side to move's
+// value, counted here from the table's probes of every child (not the
+// analysis' ratings); the same seed gives the same puzzle.
+TEST_P(ServerVariant, PuzzleHasExactlyOneMoveKeepingTheValue) {
+  const Variant v = GetParam();
+  const Rules rules(v);
+  const Tablebase& tb = table_of(v);
+  const std::string path = "/api/v2/" + variant_slug(v) + "/puzzle";
+  for (const char* seed : {"1", "2", "3", "99"}) {
+    const json p = get_json(path, {{"seed", seed}});
+    ASSERT_TRUE(p.contains("position")) << p;
+    EXPECT_EQ(p, get_json(path, {{"seed", seed}}));
+    const State st = parse_position(std::string(p["position"]), v);
+    const Outcome value = *tb.probe(st);
+    EXPECT_EQ(p["value"], value_name(value.value));
+    EXPECT_NE(value.value, Value::kLoss);
+    int keeping = 0, tempting = 0;
+    std::string solution;
+    for (const Move& m : legal_moves(rules, st)) {
+      const State child = apply_move(st, m);
+      const bool line_formed = game_over(rules, child) == GameOver::kLine;
+      const Value theirs = tb.probe(child)->value;
+      const Value mine = line_formed              ? Value::kLoss
+                         : theirs == Value::kWin  ? Value::kLoss
+                         : theirs == Value::kLoss ? Value::kWin
+                                                  : Value::kDraw;
+      if (mine == value.value) {
+        ++keeping;
+        solution = format_move(m);
+      } else if (!line_formed) {
+        ++tempting;
+      }
+    }
+    EXPECT_EQ(keeping, 1) << p;
+    EXPECT_EQ(p["solution"], solution);
+    EXPECT_EQ(p["tempting"], tempting);
+  }
+  EXPECT_EQ(get(path, {{"seed", "x"}}).status, 400);
+}
+
+// Statistics: every class counted once, the longest win as `fano facts` finds
+// it, each longest line a game that ends with the side to move's opponent losing.
+TEST(ServerApi, StatsCountEveryClassAndTheLongestWins) {
+  const Tablebase& tb = table_of(kStandard);
+  const json s = get_json("/api/v2/standard/stats");
+  std::uint64_t total = s["draw_classes"];
+  int longest = 0;
+  for (const json& r : s["by_plies"]) {
+    total += std::uint64_t(r["win"]) + std::uint64_t(r["loss"]);
+    if (r["win"] > 0) longest = std::max(longest, int(r["plies"]));
+  }
+  EXPECT_EQ(total, tb.size());
+  EXPECT_EQ(s["positions"]["reachable"], tb.header().reachable);
+  EXPECT_EQ(longest, longest_forced_win(tb).value.plies);
+  const Rules rules(kStandard);
+  ASSERT_FALSE(s["longest_wins"].empty());
+  for (const json& w : s["longest_wins"]) {
+    EXPECT_EQ(w["plies"], longest);
+    GameRecord game(rules, parse_position(std::string(w["position"]), kStandard));
+    const Colour winner = game.current().to_move();
+    for (const json& m : w["line"]) game.play(std::string(m));
+    ASSERT_TRUE(game.over());
+    EXPECT_EQ(game.end()->loser, opponent(winner));
+    EXPECT_EQ(w["line"].size(), std::size_t(longest));
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Real HTTP on 127.0.0.1, an ephemeral port
 
@@ -632,6 +874,24 @@ TEST_F(LiveServer, AnswersOverHttpWithHeaders) {
   ASSERT_TRUE(missing);
   EXPECT_EQ(missing->status, 404);
   EXPECT_TRUE(parse_json(missing->body)["error"].is_string());
+}
+
+TEST_F(LiveServer, BatchIsPostedOverHttp) {
+  httplib::Client c = client();
+  const std::string body = R"({"items":["moves: C4,t3","-/-/t/C/-/-/- w"],"value_only":true})";
+  const auto r = c.Post("/api/v2/standard/batch", body, "application/json");
+  ASSERT_TRUE(r) << httplib::to_string(r.error());
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, post_batch("/api/v2/standard/batch", body).body);
+  EXPECT_EQ(parse_json(r->body)["answers"].size(), 2u);
+  // A body over the server's 64 KB: refused before the Api, in the same JSON.
+  std::string big = R"({"items":[)";
+  for (int i = 0; i < 4000; ++i) big += std::string(i ? "," : "") + R"("moves: C4,t3")";
+  big += "]}";
+  const auto large = c.Post("/api/v2/standard/batch", big, "application/json");
+  ASSERT_TRUE(large) << httplib::to_string(large.error());
+  EXPECT_EQ(large->status, 413);
+  EXPECT_TRUE(parse_json(large->body)["error"].is_string()) << large->body;
 }
 
 // Item 9: a repeated parameter is refused whether or not its values differ

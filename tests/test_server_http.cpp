@@ -96,7 +96,11 @@ class Served {
     }
     nlohmann::json params = nlohmann::json::object();
     for (const auto& [k, v] : r.params) params[k] = v;
-    out.body = nlohmann::json{{"method", r.method}, {"path", r.path}, {"params", params}}.dump();
+    out.body = nlohmann::json{{"method", r.method},
+                              {"path", r.path},
+                              {"params", params},
+                              {"body_bytes", r.body.size()}}
+                   .dump();
     ++answered;
     return out;
   }
@@ -396,8 +400,36 @@ INSTANTIATE_TEST_SUITE_P(
         BodyCase{"ChunkedUpload",
                  "PUT /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                  "40000000\r\n",
+                 std::size_t(1) << 30},
+        BodyCase{"PostOfATeraByte",
+                 "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n",
+                 std::size_t(1) << 40},
+        BodyCase{"ChunkedPostOfAGibiByte",
+                 "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 "40000000\r\n",
                  std::size_t(1) << 30}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// A POST's body up to the limit reaches the handler (the batch route), and
+// the connection goes on with the next request.
+TEST(HttpServer, APostBodyUpToTheLimitReachesTheHandler) {
+  Served s(short_deadlines());
+  const int fd = connect_to(s.port());
+  ASSERT_GE(fd, 0);
+  const std::string body(server::kBodyLimit, 'b');
+  ASSERT_TRUE(send_all(
+      fd, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) +
+              "\r\n\r\n" + body + "GET /echo?after=1 HTTP/1.1\r\nHost: x\r\n\r\n"));
+  std::string pending;
+  const Reply post = read_reply(fd, pending);
+  ASSERT_EQ(post.status(), 200) << post.head;
+  EXPECT_EQ(nlohmann::json::parse(post.body)["body_bytes"], server::kBodyLimit);
+  const Reply after = read_reply(fd, pending);
+  ASSERT_EQ(after.status(), 200) << after.head;
+  EXPECT_EQ(nlohmann::json::parse(after.body)["params"]["after"], "1");
+  EXPECT_EQ(nlohmann::json::parse(after.body)["body_bytes"], 0);
+  ::close(fd);
+}
 
 // Item 8: pipelined requests are answered in order; a GET whose body is
 // another request is refused, never answered as two; a request followed
@@ -545,6 +577,9 @@ TEST(HttpServer, ExpensiveMeansAHistoryOrAPrincipalVariationWithOne) {
   EXPECT_FALSE(
       server::is_expensive(req("/api/v1/standard/mainline", {{"position", "-/-/-/-/-/-/-_w"}})));
   EXPECT_FALSE(server::is_expensive(req("/api/v1/standard/svg", {{"moves", "C4"}})));
+  Request batch = req("/api/v2/standard/batch", {});
+  batch.method = "POST";
+  EXPECT_TRUE(server::is_expensive(batch));
 }
 
 // Item 5: a Range header on a static file is ignored: the whole file, once,
@@ -594,6 +629,13 @@ TEST(FanoServeProcess, StopsOnSigtermUnderSlowClients) {
   const pid_t pid = spawn_fano({"serve", "--port", "0", "--tables", tables.path().string(), "--web",
                                 "none", "--read-timeout", "60000"},
                                (dir / "out").string(), (dir / "err").string());
+  // The server never outlives the test, whatever fails.
+  struct Reaper {
+    pid_t pid;
+    ~Reaper() {
+      if (pid > 0 && ::kill(pid, SIGKILL) == 0) ::waitpid(pid, nullptr, 0);
+    }
+  } reaper{pid};
   std::string url;
   for (int i = 0; i < 1200 && url.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -617,9 +659,9 @@ TEST(FanoServeProcess, StopsOnSigtermUnderSlowClients) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (status == -1) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
     ADD_FAILURE() << "fano serve did not stop on SIGTERM";
+  } else {
+    reaper.pid = -1;  // reaped
   }
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_text(dir / "err");
   for (const int fd : slow) ::close(fd);

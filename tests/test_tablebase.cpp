@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "fano/solver.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/table_files.hpp"
+#include "fano/table_writer.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -149,7 +151,7 @@ TEST(TablebaseRoundTrip, StandardThroughAFile) {
   const Solved& s = solved(kStandard);
   TempDir dir;
   const fs::path path = dir / "nested/folders/standard.fanotb";
-  // The writer creates no folder (issue 16): a missing one is refused, then made.
+  // The writer creates no folder: a missing one is refused, then made.
   expect_refused([&] { write_file_atomically(path.string(), s.bytes); }, TablebaseErrorKind::kIo,
                  path.string());
   EXPECT_FALSE(fs::exists(dir / "nested"));
@@ -600,4 +602,79 @@ TEST(TablebaseRefuse, DuplicateClassNumberBehindAValidChecksum) {
   EXPECT_NE(msg.find("codes section"), std::string::npos) << msg;
 }
 
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+using Bytes = std::vector<std::uint8_t>;
+
+// A small well-formed table (three classes) to patch.
+Bytes tiny_table() {
+  const std::vector<std::uint64_t> codes{0, 0x41, (1ull << kSideBit) | 0x40};
+  const std::vector<Outcome> outcomes{{Value::kDraw, 0}, {Value::kWin, 3}, {Value::kLoss, 2}};
+  return encode_tablebase(kStandard, TablebaseCounts{3, 3, 0, 1, 1, 1}, codes, outcomes);
+}
+
+// Sets the header's class count and recomputes the checksum, as a deliberate
+// (or unlucky) writer would.
+Bytes with_class_count(Bytes b, std::uint64_t count) {
+  std::memcpy(b.data() + offsetof(TablebaseHeader, canonical), &count, 8);
+  reseal(b);
+  return b;
+}
+
+// fuzz_tablebase, fuzz/corpus/tablebase/regress_oom_canonical: a 132-byte file
+// with a valid checksum whose header announces 268,435,459 classes. The reader
+// reserved 8 bytes per announced class before decoding any (2 GB here; up to
+// 2^64 * 8 for larger counts: std::length_error or std::bad_alloc, which the
+// tool reported as "out of memory", exit 1, without naming the file). Fixed in
+// tablebase.cpp: a count above 2^24 (more than any variant's positions) is
+// refused as damage before any buffer is sized.
+TEST(TablebaseRefuse, HugeClassCountIsRefusedBeforeAllocating) {
+  const fs::path artifact =
+      fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/regress_oom_canonical";
+  const Bytes found = read_bytes(artifact);
+  ASSERT_EQ(found.size(), 132u) << artifact;
+  try {
+    Tablebase::from_bytes(found, "found.fanotb");
+    ADD_FAILURE() << "accepted";
+  } catch (const TablebaseError& e) {
+    EXPECT_EQ(e.kind(), TablebaseErrorKind::kCorrupt) << e.what();
+  }
+  // The same fault for any absurd count, in process.
+  const Bytes tiny = tiny_table();
+  ASSERT_NO_THROW(Tablebase::from_bytes(tiny, "tiny.fanotb"));
+  for (std::uint64_t count : {(1ull << 24) + 1, 268435459ull, 1ull << 30, 1ull << 40, 1ull << 61,
+                              (1ull << 63) + 5, ~0ull}) {
+    try {
+      Tablebase::from_bytes(with_class_count(tiny, count), "tiny.fanotb");
+      ADD_FAILURE() << count << ": accepted";
+    } catch (const TablebaseError& e) {
+      EXPECT_EQ(e.kind(), TablebaseErrorKind::kCorrupt) << count << ": " << e.what();
+    }
+  }
+  // Through the tool: a one-line refusal naming the file, exit 16.
+  const RunResult r = run_fano({"query", "--tb", artifact.string(), "--position=-/-/-/-/-/-/- w"});
+  EXPECT_FALSE(r.crashed());
+  EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kCorrupt)) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(artifact.string()), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// A table with a valid checksum but without a
+// reachable successor made query exit 1 without naming the file.
+TEST(TablebaseRefuse, MissingSuccessorIsDamageNamingTheFile) {
+  const fs::path table = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/tiny_cap2_board";
+  const RunResult r = run_fano({"query", "--tb", table.string(), "--position=-/-/-/-/-/-/- w"});
+  EXPECT_FALSE(r.crashed());
+  EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kCorrupt)) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(table.string()), std::string::npos) << r.err;
+}
+
+}  // namespace
 }  // namespace fano

@@ -442,7 +442,7 @@ TEST(VerifyPerft, MalformedTables) {
 }
 
 // A table read a line at a time is refused at its first bad line, before any
-// later line is seen (issue 35, item 10: an endless input of noise).
+// later line is seen (an endless input of noise).
 TEST(VerifyPerft, ParserRefusesTheFirstBadLineAsItArrives) {
   verify::PerftTableParser parser;
   parser.add_line("# published", 1);

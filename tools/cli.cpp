@@ -83,30 +83,6 @@ GameRecord game_from(const po::variables_map& vm, const Rules& rules, const std:
   return GameRecord::from_moves(rules, kEmptyBoard, vm["moves"].as<std::string>());
 }
 
-int exit_code_for(TablebaseErrorKind kind) {
-  switch (kind) {
-    case TablebaseErrorKind::kMissing:
-      return 10;
-    case TablebaseErrorKind::kNotAFile:
-      return 11;
-    case TablebaseErrorKind::kTruncated:
-      return 12;
-    case TablebaseErrorKind::kBadMagic:
-      return 13;
-    case TablebaseErrorKind::kBadVersion:
-      return 14;
-    case TablebaseErrorKind::kChecksum:
-      return 15;
-    case TablebaseErrorKind::kCorrupt:
-      return 16;
-    case TablebaseErrorKind::kWrongVariant:
-      return 17;
-    case TablebaseErrorKind::kIo:
-      return 18;
-  }
-  return kExitInternal;
-}
-
 namespace {
 
 // Whether `arg` names an option of desc that takes a value in the next word.

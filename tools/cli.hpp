@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/errors.hpp"
 #include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/rules.hpp"
@@ -21,15 +22,15 @@ namespace fano::cli {
 
 namespace po = boost::program_options;
 
-// Exit codes: the one mapping from the libraries' error kinds (README, "Exit codes").
-inline constexpr int kExitInternal = 1;      // an unexpected error (a bug)
-inline constexpr int kExitUsage = 2;         // bad arguments or notation
-inline constexpr int kExitUnreachable = 3;   // a legal position that no game reaches
-inline constexpr int kExitCheckFailed = 4;   // verify found an error
-inline constexpr int kExitCannotListen = 5;  // serve: the address or port cannot be bound
-inline constexpr int kExitCannotWrite = 6;   // an output file (SVG, export) cannot be written
-// 10..18: a tablebase refused or not written, by kind.
-int exit_code_for(TablebaseErrorKind kind);
+// Exit codes, read from the shared table of error kinds (fano/errors.hpp;
+// README, "Exit codes").
+constexpr int exit_code_for(ErrorKind kind) { return error_info(kind).exit_code; }
+inline constexpr int kExitInternal = exit_code_for(ErrorKind::kInternal);
+inline constexpr int kExitUsage = exit_code_for(ErrorKind::kBadInput);
+inline constexpr int kExitUnreachable = exit_code_for(ErrorKind::kUnreachable);
+inline constexpr int kExitCheckFailed = exit_code_for(ErrorKind::kCheckFailed);
+inline constexpr int kExitCannotListen = exit_code_for(ErrorKind::kCannotListen);
+inline constexpr int kExitCannotWrite = exit_code_for(ErrorKind::kCannotWrite);
 
 // A user error: printed as "fano <cmd>: <message>" on one line, exit code `code`.
 class UsageError : public std::runtime_error {

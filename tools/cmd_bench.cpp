@@ -152,9 +152,270 @@ int bench_history(const po::variables_map& vm) {
   return 0;
 }
 
-}  // namespace
+// What the options of `fano bench` ask for (the history mode aside).
+struct BenchOptions {
+  int runs, probes, cold_runs, reference_runs;
+  std::string dir;  // empty: a temporary folder
+  bool json;
+};
 
-int cmd_bench(const Args& args) {
+// The folder tables are written to: --dir, else a temporary folder removed on
+// the way out.
+class BenchFolder {
+ public:
+  explicit BenchFolder(const std::string& dir) {
+    if (!dir.empty()) {
+      path_ = dir;
+      return;
+    }
+    std::error_code ec;
+    const auto base = std::filesystem::temp_directory_path(ec);
+    if (ec) throw std::runtime_error("bench: no temporary folder: " + ec.message());
+    temp_ = path_ = (base / ("fano-bench-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(path_, ec);
+    if (ec) throw std::runtime_error("bench: cannot create " + path_ + ": " + ec.message());
+  }
+  ~BenchFolder() {
+    std::error_code ec;
+    if (!temp_.empty()) std::filesystem::remove_all(temp_, ec);
+  }
+  BenchFolder(const BenchFolder&) = delete;
+  BenchFolder& operator=(const BenchFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, temp_;
+};
+
+// Medians of the whole-process runs on one thread count.
+struct ColdFigures {
+  int threads;
+  double wall_ms;
+  long peak_kb, minor_faults;
+};
+
+// Everything `fano bench` measures, printed as text or JSON.
+struct BenchReport {
+  int cores = 0, runs = 0, probes = 0, cold_runs = 0, reference_runs = 0;
+  std::vector<ColdFigures> cold;
+  std::vector<SolveTiming> solves;  // per variant: 1 thread, then all cores
+  std::uint64_t moves = 0, perft_nodes = 0;
+  double movegen_s = 1e9, perft_s = 1e9;
+  double open_s = 1e9, probe_median_ns = 0, probe_p99_ns = 0, probe_mean_batch_ns = 0;
+  double reference_s = 0;
+
+  double bits_per_position() const {
+    return 8.0 * double(solves[0].bytes) / double(solves[0].reachable);
+  }
+};
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Whole processes, 1 thread and all cores in turn; medians. Run first, while
+// this process is small: a child's peak memory counts what it shares with its
+// parent from fork to exec.
+std::vector<ColdFigures> measure_cold_solves(const std::string& dir, int cold_runs, int cores) {
+  std::vector<ColdFigures> cold;
+  if (cold_runs == 0) return cold;
+  progress("bench: " + std::to_string(cold_runs) +
+           " whole-process runs of fano solve per thread count");
+  const std::string path = (std::filesystem::path(dir) / "cold.fanotb").string();
+  std::vector<std::vector<ColdSolve>> runs_by(2);
+  for (int r = 0; r < cold_runs; ++r)
+    for (int k = 0; k < 2; ++k) runs_by[k].push_back(run_cold_solve(path, k == 0 ? 1 : cores));
+  for (int k = 0; k < 2; ++k) {
+    std::vector<double> wall, peak, faults;
+    for (const ColdSolve& c : runs_by[k]) {
+      wall.push_back(c.wall_ms);
+      peak.push_back(double(c.peak_kb));
+      faults.push_back(double(c.minor_faults));
+    }
+    cold.push_back(
+        {k == 0 ? 1 : cores, median_of(wall), long(median_of(peak)), long(median_of(faults))});
+  }
+  return cold;
+}
+
+// Round after round of every variant on 1 thread and on all cores, so that the
+// ratios compare runs made under the same load (a VM's speed drifts from one
+// minute to the next).
+std::vector<SolveTiming> measure_solves(const std::string& dir, int runs, int cores) {
+  std::vector<SolveTiming> solves;
+  for (const Variant& v : {kStandard, kCap3Projective, kCap3Board})
+    for (int t : {1, cores}) solves.push_back({v, t, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0});
+  for (int r = 0; r < runs; ++r) {
+    progress("bench: solving every variant with 1 and " + std::to_string(cores) +
+             " thread(s), round " + std::to_string(r + 1) + " of " + std::to_string(runs));
+    for (SolveTiming& s : solves) time_solve(s, default_tablebase_path(s.variant, dir));
+  }
+  return solves;
+}
+
+// Move generation (every legal move of every reachable class of the standard
+// game, one thread) and perft to depth 9; the best of `runs`.
+void measure_move_generation(BenchReport& rep) {
+  const Rules rules(kStandard);
+  const Symmetry sym(kStandard.adjacency);
+  const auto classes = enumerate_reachable(rules, sym);
+  for (int r = 0; r < rep.runs; ++r) {
+    const auto t0 = Clock::now();
+    std::uint64_t m = 0;
+    for (std::uint64_t c : classes)
+      for_each_move(rules, State{c}, [&](const Move&, State) { ++m; });
+    rep.movegen_s = std::min(rep.movegen_s, seconds_since(t0));
+    rep.moves = m;
+  }
+  for (int r = 0; r < rep.runs; ++r) {
+    const auto t0 = Clock::now();
+    rep.perft_nodes = perft(rules, 9, false).back().cumulative;
+    rep.perft_s = std::min(rep.perft_s, seconds_since(t0));
+  }
+}
+
+// Opening the standard table written by measure_solves, and probing random
+// members of random classes one by one (median, p99) and in a loop (mean).
+void measure_probes(BenchReport& rep, const std::string& dir) {
+  const std::string path = default_tablebase_path(kStandard, dir);
+  for (int r = 0; r < rep.runs; ++r) {
+    const auto t0 = Clock::now();
+    const Tablebase tb = open_tablebase(path, kStandard);
+    rep.open_s = std::min(rep.open_s, seconds_since(t0));
+  }
+  const Tablebase tb = open_tablebase(path, kStandard);
+  const Symmetry sym(kStandard.adjacency);
+  std::mt19937_64 rng(20261202);
+  std::vector<State> sample(static_cast<std::size_t>(rep.probes));
+  for (State& s : sample) {
+    const State c = tb.position_at(rng() % tb.size());
+    s = apply(c, sym.group()[rng() % sym.group().size()]);
+  }
+  std::vector<double> ns(sample.size());
+  std::uint64_t found = 0;
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    const auto t0 = Clock::now();
+    const auto o = tb.probe(sample[i]);
+    const auto t1 = Clock::now();
+    found += o.has_value();
+    ns[i] = std::chrono::duration<double, std::nano>(t1 - t0).count();
+  }
+  std::sort(ns.begin(), ns.end());
+  rep.probe_median_ns = ns[ns.size() / 2];
+  rep.probe_p99_ns = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
+  const auto t0 = Clock::now();
+  for (const State& s : sample) found += tb.probe(s).has_value();
+  rep.probe_mean_batch_ns = seconds_since(t0) * 1e9 / double(sample.size());
+  if (found != 2 * sample.size())
+    throw std::runtime_error("bench: a reachable position was not found");
+}
+
+// The yardstick: the plain reference solver on the standard game (it must
+// count the solver's reachable set).
+void measure_reference(BenchReport& rep) {
+  if (rep.reference_runs == 0) return;
+  rep.reference_s = 1e9;
+  for (int r = 0; r < rep.reference_runs; ++r) {
+    progress("bench: plain reference solver, standard game");
+    const auto t0 = Clock::now();
+    const auto ref = reference::solve_reference(kStandard);
+    rep.reference_s = std::min(rep.reference_s, seconds_since(t0));
+    if (ref.codes.size() != rep.solves[0].reachable)
+      throw std::runtime_error("bench: the reference solver counts another reachable set");
+  }
+}
+
+Json report_json(const BenchReport& rep) {
+  Json rows = Json::array();
+  for (const auto& s : rep.solves)
+    rows.push_back({{"variant", variant_slug(s.variant)},
+                    {"threads", s.threads},
+                    {"enumerate", s.enumerate},
+                    {"graph", s.graph},
+                    {"retrograde", s.retrograde},
+                    {"encode", s.encode},
+                    {"file", s.file},
+                    {"write", s.write},
+                    {"total", s.total},
+                    {"reachable", s.reachable},
+                    {"bytes", s.bytes}});
+  Json cold = Json::array();
+  for (const auto& c : rep.cold)
+    cold.push_back({{"variant", "standard"},
+                    {"threads", c.threads},
+                    {"runs", rep.cold_runs},
+                    {"median_wall_ms", c.wall_ms},
+                    {"median_peak_rss_kb", c.peak_kb},
+                    {"median_minor_faults", c.minor_faults}});
+  const bool ref = rep.reference_runs > 0;
+  return Json{
+      {"cores", rep.cores},
+      {"solves", std::move(rows)},
+      {"movegen_moves_per_s", double(rep.moves) / rep.movegen_s},
+      {"perft9_positions_per_s", double(rep.perft_nodes) / rep.perft_s},
+      {"perft9_s", rep.perft_s},
+      {"open_ms", rep.open_s * 1e3},
+      {"probe_median_ns", rep.probe_median_ns},
+      {"probe_p99_ns", rep.probe_p99_ns},
+      {"probe_mean_batch_ns", rep.probe_mean_batch_ns},
+      {"bits_per_position", rep.bits_per_position()},
+      {"reference_s", ref ? Json(rep.reference_s) : Json(nullptr)},
+      {"speedup_1_thread", ref ? Json(rep.reference_s / rep.solves[0].total) : Json(nullptr)},
+      {"speedup_all_cores", ref ? Json(rep.reference_s / rep.solves[1].total) : Json(nullptr)},
+      {"thread_scaling", rep.solves[0].total / rep.solves[1].total},
+      {"cold_solve", std::move(cold)}};
+}
+
+void print_report(const BenchReport& rep) {
+  char line[256];
+  std::cout << "machine: " << rep.cores << " cores; best of " << rep.runs << " runs\n\n"
+            << "| variant | threads | enumerate | graph | retrograde | encode | file | total |\n"
+            << "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& s : rep.solves) {
+    std::snprintf(line, sizeof line,
+                  "| %s | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms |\n",
+                  variant_slug(s.variant).c_str(), s.threads, s.enumerate * 1e3, s.graph * 1e3,
+                  s.retrograde * 1e3, s.encode * 1e3, s.file * 1e3, s.total * 1e3);
+    std::cout << line;
+  }
+  std::snprintf(
+      line, sizeof line,
+      "\nmove generation: %.1f M moves/s (1 thread)\nperft 9: %.1f ms, %.1f M positions/s\n"
+      "open: %.2f ms\nprobe: median %.0f ns, p99 %.0f ns, mean in a loop %.0f ns (%d probes)\n"
+      "table: %llu bytes, %.3f bits per reachable position\n",
+      double(rep.moves) / rep.movegen_s / 1e6, rep.perft_s * 1e3,
+      double(rep.perft_nodes) / rep.perft_s / 1e6, rep.open_s * 1e3, rep.probe_median_ns,
+      rep.probe_p99_ns, rep.probe_mean_batch_ns, rep.probes,
+      static_cast<unsigned long long>(rep.solves[0].bytes), rep.bits_per_position());
+  std::cout << line;
+  std::snprintf(line, sizeof line, "standard solve, 1 thread / %d: %.2fx\n", rep.cores,
+                rep.solves[0].total / rep.solves[1].total);
+  std::cout << line;
+  for (const auto& c : rep.cold) {
+    std::snprintf(line, sizeof line,
+                  "cold `fano solve --out FILE`, whole process, %d thread(s), median of %d: "
+                  "%.1f ms, peak %.1f MB, %ld page faults\n",
+                  c.threads, rep.cold_runs, c.wall_ms, double(c.peak_kb) / 1024, c.minor_faults);
+    std::cout << line;
+  }
+  if (rep.cold.size() == 2) {
+    std::snprintf(line, sizeof line, "cold standard solve, 1 thread / %d: %.2fx\n", rep.cores,
+                  rep.cold[0].wall_ms / rep.cold[1].wall_ms);
+    std::cout << line;
+  }
+  if (rep.reference_runs > 0) {
+    std::snprintf(line, sizeof line,
+                  "plain reference solver (standard): %.0f ms; the solver end to end is %.1fx "
+                  "faster on 1 thread, %.1fx on %d\n",
+                  rep.reference_s * 1e3, rep.reference_s / rep.solves[0].total,
+                  rep.reference_s / rep.solves[1].total, rep.cores);
+    std::cout << line;
+  }
+}
+
+// The options, checked; nullopt after --help.
+std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args& args) {
   po::options_description desc("options");
   desc.add_options()("runs", po::value<int>()->default_value(5),
                      "rounds of solves (the best of each is kept)")(
@@ -167,7 +428,7 @@ int cmd_bench(const Args& args) {
       "runs of the plain reference solver (0: skip it)")("json", "print JSON")(
       "history", "only the history-aware analysis (rule 3) at the end of random games")(
       "games", po::value<int>()->default_value(2000), "random games per variant for --history");
-  const auto vm =
+  auto vm =
       parse("bench",
             "[--runs N] [--probes N] [--dir DIR] [--cold-runs N] [--reference-runs N] [--json] | "
             "--history "
@@ -182,234 +443,44 @@ int cmd_bench(const Args& args) {
             "time, peak memory and page faults). Rounds of every solve on 1 thread "
             "and on all cores, interleaved so that both see the same load; the best of --runs.",
             desc, nullptr, args);
-  if (!vm) return 0;
-  if (vm->count("history")) return bench_history(*vm);
-  const int runs = (*vm)["runs"].as<int>(), probes = (*vm)["probes"].as<int>();
-  if (runs < 1 || runs > 100) throw UsageError("--runs must be 1..100");
-  if (probes < 1 || probes > 100000000) throw UsageError("--probes must be 1..100000000");
-  const int cold_runs = (*vm)["cold-runs"].as<int>();
-  if (cold_runs < 0 || cold_runs > 100) throw UsageError("--cold-runs must be 0..100");
-  const int reference_runs = (*vm)["reference-runs"].as<int>();
-  if (reference_runs < 0 || reference_runs > 100)
+  if (!vm) return std::nullopt;
+  BenchOptions o{(*vm)["runs"].as<int>(),
+                 (*vm)["probes"].as<int>(),
+                 (*vm)["cold-runs"].as<int>(),
+                 (*vm)["reference-runs"].as<int>(),
+                 vm->count("dir") ? (*vm)["dir"].as<std::string>() : std::string(),
+                 vm->count("json") > 0};
+  if (o.runs < 1 || o.runs > 100) throw UsageError("--runs must be 1..100");
+  if (o.probes < 1 || o.probes > 100000000) throw UsageError("--probes must be 1..100000000");
+  if (o.cold_runs < 0 || o.cold_runs > 100) throw UsageError("--cold-runs must be 0..100");
+  if (o.reference_runs < 0 || o.reference_runs > 100)
     throw UsageError("--reference-runs must be 0..100");
-  // Tables go to --dir, else to a temporary folder removed on the way out.
-  struct TempFolder {
-    std::string path;
-    ~TempFolder() {
-      std::error_code ec;
-      if (!path.empty()) std::filesystem::remove_all(path, ec);
-    }
-  } temp;
-  std::string dir;
-  if (vm->count("dir")) {
-    dir = (*vm)["dir"].as<std::string>();
-  } else {
-    std::error_code ec;
-    const auto base = std::filesystem::temp_directory_path(ec);
-    if (ec) throw std::runtime_error("bench: no temporary folder: " + ec.message());
-    temp.path = dir = (base / ("fano-bench-" + std::to_string(::getpid()))).string();
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw std::runtime_error("bench: cannot create " + dir + ": " + ec.message());
-  }
-  const int cores = par::default_concurrency();
+  return std::pair{std::move(*vm), std::move(o)};
+}
 
-  // Whole processes, 1 thread and all cores in turn; medians. First, while
-  // this process is small: a child's peak memory counts what it shares with
-  // its parent from fork to exec.
-  struct ColdFigures {
-    int threads;
-    double wall_ms;
-    long peak_kb, minor_faults;
-  };
-  std::vector<ColdFigures> cold;
-  if (cold_runs > 0) {
-    progress("bench: " + std::to_string(cold_runs) +
-             " whole-process runs of fano solve per thread count");
-    const std::string path = (std::filesystem::path(dir) / "cold.fanotb").string();
-    std::vector<std::vector<ColdSolve>> runs_by(2);
-    for (int r = 0; r < cold_runs; ++r)
-      for (int k = 0; k < 2; ++k) runs_by[k].push_back(run_cold_solve(path, k == 0 ? 1 : cores));
-    const auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v[v.size() / 2];
-    };
-    for (int k = 0; k < 2; ++k) {
-      std::vector<double> wall, peak, faults;
-      for (const ColdSolve& c : runs_by[k])
-        wall.push_back(c.wall_ms), peak.push_back(double(c.peak_kb)),
-            faults.push_back(double(c.minor_faults));
-      cold.push_back({k == 0 ? 1 : cores, median(wall), long(median(peak)), long(median(faults))});
-    }
-  }
+}  // namespace
 
-  // Round after round of every variant on 1 thread and on all cores, so that
-  // the ratios compare runs made under the same load (a VM's speed drifts
-  // from one minute to the next).
-  std::vector<SolveTiming> solves;
-  for (const Variant& v : {kStandard, kCap3Projective, kCap3Board})
-    for (int t : {1, cores}) solves.push_back({v, t, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0});
-  for (int r = 0; r < runs; ++r) {
-    progress("bench: solving every variant with 1 and " + std::to_string(cores) +
-             " thread(s), round " + std::to_string(r + 1) + " of " + std::to_string(runs));
-    for (SolveTiming& s : solves) time_solve(s, default_tablebase_path(s.variant, dir));
-  }
-
-  // Move generation: every legal move of every reachable class, one thread.
-  const Rules rules(kStandard);
-  const Symmetry sym(kStandard.adjacency);
-  const auto classes = enumerate_reachable(rules, sym);
-  std::uint64_t moves = 0;
-  double movegen_s = 1e9;
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    std::uint64_t m = 0;
-    for (std::uint64_t c : classes)
-      for_each_move(rules, State{c}, [&](const Move&, State) { ++m; });
-    movegen_s = std::min(movegen_s, seconds_since(t0));
-    moves = m;
-  }
-  double perft_s = 1e9;
-  std::uint64_t perft_nodes = 0;
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    perft_nodes = perft(rules, 9, false).back().cumulative;
-    perft_s = std::min(perft_s, seconds_since(t0));
-  }
-
-  // Open and probe the standard table.
-  const std::string path = default_tablebase_path(kStandard, dir);
-  double open_s = 1e9;
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    const Tablebase tb = open_tablebase(path, kStandard);
-    open_s = std::min(open_s, seconds_since(t0));
-  }
-  const Tablebase tb = open_tablebase(path, kStandard);
-  std::mt19937_64 rng(20261202);
-  std::vector<State> sample(static_cast<std::size_t>(probes));
-  for (State& s : sample) {
-    // A random member of a random class: apply a random symmetry.
-    const State c = tb.position_at(rng() % tb.size());
-    const auto& g = sym.group()[rng() % sym.group().size()];
-    s = apply(c, g);
-  }
-  std::vector<double> ns(sample.size());
-  std::uint64_t found = 0;
-  for (std::size_t i = 0; i < sample.size(); ++i) {
-    const auto t0 = Clock::now();
-    const auto o = tb.probe(sample[i]);
-    const auto t1 = Clock::now();
-    found += o.has_value();
-    ns[i] = std::chrono::duration<double, std::nano>(t1 - t0).count();
-  }
-  std::sort(ns.begin(), ns.end());
-  const double median = ns[ns.size() / 2], p99 = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
-  const auto t0 = Clock::now();
-  for (const State& s : sample) found += tb.probe(s).has_value();
-  const double mean_batch = seconds_since(t0) * 1e9 / double(sample.size());
-  if (found != 2 * sample.size())
-    throw std::runtime_error("bench: a reachable position was not found");
-  const SolveTiming& std1 = solves[0];
-  const double bits = 8.0 * double(std1.bytes) / double(std1.reachable);
-
-  // The yardstick: the plain reference solver on the standard game.
-  double reference_s = 0;
-  if (reference_runs > 0) {
-    reference_s = 1e9;
-    for (int r = 0; r < reference_runs; ++r) {
-      progress("bench: plain reference solver, standard game");
-      const auto t0 = Clock::now();
-      const auto ref = reference::solve_reference(kStandard);
-      reference_s = std::min(reference_s, seconds_since(t0));
-      if (ref.codes.size() != std1.reachable)
-        throw std::runtime_error("bench: the reference solver counts another reachable set");
-    }
-  }
-  const double ratio1 = reference_s / solves[0].total, ratio_all = reference_s / solves[1].total;
-
-  if (vm->count("json")) {
-    Json rows = Json::array();
-    for (const auto& s : solves)
-      rows.push_back({{"variant", variant_slug(s.variant)},
-                      {"threads", s.threads},
-                      {"enumerate", s.enumerate},
-                      {"graph", s.graph},
-                      {"retrograde", s.retrograde},
-                      {"encode", s.encode},
-                      {"file", s.file},
-                      {"write", s.write},
-                      {"total", s.total},
-                      {"reachable", s.reachable},
-                      {"bytes", s.bytes}});
-    print_json(Json{{"cores", cores},
-                    {"solves", std::move(rows)},
-                    {"movegen_moves_per_s", double(moves) / movegen_s},
-                    {"perft9_positions_per_s", double(perft_nodes) / perft_s},
-                    {"perft9_s", perft_s},
-                    {"open_ms", open_s * 1e3},
-                    {"probe_median_ns", median},
-                    {"probe_p99_ns", p99},
-                    {"probe_mean_batch_ns", mean_batch},
-                    {"bits_per_position", bits},
-                    {"reference_s", reference_runs > 0 ? Json(reference_s) : Json(nullptr)},
-                    {"speedup_1_thread", reference_runs > 0 ? Json(ratio1) : Json(nullptr)},
-                    {"speedup_all_cores", reference_runs > 0 ? Json(ratio_all) : Json(nullptr)},
-                    {"thread_scaling", solves[0].total / solves[1].total},
-                    {"cold_solve", [&] {
-                       Json rows = Json::array();
-                       for (const auto& c : cold)
-                         rows.push_back({{"variant", "standard"},
-                                         {"threads", c.threads},
-                                         {"runs", cold_runs},
-                                         {"median_wall_ms", c.wall_ms},
-                                         {"median_peak_rss_kb", c.peak_kb},
-                                         {"median_minor_faults", c.minor_faults}});
-                       return rows;
-                     }()}});
-    return 0;
-  }
-  char line[256];
-  std::cout << "machine: " << cores << " cores; best of " << runs << " runs\n\n"
-            << "| variant | threads | enumerate | graph | retrograde | encode | file | total |\n"
-            << "|---|---|---|---|---|---|---|---|\n";
-  for (const auto& s : solves) {
-    std::snprintf(line, sizeof line,
-                  "| %s | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms |\n",
-                  variant_slug(s.variant).c_str(), s.threads, s.enumerate * 1e3, s.graph * 1e3,
-                  s.retrograde * 1e3, s.encode * 1e3, s.file * 1e3, s.total * 1e3);
-    std::cout << line;
-  }
-  std::snprintf(
-      line, sizeof line,
-      "\nmove generation: %.1f M moves/s (1 thread)\nperft 9: %.1f ms, %.1f M positions/s\n"
-      "open: %.2f ms\nprobe: median %.0f ns, p99 %.0f ns, mean in a loop %.0f ns (%d probes)\n"
-      "table: %llu bytes, %.3f bits per reachable position\n",
-      double(moves) / movegen_s / 1e6, perft_s * 1e3, double(perft_nodes) / perft_s / 1e6,
-      open_s * 1e3, median, p99, mean_batch, probes, static_cast<unsigned long long>(std1.bytes),
-      bits);
-  std::cout << line;
-  std::snprintf(line, sizeof line, "standard solve, 1 thread / %d: %.2fx\n", cores,
-                solves[0].total / solves[1].total);
-  std::cout << line;
-  for (const auto& c : cold) {
-    std::snprintf(line, sizeof line,
-                  "cold `fano solve --out FILE`, whole process, %d thread(s), median of %d: "
-                  "%.1f ms, peak %.1f MB, %ld page faults\n",
-                  c.threads, cold_runs, c.wall_ms, double(c.peak_kb) / 1024, c.minor_faults);
-    std::cout << line;
-  }
-  if (cold.size() == 2) {
-    std::snprintf(line, sizeof line, "cold standard solve, 1 thread / %d: %.2fx\n", cores,
-                  cold[0].wall_ms / cold[1].wall_ms);
-    std::cout << line;
-  }
-  if (reference_runs > 0) {
-    std::snprintf(line, sizeof line,
-                  "plain reference solver (standard): %.0f ms; the solver end to end is %.1fx "
-                  "faster on 1 thread, %.1fx on %d\n",
-                  reference_s * 1e3, ratio1, ratio_all, cores);
-    std::cout << line;
-  }
+int cmd_bench(const Args& args) {
+  const auto parsed = parse_bench(args);
+  if (!parsed) return 0;
+  const auto& [vm, opts] = *parsed;
+  if (vm.count("history")) return bench_history(vm);
+  const BenchFolder folder(opts.dir);
+  BenchReport rep;
+  rep.cores = par::default_concurrency();
+  rep.runs = opts.runs;
+  rep.probes = opts.probes;
+  rep.cold_runs = opts.cold_runs;
+  rep.reference_runs = opts.reference_runs;
+  rep.cold = measure_cold_solves(folder.path(), opts.cold_runs, rep.cores);
+  rep.solves = measure_solves(folder.path(), opts.runs, rep.cores);
+  measure_move_generation(rep);
+  measure_probes(rep, folder.path());
+  measure_reference(rep);
+  if (opts.json)
+    print_json(report_json(rep));
+  else
+    print_report(rep);
   return 0;
 }
 

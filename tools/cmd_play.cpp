@@ -118,110 +118,158 @@ bool looks_like_command(const std::string& word) {
   return word != "round" && word != "triangle";
 }
 
-int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) {
-  GameRecord game = start;
-  const Rules& rules = game.rules();
-  const bool echo = !::isatty(STDIN_FILENO);  // scripted: echo input so the transcript reads well
-  const Colour engine = opponent(human);
-  auto label = [&](Colour c) { return side_name(c) + (c == human ? " (you)" : " (engine)"); };
-  const int cap = rules.stack_cap();
-  const std::size_t setup = start.plies();  // moves given with --moves: never taken back
-  std::cout << "you play " << colour_name(human) << " against perfect play ("
-            << variant_description(rules.variant) << "); type 'help' for commands\n\n"
-            << render_board(game.current(), cap) << "\n";
-  bool announced = false;
-  std::string line;
-  LineReader input_lines("-");  // lines of at most kMaxLineBytes: a longer one is refused
-  while (true) {
-    const State st = game.current();
-    const std::string end = end_message(game, label);
-    if (!end.empty() && !announced) {
-      std::cout << end << "type 'new' for a new game, 'undo' to take back moves, or 'quit'\n";
-      announced = true;
+// A game of a human (typing on stdin) against perfect play: the loop reads a
+// line and hands it to one named step; the engine answers on its turns.
+class HumanVsEngine {
+ public:
+  HumanVsEngine(const Tablebase& tb, const GameRecord& start, Colour human)
+      : tb_(tb),
+        start_(start),
+        game_(start),
+        human_(human),
+        engine_(opponent(human)),
+        cap_(start.rules().stack_cap()),
+        setup_(start.plies()) {}
+
+  int run() {
+    std::cout << "you play " << colour_name(human_) << " against perfect play ("
+              << variant_description(game_.rules().variant) << "); type 'help' for commands\n\n"
+              << render_board(game_.current(), cap_) << "\n";
+    const bool echo = !::isatty(STDIN_FILENO);  // scripted: echo input so the transcript reads well
+    LineReader input_lines("-");  // lines of at most kMaxLineBytes: a longer one is refused
+    std::string line;
+    while (true) {
+      const std::string end = end_message(game_, [this](Colour c) { return label(c); });
+      announce_end(end);
+      if (end.empty() && game_.current().to_move() == engine_) {
+        engine_turn();
+        continue;
+      }
+      std::cout << (end.empty() ? label(human_) + " to move> " : std::string("game over> "))
+                << std::flush;
+      if (!input_lines.next(line)) {
+        std::cout << "\n";  // end of input: leave the prompt's line finished
+        return 0;
+      }
+      const std::string input = trim(line);
+      if (echo) std::cout << input << "\n";
+      if (!handle(input, end)) return 0;
     }
-    if (end.empty() && st.to_move() == engine) {
-      const RatedMove r = engine_move(tb, game);
-      game.play(r.move);
-      std::cout << "ply " << game.plies() << ": " << label(engine) << " plays "
-                << format_move(r.move) << " (" << colour_name(engine) << ": "
-                << outcome_phrase(r.result) << ")\n\n"
-                << render_board(game.current(), cap) << "\n";
-      continue;
-    }
-    std::cout << (end.empty() ? label(human) + " to move> " : std::string("game over> "))
-              << std::flush;
-    if (!input_lines.next(line)) {
-      std::cout << "\n";  // end of input: leave the prompt's line finished
-      return 0;
-    }
-    const std::string input = trim(line);
-    if (echo) std::cout << input << "\n";
+  }
+
+ private:
+  std::string label(Colour c) const {
+    return side_name(c) + (c == human_ ? " (you)" : " (engine)");
+  }
+
+  void announce_end(const std::string& end) {
+    if (end.empty() || announced_) return;
+    std::cout << end << "type 'new' for a new game, 'undo' to take back moves, or 'quit'\n";
+    announced_ = true;
+  }
+
+  void engine_turn() {
+    const RatedMove r = engine_move(tb_, game_);
+    game_.play(r.move);
+    std::cout << "ply " << game_.plies() << ": " << label(engine_) << " plays "
+              << format_move(r.move) << " (" << colour_name(engine_) << ": "
+              << outcome_phrase(r.result) << ")\n\n"
+              << render_board(game_.current(), cap_) << "\n";
+  }
+
+  // One line of input; false to quit.
+  bool handle(const std::string& input, const std::string& end) {
     const std::string cmd = lower(input);
-    if (cmd.empty()) continue;
-    if (cmd == "quit" || cmd == "exit" || cmd == "q") return 0;
+    if (cmd.empty()) return true;
+    if (cmd == "quit" || cmd == "exit" || cmd == "q") return false;
     if (cmd == "help" || cmd == "?") {
       std::cout << kHelp << "\n" << kEngineChoiceRule << "\n";
     } else if (cmd == "board") {
-      std::cout << render_board(st, cap);
+      std::cout << render_board(game_.current(), cap_);
     } else if (cmd == "moves") {
-      std::cout << "moves: " << (game.plies() == 0 ? "(none)" : game.move_list()) << "\n";
+      std::cout << "moves: " << (game_.plies() == 0 ? "(none)" : game_.move_list()) << "\n";
     } else if (cmd == "new") {
-      game = start;
-      announced = false;
-      std::cout << "new game\n\n" << render_board(game.current(), cap) << "\n";
+      game_ = start_;
+      announced_ = false;
+      std::cout << "new game\n\n" << render_board(game_.current(), cap_) << "\n";
     } else if (cmd == "hint") {
       if (!end.empty())
-        std::cout << "the game is over: 'new', 'undo' to take back moves, or 'quit'\n";
+        std::cout << kGameOver;
       else
-        print_moves(std::cout, tb, game);
+        print_moves(std::cout, tb_, game_);
     } else if (cmd == "undo") {
-      // Take back moves until one of the human's has gone: it is then her turn.
-      // The set-up moves stay.
-      bool any = false;
-      for (std::size_t i = setup; i < game.plies(); ++i)
-        any |= game.positions()[i].to_move() == human;
-      if (!any) {
-        std::cout << "nothing to undo" << (setup ? " (the moves given with --moves stay)" : "")
-                  << "\n";
-        continue;
-      }
-      std::string taken;
-      while (true) {
-        const bool humans = game.positions()[game.plies() - 1].to_move() == human;
-        taken = taken.empty() ? format_move(game.moves().back())
-                              : format_move(game.moves().back()) + ", " + taken;
-        game.undo();
-        if (humans) break;
-      }
-      announced = false;
-      std::cout << "took back: " << taken << "\n\n" << render_board(game.current(), cap) << "\n";
+      undo();
     } else if (split_moves(input).size() == 1 && looks_like_command(cmd)) {
       std::cout << "unknown command '" << input << "' (type 'help' for commands)\n";
     } else if (!end.empty()) {
-      std::cout << "the game is over: 'new', 'undo' to take back moves, or 'quit'\n";
+      std::cout << kGameOver;
     } else {
-      try {
-        if (split_moves(input).size() != 1)
-          throw NotationError("one move per line, got '" + input + "'");
-        const Move m = resolve_move(rules, st, parse_move_text(input), input);
-        // The result before and after the move, under the game's history.
-        const std::vector<RatedMove> rated = rate_moves(tb, game);
-        const Outcome before = rated.front().result;
-        Outcome after = before;
-        for (const RatedMove& r : rated)
-          if (r.move == m) after = r.result;
-        game.play(m);
-        std::cout << "ply " << game.plies() << ": " << label(human) << " plays " << format_move(m)
-                  << "\n";
-        if (!(after == before))
-          std::cout << format_move(m) << ": " << outcome_phrase(before) << " -> "
-                    << outcome_phrase(after) << "\n";
-        std::cout << "\n" << render_board(game.current(), cap) << "\n";
-      } catch (const NotationError& e) {
-        std::cout << "not played: " << e.what() << " (type 'help' for commands)\n";
-      }
+      human_move(input);
+    }
+    return true;
+  }
+
+  // Takes back moves until one of the human's has gone: it is then her turn.
+  // The set-up moves stay.
+  void undo() {
+    bool any = false;
+    for (std::size_t i = setup_; i < game_.plies(); ++i)
+      any |= game_.positions()[i].to_move() == human_;
+    if (!any) {
+      std::cout << "nothing to undo" << (setup_ ? " (the moves given with --moves stay)" : "")
+                << "\n";
+      return;
+    }
+    std::string taken;
+    while (true) {
+      const bool humans = game_.positions()[game_.plies() - 1].to_move() == human_;
+      taken = taken.empty() ? format_move(game_.moves().back())
+                            : format_move(game_.moves().back()) + ", " + taken;
+      game_.undo();
+      if (humans) break;
+    }
+    announced_ = false;
+    std::cout << "took back: " << taken << "\n\n" << render_board(game_.current(), cap_) << "\n";
+  }
+
+  // A move typed by the human: played with the change of her result under the
+  // game's history, or refused with the rules' reason.
+  void human_move(const std::string& input) {
+    try {
+      if (split_moves(input).size() != 1)
+        throw NotationError("one move per line, got '" + input + "'");
+      const Move m = resolve_move(game_.rules(), game_.current(), parse_move_text(input), input);
+      const std::vector<RatedMove> rated = rate_moves(tb_, game_);
+      const Outcome before = rated.front().result;
+      Outcome after = before;
+      for (const RatedMove& r : rated)
+        if (r.move == m) after = r.result;
+      game_.play(m);
+      std::cout << "ply " << game_.plies() << ": " << label(human_) << " plays " << format_move(m)
+                << "\n";
+      if (!(after == before))
+        std::cout << format_move(m) << ": " << outcome_phrase(before) << " -> "
+                  << outcome_phrase(after) << "\n";
+      std::cout << "\n" << render_board(game_.current(), cap_) << "\n";
+    } catch (const NotationError& e) {
+      std::cout << "not played: " << e.what() << " (type 'help' for commands)\n";
     }
   }
+
+  static constexpr const char* kGameOver =
+      "the game is over: 'new', 'undo' to take back moves, or 'quit'\n";
+
+  const Tablebase& tb_;
+  const GameRecord start_;
+  GameRecord game_;
+  const Colour human_, engine_;
+  const int cap_;
+  const std::size_t setup_;  // moves given with --moves: never taken back
+  bool announced_ = false;
+};
+
+int human_vs_engine(const Tablebase& tb, const GameRecord& start, Colour human) {
+  return HumanVsEngine(tb, start, human).run();
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 # emscripten (emcmake, Debian's em++) in WORK and assembles the static app in
 # OUT: index.html (web/index.html in its WebAssembly mode), fano_web.js (the
 # engine; with the WebAssembly inside it when SINGLE_FILE, so that the page
-# also works from a file:// URL), and the service worker sw.js.
+# also works from a file:// URL), fano_worker.js (runs the engine off the
+# page's thread) and the service worker sw.js.
 #   cmake -DSOURCE=<repo> -DWORK=<folder> -DOUT=<folder> [-DSINGLE_FILE=OFF] -P web.cmake
 foreach(v SOURCE WORK OUT)
   if(NOT ${v})
@@ -39,8 +40,9 @@ if(NOT page MATCHES "content=\"wasm\"")
 endif()
 file(WRITE ${OUT}/index.html.tmp "${page}")
 file(RENAME ${OUT}/index.html.tmp ${OUT}/index.html)
-set(files index.html fano_web.js)
+set(files index.html fano_web.js fano_worker.js)
 file(COPY_FILE ${WORK}/wasm/fano_web.js ${OUT}/fano_web.js ONLY_IF_DIFFERENT)
+file(COPY_FILE ${SOURCE}/web/fano_worker.js ${OUT}/fano_worker.js ONLY_IF_DIFFERENT)
 if(EXISTS ${WORK}/wasm/fano_web.wasm)
   file(COPY_FILE ${WORK}/wasm/fano_web.wasm ${OUT}/fano_web.wasm ONLY_IF_DIFFERENT)
   list(APPEND files fano_web.wasm)

@@ -1,7 +1,10 @@
 #include "fano/batch.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <exception>
+#include <string>
 
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
@@ -97,6 +100,92 @@ std::size_t answer_batch_lines(const Tablebase& tb, const Rules& rules,
   for (const BatchLine& line : lines)
     if (!blank_batch_line(line.text)) bad += !answer_batch_line(tb, rules, line, value_only, out);
   return bad;
+}
+
+CodeIndex::CodeIndex(const Tablebase& tb) : variant_(tb.variant()), symmetry_(tb.symmetry()) {
+  std::size_t size = 16;
+  while (size < 2 * tb.size() + 16) size *= 2;
+  shift_ = 64 - std::countr_zero(size);
+  slots_.assign(size, Slot{kEmpty, 0, 0});
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const std::uint64_t code = tb.position_at(i).code;
+    const Outcome o = tb.outcome_at(i);
+    std::size_t s = home(code);
+    while (slots_[s].code != kEmpty) s = (s + 1) & (size - 1);
+    slots_[s] =
+        Slot{code, o.value == Value::kDraw ? std::uint16_t(0) : o.plies, std::uint8_t(o.value)};
+  }
+}
+
+void CodeIndex::probe(std::span<const std::uint64_t> codes, const ProbeArrays& out) const {
+  // Groups of kGroup entries: canonical codes and prefetched slots first, so
+  // the group's cache misses overlap, then the lookups.
+  constexpr std::size_t kGroup = 16;
+  const std::size_t mask = slots_.size() - 1;
+  std::uint64_t canon[kGroup];
+  std::size_t at[kGroup];
+  for (std::size_t base = 0; base < codes.size(); base += kGroup) {
+    const std::size_t n = std::min(kGroup, codes.size() - base);
+    for (std::size_t k = 0; k < n; ++k) {
+      const State st{codes[base + k]};
+      canon[k] = is_valid_position(st, variant_) ? symmetry_.canonical(st).code : kEmpty;
+      at[k] = home(canon[k]);
+      __builtin_prefetch(&slots_[at[k]]);
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = base + k;
+      const Slot* hit = nullptr;
+      if (canon[k] != kEmpty)
+        for (std::size_t s = at[k];; s = (s + 1) & mask) {
+          if (slots_[s].code == canon[k]) {
+            hit = &slots_[s];
+            break;
+          }
+          if (slots_[s].code == kEmpty) break;
+        }
+      out.valid[i] = hit != nullptr;
+      out.value[i] = hit ? hit->value : kNoValue;
+      out.plies[i] = hit ? hit->plies : 0;
+    }
+  }
+}
+
+std::optional<std::size_t> canonical_codes(const Symmetry& sym, const Variant& variant,
+                                           std::span<const std::uint64_t> codes,
+                                           std::span<std::uint64_t> out) {
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    const State st{codes[i]};
+    if (!is_valid_position(st, variant)) return i;
+    out[i] = sym.canonical(st).code;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> parse_positions(std::span<const std::string_view> texts,
+                                           const Variant& variant, std::span<std::uint64_t> out) {
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    try {
+      out[i] = parse_position(texts[i], variant).code;
+    } catch (const NotationError&) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string code_error(std::uint64_t code, const Variant& variant) {
+  if (is_valid_position(State{code}, variant)) return "";
+  const std::string name = "code " + std::to_string(code);
+  if (code >> (kSideBit + 1)) return name + " has bits set above the side to move";
+  for (int s = 0; s < kSpaces; ++s)
+    if (!kStackInfo[std::uint8_t(code >> (kStackBits * s))].valid)
+      return name + " has a malformed stack on space " + std::to_string(s + 1);
+  try {
+    parse_position(format_position(State{code}), variant);
+  } catch (const NotationError& e) {
+    return e.what();
+  }
+  return name + " is not a position of the variant";  // is_valid_position and parse disagree
 }
 
 }  // namespace fano

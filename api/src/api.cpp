@@ -1,15 +1,20 @@
 #include "fano/api.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <unordered_map>
 
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
+#include "fano/batch.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
+#include "fano/players.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase_json.hpp"
 #include "web_assets.hpp"
@@ -143,9 +148,21 @@ Json v2_mainline_json(const Variant& v, const GameRecord& game, const PositionRe
   return j;
 }
 
+Json trap_json(const Tablebase& tb, const Rules& rules, const RatedMove& m) {
+  if (m.result.value != Value::kDraw || m.repeats) return nullptr;
+  const TrapChance t = trap_chance(tb, rules, m.child);
+  return Json{{"errors", t.errors}, {"choices", t.choices}};
+}
+
 // v1 (the explorer page's shape, kept): a move's "category" is its position's
 // value for the side to move there (Lichess's convention), not the mover's result.
-Json position_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
+// A drawing move also carries its trap (the engine's model of a fallible
+// opponent, trap_chance): how many of the opponent's replies lose, of those she
+// would choose among; null for the other moves and for a repeating move (it
+// ends the game).
+Json position_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
+                   const PositionReport& r) {
+  const Rules rules(v);
   Json j = head_json(v, game);
   const State st = r.position;
   j["position"] = format_position(st);
@@ -170,7 +187,8 @@ Json position_json(const Variant& v, const GameRecord& game, const PositionRepor
          {"position", format_position(m.child)},
          {"category", value_name(o.value)},
          {"plies", plies_json(o)},
-         {"repeats", m.repeats}});
+         {"repeats", m.repeats},
+         {"trap", trap_json(tb, rules, m)}});
   }
   j["moves"] = std::move(moves);
   j["engine_move"] =
@@ -203,6 +221,235 @@ Json mainline_json(const Variant& v, const GameRecord& game, const PositionRepor
   j["winner"] =
       r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser))) : Json(nullptr);
   return j;
+}
+
+// POST /api/v2/{variant}/batch: the items of `fano query --batch` (a position,
+// or "moves: ..." from the empty board) as a JSON array, answered in order
+// with the CLI's lines (report_json, or value_only's three fields). All or
+// nothing: the first bad item refuses the whole request, naming it.
+Response batch_response(const Tablebase& tb, const Rules& rules, const std::string& body) {
+  Json request;
+  try {
+    request = Json::parse(body);
+  } catch (const std::exception&) {
+    throw ApiError{400, "the batch body is not JSON (expected {\"items\": [...]})"};
+  }
+  if (!request.is_object() || !request.contains("items") || !request["items"].is_array())
+    throw ApiError{400, "the batch body needs \"items\": an array of positions or \"moves: ...\""};
+  for (const auto& [key, val] : request.items())
+    if (key != "items" && key != "value_only")
+      throw ApiError{400, "unknown batch field '" + key + "' (items, value_only)"};
+  bool value_only = false;
+  if (request.contains("value_only")) {
+    if (!request["value_only"].is_boolean())
+      throw ApiError{400, "batch field 'value_only' must be true or false"};
+    value_only = request["value_only"].get<bool>();
+  }
+  const Json& items = request["items"];
+  if (items.size() > kMaxBatchItems)
+    throw ApiError{413, "too many batch items: " + std::to_string(items.size()) + " (at most " +
+                            std::to_string(kMaxBatchItems) + ")"};
+  Json answers = Json::array();
+  std::string line;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string where = "batch item " + std::to_string(i + 1);
+    if (!items[i].is_string()) throw ApiError{400, where + " is not a string"};
+    const std::string text = items[i].get<std::string>();
+    if (text.size() > kMaxParamBytes)
+      throw ApiError{400, where + " is longer than " + std::to_string(kMaxParamBytes) + " bytes"};
+    if (const auto problem = byte_problem(text))
+      throw ApiError{400, where + " contains " + *problem};
+    if (blank_batch_line(text)) throw ApiError{400, where + " is empty"};
+    line.clear();
+    if (!answer_batch_line(tb, rules, BatchLine{text, i + 1}, value_only, line)) {
+      const Json bad = Json::parse(line);
+      // A position no game reaches is 422, as on the GET routes.
+      const std::string message = bad["error"].get<std::string>();
+      throw ApiError{message.find("no game reaches") != std::string::npos ? 422 : 400,
+                     where + " ('" + text + "'): " + message};
+    }
+    answers.push_back(Json::parse(line));
+  }
+  return json_response(200, Json{{"variant", variant_slug(tb.variant())},
+                                 {"value_only", value_only},
+                                 {"answers", std::move(answers)}});
+}
+
+// GET /api/v2/{variant}/player?player=P&seed=S&moves=...: the move a self-play
+// player (fano/players.hpp: random, greedy, search:K, perfect, engine, ...)
+// makes in the game's position, with game_rng(seed, ply) as its generator, so
+// that a seeded game is the same on every front end and every run.
+constexpr int kMaxApiSearchDepth = 4;  // deeper searches take seconds in a browser
+
+// Two levels for people, built here from the table's ratings: "nonlosing"
+// (uniform among the moves whose result is not a loss, any move when all
+// lose) and "perfect:P" (with probability P, 0 to 1, uniform among the best
+// moves, else uniform among all).
+std::optional<Move> people_level_move(const Tablebase& tb, const GameRecord& game,
+                                      const std::string& name, Rng& rng) {
+  const std::vector<RatedMove> rated = rate_moves(tb, game);
+  const auto uniform = [&](const std::vector<Move>& ms) { return ms[rng.below(ms.size())]; };
+  std::vector<Move> all;
+  for (const RatedMove& m : rated) all.push_back(m.move);
+  if (name == "nonlosing") {
+    std::vector<Move> keep;
+    for (const RatedMove& m : rated)
+      if (m.result.value != Value::kLoss) keep.push_back(m.move);
+    return uniform(keep.empty() ? all : keep);
+  }
+  if (name.rfind("perfect:", 0) != 0) return std::nullopt;
+  const std::string p_text = name.substr(8);
+  char* end = nullptr;
+  const double p = std::strtod(p_text.c_str(), &end);
+  if (p_text.empty() || end != p_text.c_str() + p_text.size() || !(p >= 0 && p <= 1))
+    throw ApiError{400, "player '" + name + "': P of perfect:P must be a number from 0 to 1"};
+  // a draw in [0, 1) with 2^-53 steps: the same on every platform
+  const double u = double(rng.next() >> 11) / double(std::uint64_t(1) << 53);
+  if (u < p) {
+    std::vector<Move> best;
+    for (const RatedMove& m : rated)
+      if (m.result == rated.front().result) best.push_back(m.move);
+    return uniform(best);
+  }
+  return uniform(all);
+}
+
+Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
+                 const Request& req) {
+  const std::optional<std::string> name = param(req, "player");
+  if (!name)
+    throw ApiError{
+        400, "give player= (random, greedy, search:K, nonlosing, perfect:P, perfect, engine)"};
+  std::uint64_t seed = 1;
+  if (const std::optional<std::string> s = param(req, "seed")) {
+    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
+    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
+      throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+  }
+  if (*name == "nonlosing" || name->rfind("perfect:", 0) == 0) {
+    probe_or_unreachable(tb, game.rules(), game.current());
+    if (game.over()) throw ApiError{400, "the game is over: no move to choose"};
+    Rng rng = game_rng(seed, game.moves().size());
+    const std::optional<Move> m = people_level_move(tb, game, *name, rng);
+    Json j = v2_head(v, game);
+    j["player"] = *name;
+    j["seed"] = seed;
+    j["move"] = format_move(*m);
+    return j;
+  }
+  PlayerSpec spec;
+  try {
+    spec = parse_player(*name);
+  } catch (const std::invalid_argument& e) {
+    throw ApiError{400, e.what()};
+  }
+  if (spec.kind == PlayerKind::kSearch && spec.depth > kMaxApiSearchDepth)
+    throw ApiError{400, "player '" + *name + "': the API searches at most " +
+                            std::to_string(kMaxApiSearchDepth) + " plies deep"};
+  probe_or_unreachable(tb, game.rules(), game.current());
+  if (game.over()) throw ApiError{400, "the game is over: no move to choose"};
+  Rng rng = game_rng(seed, game.moves().size());
+  const PlayerMove m = choose_player_move(spec, &tb, game, rng);
+  Json j = v2_head(v, game);
+  j["player"] = player_name(spec);
+  j["seed"] = seed;
+  j["move"] = format_move(m.move);
+  return j;
+}
+
+// A move forms a line (and loses at once): its result is a loss in 1 ply.
+bool loses_at_once(const RatedMove& m) {
+  return m.result.value == Value::kLoss && m.result.plies == 1;
+}
+
+// GET /api/v2/{variant}/puzzle?seed=S: a position of the table (a bare
+// position, no history) in which exactly one move keeps the side to move's
+// value (the only winning move, or the only move that does not lose), drawn
+// with game_rng(seed, 0) among the table's classes. Its difficulty grows with
+// the plies to the end and with the tempting moves (those that form no line
+// but give the value away).
+Json puzzle_json(const Tablebase& tb, const Request& req) {
+  std::uint64_t seed = 1;
+  if (const std::optional<std::string> s = param(req, "seed")) {
+    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
+    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
+      throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+  }
+  const Rules rules(tb.variant());
+  Rng rng = game_rng(seed, 0);
+  for (int attempt = 0; attempt < 200000; ++attempt) {
+    const State st = tb.position_at(std::size_t(rng.below(tb.size())));
+    const Outcome value = *tb.probe(st);
+    if (value.value == Value::kLoss) continue;
+    const std::vector<RatedMove> moves = rate_moves(tb, rules, st);
+    if (moves.size() < 3) continue;
+    int keeping = 0, tempting = 0;
+    for (const RatedMove& m : moves) {
+      if (m.result.value == value.value)
+        ++keeping;
+      else if (!loses_at_once(m))
+        ++tempting;
+    }
+    if (keeping != 1 || tempting == 0) continue;
+    const int score = (value.value == Value::kWin ? value.plies : 12) / 2 + 2 * tempting;
+    Json j{{"variant", variant_slug(tb.variant())},
+           {"seed", seed},
+           {"position", format_position(st)},
+           {"to_move", colour_name(st.to_move())},
+           {"value", value_name(value.value)},
+           {"plies", plies_json(value)},
+           {"moves", moves.size()},
+           {"tempting", tempting},
+           {"difficulty", score < 6    ? "easy"
+                          : score < 12 ? "medium"
+                                       : "hard"},
+           {"score", score},
+           {"solution", format_move(moves.front().move)}};
+    return j;
+  }
+  throw ApiError{404, "no puzzle found for seed " + std::to_string(seed)};
+}
+
+// GET /api/v2/{variant}/stats: the table's values over its classes (positions
+// up to the board's symmetries) by plies to the end, the reachable positions'
+// totals, and the longest wins with their lines.
+Json stats_json(const Tablebase& tb) {
+  std::map<int, std::array<std::uint64_t, 2>> by_plies;  // plies -> {wins, losses}
+  std::uint64_t draws = 0;
+  int longest = -1;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const Outcome o = tb.outcome_at(i);
+    if (o.value == Value::kDraw) {
+      ++draws;
+      continue;
+    }
+    ++by_plies[o.plies][o.value == Value::kWin ? 0 : 1];
+    if (o.value == Value::kWin) longest = std::max(longest, int(o.plies));
+  }
+  Json rows = Json::array();
+  for (const auto& [plies, n] : by_plies)
+    rows.push_back({{"plies", plies}, {"win", n[0]}, {"loss", n[1]}});
+  // The classes with the longest wins (at most 5), each with its principal variation.
+  Json wins = Json::array();
+  for (std::size_t i = 0; i < tb.size() && wins.size() < 5; ++i) {
+    const Outcome o = tb.outcome_at(i);
+    if (o.value != Value::kWin || int(o.plies) != longest) continue;
+    const PositionReport r = analyse(tb, tb.position_at(i));
+    Json line = Json::array();
+    for (const Move& m : r.pv) line.push_back(format_move(m));
+    wins.push_back({{"position", format_position(r.position)},
+                    {"value", value_name(r.value.value)},
+                    {"plies", plies_json(r.value)},
+                    {"line", std::move(line)}});
+  }
+  const TablebaseHeader& h = tb.header();
+  return Json{{"variant", variant_slug(tb.variant())},
+              {"classes", tb.size()},
+              {"positions",
+               {{"reachable", h.reachable}, {"win", h.win}, {"draw", h.draw}, {"loss", h.loss}}},
+              {"draw_classes", draws},
+              {"by_plies", std::move(rows)},
+              {"longest_wins", std::move(wins)}};
 }
 
 Response asset(const char* content_type, std::string_view body) {
@@ -301,8 +548,13 @@ Response Api::route(const Request& req) const {
     name = rest.substr(0, slash);
     what = rest.substr(slash + 1);
   }
-  if (!what.empty() && what != "mainline" && what != "svg")
+  const bool batch = v2 && what == "batch";
+  if (!what.empty() && what != "mainline" && what != "svg" && what != "player" &&
+      what != "puzzle" && what != "stats" && !batch)
     throw ApiError{404, "no such route: " + path};
+  if (batch != (req.method == "POST"))
+    throw ApiError{405, batch ? "method " + req.method + " is not allowed (POST a batch)"
+                              : "method " + req.method + " is not allowed (GET or HEAD)"};
   const ServedTable* t = table_for(name);
   if (!t) {
     if (variant_from_name(name))
@@ -312,7 +564,16 @@ Response Api::route(const Request& req) const {
   }
   const Variant v = t->table.variant();
   const Rules rules(v);
+  if (batch) return batch_response(t->table, rules, req.body);
+  if (what == "puzzle" || what == "stats") {
+    if (!v2) throw ApiError{404, "no such route: " + path + " (under /api/v2/)"};
+    return json_response(200, what == "puzzle" ? puzzle_json(t->table, req) : stats_json(t->table));
+  }
   const GameRecord game = game_of(req, rules);
+  if (what == "player") {
+    if (!v2) throw ApiError{404, "no such route: " + path + " (the players are under /api/v2/)"};
+    return json_response(200, player_json(t->table, v, game, req));
+  }
   if (what == "svg") {
     // The picture of a position no game reaches is refused as the JSON route refuses it.
     probe_or_unreachable(t->table, rules, game.current());
@@ -326,19 +587,27 @@ Response Api::route(const Request& req) const {
   if (v2)
     return json_response(200, what == "mainline" ? v2_mainline_json(v, game, report)
                                                  : v2_position_json(v, game, report));
-  return json_response(
-      200, what == "mainline" ? mainline_json(v, game, report) : position_json(v, game, report));
+  return json_response(200, what == "mainline" ? mainline_json(v, game, report)
+                                               : position_json(t->table, v, game, report));
 }
 
 Response Api::handle(const Request& req) const {
   Response r;
   try {
-    if (req.method != "GET" && req.method != "HEAD")
-      throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD)"};
+    // POST only for the batch route (route() checks which); its answers are not cached.
+    const bool post = req.method == "POST";
+    const bool batch_path = req.path.rfind("/api/v2/", 0) == 0 && req.path.size() > 6 &&
+                            req.path.compare(req.path.size() - 6, 6, "/batch") == 0;
+    if (req.method != "GET" && req.method != "HEAD" && !(post && batch_path))
+      throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD" +
+                              (batch_path ? "; POST a batch)" : ")")};
     std::string key = req.path;
     for (const auto& [k, val] : req.params) key += "\n" + k + "=" + val;
-    std::optional<Response> cached = cache_ ? cache_->find(key) : std::nullopt;
-    if (cached) {
+    std::optional<Response> cached = cache_ && !post ? cache_->find(key) : std::nullopt;
+    if (post) {
+      r = route(req);
+      r.headers.push_back({"Cache-Control", "no-store"});
+    } else if (cached) {
       r = std::move(*cached);
     } else {
       r = route(req);
@@ -357,18 +626,21 @@ Response Api::handle(const Request& req) const {
       if (cache_) cache_->put(key, r);
     }
     const std::string& etag = r.headers.front().second;  // route() adds no header
-    if (!req.if_none_match.empty() && req.if_none_match == etag) {
+    if (!post && !req.if_none_match.empty() && req.if_none_match == etag) {
       r.status = 304;
       r.body.clear();
     }
   } catch (const ApiError& e) {
     r = error_response(e.status, e.message);
   } catch (const NotationError& e) {
-    r = error_response(400, e.what());
+    r = error_response(error_info(ErrorKind::kBadInput).http_status, e.what());
   } catch (const UnreachablePosition& e) {
-    r = error_response(422, e.what());
+    r = error_response(error_info(ErrorKind::kUnreachable).http_status, e.what());
+  } catch (const TablebaseError& e) {
+    r = error_response(error_info(e.kind()).http_status, e.what());
   } catch (const std::exception& e) {
-    r = error_response(500, std::string("internal error: ") + e.what());
+    r = error_response(error_info(ErrorKind::kInternal).http_status,
+                       std::string("internal error: ") + e.what());
   }
   if (r.content_type == "application/json")
     r.headers.push_back({"Access-Control-Allow-Origin", "*"});

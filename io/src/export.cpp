@@ -32,10 +32,19 @@ constexpr std::size_t kBuckets = 512;
 
 }  // namespace
 
+std::vector<std::string_view> export_columns(bool classes) {
+  if (classes) return {"position", "to_move", "phase", "pieces", "value", "plies", "orbit", "code"};
+  return {"position", "to_move", "phase", "pieces", "value", "plies", "code"};
+}
+
 std::string export_header(ExportFormat format, bool classes) {
   if (format == ExportFormat::kJsonl) return "";
-  return classes ? "position,to_move,phase,pieces,value,plies,orbit\n"
-                 : "position,to_move,phase,pieces,value,plies\n";
+  std::string out;
+  for (const std::string_view name : export_columns(classes)) {
+    out += out.empty() ? "" : ",";
+    out += name;
+  }
+  return out + "\n";
 }
 
 void append_export_row(std::string& out, ExportFormat format, const ExportRow& row, bool classes) {
@@ -66,6 +75,8 @@ void append_export_row(std::string& out, ExportFormat format, const ExportRow& r
       out += ",\"orbit\":";
       append_number(out, row.orbit);
     }
+    out += ",\"code\":";
+    append_number(out, st.code);
     out += "}\n";
     return;
   }
@@ -84,6 +95,8 @@ void append_export_row(std::string& out, ExportFormat format, const ExportRow& r
     out += ',';
     append_number(out, row.orbit);
   }
+  out += ',';
+  append_number(out, st.code);
   out += '\n';
 }
 

@@ -1,7 +1,11 @@
-// The default tables folder (see default_table_dir in tablebase.hpp).
+// The default tables folder (see table_dir_for_binary in table_files.hpp).
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include "fano/table_files.hpp"
 
@@ -10,28 +14,55 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Whether `path` lies inside `dir` (both made absolute and normal).
-bool inside(const fs::path& path, const fs::path& dir) {
-  const fs::path p = path.lexically_normal(), d = dir.lexically_normal();
-  auto pi = p.begin();
-  for (auto di = d.begin(); di != d.end(); ++di, ++pi) {
-    if (di->empty()) continue;  // a trailing separator
-    if (pi == p.end() || *pi != *di) return false;
+// The source tables folder named by a build tree's marker in an ancestor
+// folder of `binary`, or empty.
+std::string build_tree_tables(const fs::path& binary) {
+  std::error_code ec;
+  for (fs::path dir = binary.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    std::ifstream marker(dir / kBuildTreeMarker);
+    std::string line;
+    if (marker && std::getline(marker, line) && !line.empty()) return line;
+    if (dir == dir.root_path()) break;
   }
-  return true;
+  return {};
+}
+
+// <prefix> when binary's folder is <prefix>/<install_dir>, else nullopt.
+std::optional<fs::path> install_prefix(const fs::path& binary, const fs::path& install_dir) {
+  fs::path prefix = binary.parent_path();
+  bool any = false;
+  const fs::path rel = install_dir.lexically_normal();
+  std::vector<fs::path> parts(rel.begin(), rel.end());
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (it->empty() || *it == ".") continue;  // a trailing separator
+    if (prefix.filename() != *it) return std::nullopt;
+    prefix = prefix.parent_path();
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return prefix;
 }
 
 }  // namespace
 
-TableDir default_table_dir() {
+TableDir table_dir_for_binary(const std::string& binary, const std::string& install_dir,
+                              const std::string& fallback) {
   if (const char* env = std::getenv("FANO_TABLES"); env && *env) return {env, "FANO_TABLES"};
   std::error_code ec;
+  const fs::path self = fs::weakly_canonical(binary, ec);
+  if (ec || self.empty()) return {fallback, "installed"};
+  if (std::string src = build_tree_tables(self); !src.empty()) return {src, "source tree"};
+  if (const auto prefix = install_prefix(self, install_dir))
+    return {(*prefix / FANO_INSTALL_DATADIR / "fano" / "tables").string(), "installed"};
+  return {fallback, "installed"};
+}
+
+TableDir default_table_dir() {
+  std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && inside(exe, fs::weakly_canonical(FANO_BUILD_DIR, ec)))
-    return {FANO_SOURCE_TABLE_DIR, "source tree"};
-  // An installed program: <prefix>/bin/fano reads <prefix>/share/fano/tables.
-  const fs::path prefix = ec ? fs::path("/usr/local") : exe.parent_path().parent_path();
-  return {(prefix / FANO_INSTALL_DATADIR / "fano" / "tables").string(), "installed"};
+  const std::string fallback =
+      (fs::path("/usr/local") / FANO_INSTALL_DATADIR / "fano" / "tables").string();
+  return table_dir_for_binary(ec ? std::string() : exe.string(), "bin", fallback);
 }
 
 std::string default_tablebase_path(const Variant& variant, const std::string& dir) {

@@ -10,10 +10,16 @@
 #include <pybind11/stl/filesystem.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
@@ -21,7 +27,9 @@
 
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
+#include "fano/batch.hpp"
 #include "fano/board.hpp"
+#include "fano/export.hpp"
 #include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
@@ -68,30 +76,9 @@ std::string type_name(const py::handle& h) {
   return py::str(py::type::handle_of(h).attr("__name__")).cast<std::string>();
 }
 
-// The name of an error kind, as the `kind` attribute of fano.TablebaseError.
-const char* kind_name(TablebaseErrorKind kind) {
-  switch (kind) {
-    case TablebaseErrorKind::kMissing:
-      return "missing";
-    case TablebaseErrorKind::kNotAFile:
-      return "not_a_file";
-    case TablebaseErrorKind::kTruncated:
-      return "truncated";
-    case TablebaseErrorKind::kBadMagic:
-      return "bad_magic";
-    case TablebaseErrorKind::kBadVersion:
-      return "bad_version";
-    case TablebaseErrorKind::kChecksum:
-      return "checksum";
-    case TablebaseErrorKind::kCorrupt:
-      return "corrupt";
-    case TablebaseErrorKind::kWrongVariant:
-      return "wrong_variant";
-    case TablebaseErrorKind::kIo:
-      return "io";
-  }
-  return "unknown";
-}
+// The name of an error kind, as the `kind` attribute of fano.TablebaseError
+// (the shared table of error kinds, fano/errors.hpp; its names are literals).
+const char* kind_name(TablebaseErrorKind kind) { return error_info(kind).name.data(); }
 
 // nlohmann JSON to Python objects (dicts keep the document's key order).
 py::object to_python(const Json& j) {
@@ -156,13 +143,8 @@ Position parse(const std::string& text, const Variant& v) { return {parse_positi
 // A code checked as parse_position checks text: each stack byte well formed,
 // no stray bits, then the notation's checks (stack cap, counts, side to move).
 Position from_code(std::uint64_t code, const Variant& v) {
-  if (code >> (kSideBit + 1))
-    throw NotationError("code " + std::to_string(code) + " has bits set above the side to move");
-  for (int s = 0; s < kSpaces; ++s)
-    if (!kStackInfo[std::uint8_t(code >> (kStackBits * s))].valid)
-      throw NotationError("code " + std::to_string(code) + " has a malformed stack on space " +
-                          std::to_string(s + 1));
-  return parse(format_position(State{code}), v);
+  if (const std::string why = code_error(code, v); !why.empty()) throw NotationError(why);
+  return {State{code}, v};
 }
 
 std::string position_repr(const Position& p) {
@@ -195,6 +177,13 @@ py::object game_over_dict(const Position& p) {
 struct PyTablebase {
   Tablebase tb;
   std::string path;
+  // The index of probe_codes, built on first use (the GIL held: one builder).
+  mutable std::shared_ptr<const CodeIndex> index;
+
+  const CodeIndex& code_index() const {
+    if (!index) index = std::make_shared<const CodeIndex>(tb);
+    return *index;
+  }
 };
 
 // The folder of the default tables: $FANO_TABLES; else the source tree's
@@ -211,28 +200,9 @@ TableDir table_dir() {
   if (true) return {cache_dir(), "cache"};
 #endif
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&table_dir), &info) && info.dli_fname) {
-    std::error_code ec;
-    const fs::path self = fs::weakly_canonical(info.dli_fname, ec);
-    const fs::path build = fs::weakly_canonical(FANO_BUILD_DIR, ec);
-    if (!ec) {
-      const auto rel = self.lexically_relative(build);
-      if (!rel.empty() && *rel.begin() != "..") return {FANO_SOURCE_TABLE_DIR, "source tree"};
-      // Strip the install folder's components from the module's folder.
-      fs::path prefix = self.parent_path();
-      const fs::path install_dir = fs::path(FANO_PYTHON_INSTALL_DIR).lexically_normal();
-      bool matches = !install_dir.empty();  // empty: no install rules
-      std::vector<fs::path> parts(install_dir.begin(), install_dir.end());
-      for (auto it = parts.rbegin(); it != parts.rend() && matches; ++it) {
-        if (it->empty()) continue;  // a trailing separator
-        matches = prefix.filename() == *it;
-        prefix = prefix.parent_path();
-      }
-      if (matches)
-        return {(prefix / FANO_INSTALL_DATADIR / "fano" / "tables").string(), "installed"};
-    }
-  }
-  return {FANO_INSTALL_TABLE_DIR, "installed"};
+  const bool found = dladdr(reinterpret_cast<void*>(&table_dir), &info) && info.dli_fname;
+  return table_dir_for_binary(found ? info.dli_fname : "", FANO_PYTHON_INSTALL_DIR,
+                              FANO_INSTALL_TABLE_DIR);
 }
 
 // The per-user cache folder tables are solved into on first use:
@@ -307,7 +277,7 @@ PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<
     std::error_code ec;
     if (!path && solve_missing && !fs::exists(p, ec)) solve_into(*expected, p);
     Tablebase tb = fano::open_tablebase(p, expected);
-    return PyTablebase{std::move(tb), p};
+    return PyTablebase{std::move(tb), p, nullptr};
   } catch (const TablebaseError& e) {
     if (e.kind() == TablebaseErrorKind::kMissing) rethrow_missing(e, p, expected);
     throw;
@@ -426,15 +396,184 @@ PositionReport report(const PyTablebase& t, const std::optional<Position>& posit
   return analyse(t.tb, game);
 }
 
-// probe() of an array of codes, without the GIL: (value uint8: 0 loss,
-// 1 draw, 2 win, 255 invalid; plies uint16, 0 for a draw or an invalid
-// entry; valid bool: the code is a position of the table's variant that some
-// game reaches).
-py::tuple probe_codes(const PyTablebase& t,
-                      const py::array_t<std::uint64_t, py::array::c_style>& codes) {
-  if (codes.ndim() != 1)
-    throw py::value_error("probe_codes takes a one-dimensional array of codes, got " +
-                          std::to_string(codes.ndim()) + " dimensions");
+// ---------------------------------------------------------------- arrays
+
+// Runs f(begin, end) over blocks of [0, n) on all cores (or `threads`), with
+// the GIL released; each entry is written by one block, so the arrays are the
+// same for any thread count.
+template <class F>
+void for_blocks(py::ssize_t n, const std::optional<int>& threads, const F& f) {
+  if (threads && (*threads < 0 || *threads > 1024))
+    throw py::value_error("threads must be 0..1024, got " + std::to_string(*threads));
+  py::gil_scoped_release release;
+  const auto run = [&] {
+    par::parallel_for(par::blocked_range<py::ssize_t>(0, n, 1 << 14),
+                      [&](const auto& r) { f(std::size_t(r.begin()), std::size_t(r.end())); });
+  };
+  if (threads && *threads > 0) {
+    par::task_arena arena(*threads);
+    arena.execute(run);
+  } else {
+    run();
+  }
+}
+
+// An array of position codes from Python: a numpy array or a sequence of
+// ints, as a one-dimensional C-contiguous uint64 array. TypeError for
+// anything but integers; ValueError for another shape. `negative` is set
+// when a signed input holds a negative entry (it becomes a code no position
+// has: bits above the side to move).
+py::array_t<std::uint64_t> codes_arg(const py::handle& obj, bool* negative = nullptr) {
+  if (negative) *negative = false;
+  if (!py::isinstance<py::array>(obj)) {
+    // A sequence of Python ints, one at a time as probe(code) converts them
+    // (numpy would make floats of a list mixing large and small ints). A
+    // negative int becomes a code no position has (all bits set).
+    if (py::isinstance<py::str>(obj) || !py::hasattr(obj, "__iter__"))
+      throw py::type_error("codes must be an array or a sequence of int codes, not " +
+                           type_name(obj));
+    const py::list items = py::list(py::iter(obj));
+    py::array_t<std::uint64_t> out(py::ssize_t(items.size()));
+    std::uint64_t* o = out.mutable_data();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      PyObject* item = PyList_GET_ITEM(items.ptr(), py::ssize_t(i));
+      if (!PyLong_Check(item) || PyBool_Check(item))
+        throw py::type_error("item " + std::to_string(i) + " must be an int code, not " +
+                             type_name(item));
+      int overflow = 0;
+      const long long signed_value = PyLong_AsLongLongAndOverflow(item, &overflow);
+      if (overflow == 0 && signed_value < 0) {
+        if (negative) *negative = true;
+        o[i] = ~std::uint64_t(0);
+        continue;
+      }
+      const unsigned long long c = PyLong_AsUnsignedLongLong(item);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::value_error("item " + std::to_string(i) + ": " +
+                              py::str(item).cast<std::string>() + " is not a 64-bit position code");
+      }
+      o[i] = c;
+    }
+    return out;
+  }
+  const auto a = py::reinterpret_borrow<py::array>(obj);
+  if (a.ndim() != 1)
+    throw py::value_error("codes must be a one-dimensional array, got " + std::to_string(a.ndim()) +
+                          " dimensions");
+  const char kind = a.dtype().kind();
+  if (a.size() == 0) return py::array_t<std::uint64_t>(0);
+  if (kind != 'u' && kind != 'i')
+    throw py::type_error("codes must be integers, not an array of " +
+                         py::str(a.dtype()).cast<std::string>());
+  if (kind == 'i' && negative) {
+    const py::module_ np = py::module_::import("numpy");
+    *negative = np.attr("any")(np.attr("less")(a, 0)).cast<bool>();
+  }
+  // Signed entries convert as C++ does: a negative one sets the high bits (a
+  // code no position has).
+  return py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+// The first failing entry over the blocks of an array call (blocks finish in
+// any order; the least index is the first).
+struct FirstBad {
+  std::atomic<std::size_t> index{SIZE_MAX};
+  void offer(std::size_t i) {
+    std::size_t cur = index.load();
+    while (i < cur && !index.compare_exchange_weak(cur, i)) {
+    }
+  }
+};
+
+const Symmetry& symmetry_of(const Variant& v) {
+  static const Symmetry board(Adjacency::kBoard), projective(Adjacency::kProjective);
+  return v.adjacency == Adjacency::kProjective ? projective : board;
+}
+
+// fano.canonical_codes: the canonical code of every entry.
+py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const Variant& v,
+                                              const std::optional<int>& threads) {
+  bool negative = false;
+  const py::array_t<std::uint64_t> codes = codes_arg(obj, &negative);
+  const auto n = codes.shape(0);
+  py::array_t<std::uint64_t> out(n);
+  const std::uint64_t* c = codes.data();
+  std::uint64_t* o = out.mutable_data();
+  const Symmetry& sym = symmetry_of(v);
+  FirstBad bad;
+  for_blocks(n, threads, [&](std::size_t b, std::size_t e) {
+    if (const auto i = canonical_codes(sym, v, {c + b, e - b}, {o + b, e - b})) bad.offer(b + *i);
+  });
+  if (const std::size_t i = bad.index; i != SIZE_MAX)
+    fail_item(i, PyExc_ValueError,
+              negative && std::int64_t(c[i]) < 0
+                  ? "a negative number is not a position code"
+                  : code_error(c[i], v) + " (" + variant_repr(v) + ")");
+  return out;
+}
+
+// fano.parse_positions: the code of every notation string.
+py::array_t<std::uint64_t> parse_positions_of(const py::handle& obj, const Variant& v,
+                                              const std::optional<int>& threads) {
+  if (py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj))
+    throw py::type_error(
+        "parse_positions takes a sequence of strings, not one string "
+        "(Position.parse parses one)");
+  // The strings' UTF-8 bytes, held by the list while the GIL is released.
+  const py::list items = py::list(py::iter(obj));
+  const std::size_t n = items.size();
+  std::vector<std::string_view> texts(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    PyObject* item = PyList_GET_ITEM(items.ptr(), py::ssize_t(i));
+    if (!PyUnicode_Check(item))
+      throw py::type_error("item " + std::to_string(i) + " must be a str, not " + type_name(item));
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(item, &size);
+    if (!data) throw py::error_already_set();
+    texts[i] = {data, std::size_t(size)};
+  }
+  const auto len = py::ssize_t(n);
+  py::array_t<std::uint64_t> out(len);
+  std::uint64_t* o = out.mutable_data();
+  FirstBad bad;
+  for_blocks(len, threads, [&](std::size_t b, std::size_t e) {
+    if (const auto i = parse_positions({texts.data() + b, e - b}, v, {o + b, e - b}))
+      bad.offer(b + *i);
+  });
+  if (const std::size_t i = bad.index; i != SIZE_MAX) {
+    try {
+      parse_position(texts[i], v);
+    } catch (const NotationError& e) {
+      fail_item(i, PyExc_ValueError, e.what());
+    }
+  }
+  return out;
+}
+
+// fano.format_positions: the notation of every code (ValueError naming the
+// first code that is not a position of the variant).
+py::list format_positions_of(const py::handle& obj, const Variant& v) {
+  bool negative = false;
+  const py::array_t<std::uint64_t> codes = codes_arg(obj, &negative);
+  const std::uint64_t* c = codes.data();
+  py::list out(codes.shape(0));
+  for (py::ssize_t i = 0; i < codes.shape(0); ++i) {
+    if (!is_valid_position(State{c[i]}, v))
+      fail_item(std::size_t(i), PyExc_ValueError,
+                negative && std::int64_t(c[i]) < 0
+                    ? "a negative number is not a position code"
+                    : code_error(c[i], v) + " (" + variant_repr(v) + ")");
+    out[std::size_t(i)] = py::str(format_position(State{c[i]}));
+  }
+  return out;
+}
+
+// Tablebase.probe_codes: (value, plies, valid) arrays.
+py::tuple probe_codes(const PyTablebase& t, const py::handle& obj,
+                      const std::optional<int>& threads) {
+  const py::array_t<std::uint64_t> codes = codes_arg(obj);
+  const CodeIndex& index = t.code_index();
   const auto n = codes.shape(0);
   py::array_t<std::uint8_t> value(n);
   py::array_t<std::uint16_t> plies(n);
@@ -443,22 +582,9 @@ py::tuple probe_codes(const PyTablebase& t,
   std::uint8_t* v = value.mutable_data();
   std::uint16_t* p = plies.mutable_data();
   bool* ok = valid.mutable_data();
-  {
-    // Blocks of entries on all cores (each entry written once: the same
-    // arrays for any thread count).
-    py::gil_scoped_release release;
-    const Variant variant = t.tb.variant();
-    par::parallel_for(par::blocked_range<py::ssize_t>(0, n, 1 << 14), [&](const auto& r) {
-      for (py::ssize_t i = r.begin(); i < r.end(); ++i) {
-        const State st{c[i]};
-        std::optional<Outcome> o;
-        if (is_valid_position(st, variant)) o = t.tb.probe(st);
-        ok[i] = o.has_value();
-        v[i] = o ? std::uint8_t(o->value) : std::uint8_t(255);
-        p[i] = o && o->value != Value::kDraw ? o->plies : 0;
-      }
-    });
-  }
+  for_blocks(n, threads, [&](std::size_t b, std::size_t e) {
+    index.probe({c + b, e - b}, ProbeArrays{{v + b, e - b}, {p + b, e - b}, {ok + b, e - b}});
+  });
   return py::make_tuple(value, plies, valid);
 }
 
@@ -527,28 +653,124 @@ void raise(PyObject* type, const std::exception& e, const char* kind = nullptr) 
   PyErr_SetObject(type, exc.ptr());
 }
 
-}  // namespace
-}  // namespace fano::python
+// ---------------------------------------------------------------- pandas
 
-PYBIND11_MODULE(fano, m) {
-  using namespace fano;
-  using namespace fano::python;
-  namespace fs = std::filesystem;
+// pandas, or an ImportError saying who needs it and how to get it.
+py::module_ import_pandas() {
+  try {
+    return py::module_::import("pandas");
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_ImportError)) throw;
+    PyErr_SetString(PyExc_ImportError,
+                    "Tablebase.to_pandas() needs pandas, which is not installed (Debian: apt "
+                    "install python3-pandas; elsewhere: pip install pandas); classes() and "
+                    "probe_codes() give the same columns as numpy arrays without it");
+    throw py::error_already_set();
+  }
+}
 
-  m.doc() =
-      "Fano330-R-Morris: positions, moves, the solved tablebases and perfect play.\n\n"
-      "Positions are written as in the fano command: seven stacks for spaces 1..7, each\n"
-      "bottom to top (C white circle, T white triangle, c black circle, t black triangle,\n"
-      "- empty), then w or b: '-/-/-/-/-/-/- w' is the empty board. Moves: 'C4', 'T4'\n"
-      "(placements, the mover's colour), '7-5' (movements).\n\n"
-      "Values are for the side to move: 'win', 'draw' or 'loss', with the plies until the\n"
-      "game is over under perfect play (None for a draw).";
-  m.attr("__version__") = kVersion;
-  // Classes and functions say they come from `fano` (pickle finds them there)
-  // also when this extension is fano.fano inside the pip-installed package.
-  const py::object real_name = m.attr("__name__");
-  m.attr("__name__") = "fano";
+// The rows of a DataFrame: a code each, its value (kNoValue where the table
+// has none), plies and, for classes, the orbit size.
+struct FrameRows {
+  std::vector<std::uint64_t> code;
+  std::vector<std::uint8_t> value;
+  std::vector<std::uint16_t> plies;
+  std::vector<std::uint32_t> orbit;
 
+  void add(const ExportRow& r, bool classes) {
+    code.push_back(r.position.code);
+    value.push_back(std::uint8_t(r.outcome.value));
+    plies.push_back(r.outcome.plies);
+    if (classes) orbit.push_back(r.orbit);
+  }
+};
+
+template <class T>
+py::array_t<T> to_array(const std::vector<T>& v) {
+  const auto len = py::ssize_t(v.size());
+  py::array_t<T> a(len);
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+// The DataFrame of `rows` with the columns of `fano export` (export_columns:
+// the schema's words), in its order: position (str, None where the code is
+// not a position of the variant), to_move and phase (categories), pieces
+// (UInt8), value (ordered categories loss < draw < win), plies (UInt16, <NA>
+// for a draw or no value), orbit (classes) and code (uint64).
+py::object make_frame(const FrameRows& rows, const Variant& v, bool classes) {
+  const py::module_ pd = import_pandas();
+  const std::size_t n = rows.code.size();
+  const auto len = py::ssize_t(n);
+  py::list position(n);
+  py::array_t<std::int8_t> to_move(len), phase(len), value(len);
+  py::array_t<std::uint8_t> pieces(len);
+  py::array_t<bool> pieces_na(len), plies_na(len);
+  for (std::size_t i = 0; i < n; ++i) {
+    const State st{rows.code[i]};
+    const bool ok = is_valid_position(st, v);
+    position[i] = ok ? py::object(py::str(format_position(st))) : py::object(py::none());
+    to_move.mutable_data()[i] = ok ? std::int8_t(st.to_move() == Colour::kBlack) : -1;
+    phase.mutable_data()[i] = ok ? std::int8_t(!st.placement_phase()) : -1;
+    pieces.mutable_data()[i] = ok ? std::uint8_t(st.pieces_on_board()) : 0;
+    pieces_na.mutable_data()[i] = !ok;
+    const std::uint8_t val = rows.value[i];
+    value.mutable_data()[i] = val == kNoValue ? -1 : std::int8_t(val);
+    plies_na.mutable_data()[i] = val == kNoValue || val == std::uint8_t(Value::kDraw);
+  }
+  const py::object categorical = pd.attr("Categorical").attr("from_codes");
+  const py::object integers = pd.attr("arrays").attr("IntegerArray");
+  std::map<std::string_view, py::object> columns{
+      {"position", position},
+      {"to_move", categorical(to_move, py::make_tuple("white", "black"))},
+      {"phase", categorical(phase, py::make_tuple("placement", "movement"))},
+      {"pieces", integers(pieces, pieces_na)},
+      {"value",
+       categorical(value, py::make_tuple("loss", "draw", "win"), py::arg("ordered") = true)},
+      {"plies", integers(to_array(rows.plies), plies_na)},
+      {"orbit", to_array(rows.orbit)},
+      {"code", to_array(rows.code)}};
+  py::dict frame;
+  for (const std::string_view name : export_columns(classes))
+    frame[py::str(std::string(name))] = columns.at(name);
+  return pd.attr("DataFrame")(frame);
+}
+
+// Tablebase.to_pandas.
+py::object to_pandas(const PyTablebase& t, const std::optional<py::object>& codes,
+                     const std::string& rows_of) {
+  if (rows_of != "classes" && rows_of != "positions")
+    throw py::value_error("rows must be 'classes' or 'positions', got '" + rows_of + "'");
+  import_pandas();  // before any work
+  FrameRows rows;
+  if (codes) {
+    if (rows_of != "classes") throw py::value_error("give codes or rows='positions', not both");
+    const py::tuple r = probe_codes(t, *codes, std::nullopt);
+    const auto c = codes_arg(*codes);
+    const auto value = r[0].cast<py::array_t<std::uint8_t>>();
+    const auto plies = r[1].cast<py::array_t<std::uint16_t>>();
+    rows.code.assign(c.data(), c.data() + c.size());
+    rows.value.assign(value.data(), value.data() + value.size());
+    rows.plies.assign(plies.data(), plies.data() + plies.size());
+    return make_frame(rows, t.tb.variant(), false);
+  }
+  const bool classes = rows_of == "classes";
+  {
+    py::gil_scoped_release release;
+    const auto add = [&](std::span<const ExportRow> chunk) {
+      for (const ExportRow& r : chunk) rows.add(r, classes);
+    };
+    if (classes)
+      for_each_class(t.tb, add);
+    else
+      for_each_reachable(t.tb, add);
+  }
+  return make_frame(rows, t.tb.variant(), classes);
+}
+
+// ---------------------------------------------------------------- the module, by stage
+
+void bind_errors(py::module_& m) {
   // Exceptions. TablebaseError has `kind` ("missing", "not_a_file", "truncated",
   // "bad_magic", "bad_version", "checksum", "corrupt", "wrong_variant", "io").
   g_tablebase_error = PyErr_NewExceptionWithDoc(
@@ -588,8 +810,9 @@ PYBIND11_MODULE(fano, m) {
       PyErr_SetString(PyExc_TypeError, e.what());
     }
   });
+}
 
-  // ---- Variant
+void bind_variant(py::module_& m) {
   py::class_<Variant>(m, "Variant",
                       "A rule variant: the stack cap (2 standard, 3) and where pieces move "
                       "('board': the printed board's edges; 'projective': any two spaces on a "
@@ -624,11 +847,12 @@ PYBIND11_MODULE(fano, m) {
   py::list variants;
   for (const Variant& v : kAllVariants) variants.append(py::cast(v));
   m.attr("VARIANTS") = variants;
+}
 
-  // ---- Position
-  py::class_<Position>(m, "Position",
-                       "A position of a variant: the seven stacks and the side to move. "
-                       "Immutable and hashable; play() returns a new Position.")
+py::class_<Position> bind_position(py::module_& m) {
+  return py::class_<Position>(m, "Position",
+                              "A position of a variant: the seven stacks and the side to move. "
+                              "Immutable and hashable; play() returns a new Position.")
       .def(py::init(&parse), py::arg("text"), py::arg("variant") = kStandard,
            "Position(text, variant=STANDARD): as Position.parse.")
       .def_static("parse", &parse, py::arg("text"), py::arg("variant") = kStandard,
@@ -670,7 +894,12 @@ PYBIND11_MODULE(fano, m) {
           "Pieces on the board (placement ends at 8).")
       .def_property_readonly(
           "placement_phase", [](const Position& p) { return p.state.placement_phase(); },
-          "True while pieces are still being placed.")
+          "True while pieces are still being placed.");
+}
+
+// What a Position does: its moves, the game end, pickling.
+void bind_moves(py::class_<Position>& position) {
+  position
       .def("legal_moves", &legal_move_strings,
            "The legal moves in notation, in the rules' order (placements by shape, circle "
            "first, then space; movements by from-space then to-space). Empty when the game is "
@@ -686,13 +915,28 @@ PYBIND11_MODULE(fano, m) {
       .def("game_over", &game_over_dict,
            "None, or why the game is over here: {'reason': 'line'|'no_move', 'line': [1, 2, "
            "4] or None, 'loser': 'white'|'black', 'text': ...}. A Position has no history, "
-           "so 'repetition' (rule 3) comes only from Tablebase.analyse(moves=...).");
+           "so 'repetition' (rule 3) comes only from Tablebase.analyse(moves=...).")
+      .def(
+          "is_terminal", [](const Position& p) { return game_end(p.rules(), p.state).has_value(); },
+          "True when the game is over here (game_over() is not None), as pyspiel's "
+          "State.is_terminal().")
+      .def(
+          "returns",
+          [](const Position& p) {
+            const auto end = game_end(p.rules(), p.state);
+            if (!end || !end->loser) return py::make_tuple(0, 0);
+            return *end->loser == Colour::kWhite ? py::make_tuple(-1, 1) : py::make_tuple(1, -1);
+          },
+          "(white, black) as pyspiel's State.returns(): (-1, 1) or (1, -1) when the game is "
+          "over here, (0, 0) otherwise.");
+}
 
-  // ---- Tablebase
-  py::class_<PyTablebase>(m, "Tablebase",
-                          "A solved variant's table, checked and held in memory (open with "
-                          "open_tablebase). Probing is thread-safe and releases the GIL in "
-                          "probe_many, analyse and classes.")
+// The class with its file, conventions and size; the other stages add its calls.
+py::class_<PyTablebase> bind_tablebase(py::module_& m) {
+  return py::class_<PyTablebase>(m, "Tablebase",
+                                 "A solved variant's table, checked and held in memory (open with "
+                                 "open_tablebase). Probing is thread-safe and releases the GIL in "
+                                 "probe_many, analyse and classes.")
       .def_property_readonly(
           "variant", [](const PyTablebase& t) { return t.tb.variant(); }, "The table's Variant.")
       .def_property_readonly(
@@ -724,11 +968,14 @@ PYBIND11_MODULE(fano, m) {
                       [](const py::tuple& t) {
                         return open_table(fs::path(t[0].cast<std::string>()), t[1].cast<Variant>(),
                                           false);
-                      }))
-      .def("probe", &probe, py::arg("position"),
-           "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
-           "plies to the end under perfect play (None for a draw). No history (see analyse). "
-           "Raises UnreachablePosition for a position no game reaches.")
+                      }));
+}
+
+void bind_probes(py::class_<PyTablebase>& tb) {
+  tb.def("probe", &probe, py::arg("position"),
+         "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
+         "plies to the end under perfect play (None for a draw). No history (see analyse). "
+         "Raises UnreachablePosition for a position no game reaches.")
       .def(
           "probe",
           [](const PyTablebase& t, std::uint64_t code) {
@@ -737,31 +984,58 @@ PYBIND11_MODULE(fano, m) {
           py::arg("code"),
           "probe() of a position given by its code; ValueError for a code that is not a "
           "position of the table's variant (as Position.from_code).")
-      .def("probe_codes", &probe_codes, py::arg("codes"),
-           "probe() of a numpy array of codes (converted to uint64), vectorised, on all cores "
-           "and without the GIL: a tuple (value, plies, valid) of arrays of the same length: value "
-           "uint8 "
-           "(0 loss, 1 draw, 2 win, as classes(); 255 where not valid), plies uint16 (0 for a "
-           "draw or an invalid entry), valid bool (False for a code that is malformed, not a "
-           "position of the table's variant, or unreachable). Never raises for an entry.")
+      .def("probe_codes", &probe_codes, py::arg("codes"), py::kw_only(),
+           py::arg("threads") = py::none(),
+           "probe() of an array of codes (a numpy array of any integer dtype, or a sequence "
+           "of ints), vectorised, on all cores (or `threads`) and without the GIL: a tuple "
+           "(value, plies, valid) of arrays of the same length: value uint8 (0 loss, 1 draw, 2 "
+           "win, as classes(); 255 where not valid), plies uint16 (0 for a draw or an entry "
+           "that is not valid), valid bool (False for a code that is malformed, negative, not "
+           "a position of the table's variant, or unreachable). Never raises for an entry; "
+           "TypeError for an array that is not of integers, ValueError for another shape.")
+      .def(
+          "get",
+          [](const PyTablebase& t, const py::object& item, const py::object& fallback) {
+            // As chess.syzygy's get_wdl: the default instead of an error for
+            // what the table does not hold.
+            State st;
+            if (py::isinstance<Position>(item)) {
+              const Position& p = item.cast<const Position&>();
+              check_variant(t, p);
+              st = p.state;
+            } else {
+              const std::uint64_t code = code_arg(item, "position");
+              if (!is_valid_position(State{code}, t.tb.variant())) return fallback;
+              st = State{code};
+            }
+            const auto o = t.tb.probe(st);
+            return o ? py::object(outcome_tuple(*o)) : fallback;
+          },
+          py::arg("position"), py::arg("default") = py::none(),
+          "probe() that returns `default` (None) instead of raising for a position no game "
+          "reaches or a code that is not a position of the table's variant, as "
+          "chess.syzygy's get_wdl(). A Position of another variant still raises ValueError.")
       .def("probe_many", &probe_many, py::arg("positions"),
            "probe() of many positions (Positions or int codes, e.g. classes()['code']): a list "
            "of (value, plies) tuples in the same order. Probes without the GIL, so threads "
            "probe in parallel. Raises UnreachablePosition (or ValueError for an invalid code, "
            "TypeError for another type) for the first failing item, its message starting "
-           "'item I: ' and its `index` attribute I.")
-      .def(
-          "analyse",
-          [](const PyTablebase& t, const std::optional<Position>& position,
-             const std::optional<MovesArg>& moves) {
-            return to_python(report_json(report(t, position, moves)));
-          },
-          py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
-          "The report of 'fano query --json' as a dict: position, to_move, value, plies, "
-          "table_value, table_plies, game_over, moves (every legal move rated, best first: "
-          "move, position, result, plies, repeats), engine_move, pv, pv_end, history_note. "
-          "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
-          "position; the game's history applies: a repeated position is a draw, rule 3).")
+           "'item I: ' and its `index` attribute I.");
+}
+
+void bind_analysis(py::class_<PyTablebase>& tb) {
+  tb.def(
+        "analyse",
+        [](const PyTablebase& t, const std::optional<Position>& position,
+           const std::optional<MovesArg>& moves) {
+          return to_python(report_json(report(t, position, moves)));
+        },
+        py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
+        "The report of 'fano query --json' as a dict: position, to_move, value, plies, "
+        "table_value, table_plies, game_over, moves (every legal move rated, best first: "
+        "move, position, result, plies, repeats), engine_move, pv, pv_end, history_note. "
+        "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
+        "position; the game's history applies: a repeated position is a draw, rule 3).")
       .def(
           "mainline",
           [](const PyTablebase& t, const std::optional<Position>& position,
@@ -772,13 +1046,48 @@ PYBIND11_MODULE(fano, m) {
           "The principal variation (the engine's play for both sides to the end of the game, "
           "or to the repetition that ends a draw) as the HTTP API's v2 /mainline object: "
           "position, to_move, value, plies, mainline (each move with its position and its "
-          "mover's result and plies), end, winner; arguments as analyse().")
-      .def("classes", &classes,
-           "Every stored symmetry class as numpy arrays of equal length len(tb): 'code' "
-           "(uint64, the canonical position's code), 'value' (uint8: 0 loss, 1 draw, 2 win, "
-           "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
-           "positions in the class; they sum to header['reachable']).");
+          "mover's result and plies), end, winner; arguments as analyse().");
+}
 
+void bind_table_arrays(py::class_<PyTablebase>& tb) {
+  tb.def("classes", &classes,
+         "Every stored symmetry class as numpy arrays of equal length len(tb): 'code' "
+         "(uint64, the canonical position's code), 'value' (uint8: 0 loss, 1 draw, 2 win, "
+         "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
+         "positions in the class; they sum to header['reachable']).")
+      .def("to_pandas", &to_pandas, py::arg("codes") = py::none(), py::kw_only(),
+           py::arg("rows") = "classes",
+           "A pandas DataFrame with the columns of 'fano export' (the schema's words): "
+           "position, to_move, phase, pieces, value, plies, orbit (classes only), code. "
+           "rows='classes' (default): one row per stored class, as 'fano export --classes'; "
+           "rows='positions': one row per reachable position, as 'fano export' (ascending "
+           "code); codes=array: one row per code, the probe_codes() result (value and plies "
+           "<NA> where not valid; position, to_move, phase and pieces <NA> where the code is "
+           "not a position of the variant). value is an ordered categorical (loss < draw < "
+           "win), to_move and phase categoricals, plies and pieces nullable integers (plies "
+           "<NA> for a draw). ImportError naming the package when pandas is not installed.");
+}
+
+void bind_arrays(py::module_& m) {
+  m.def("parse_positions", &parse_positions_of, py::arg("texts"), py::arg("variant") = kStandard,
+        py::kw_only(), py::arg("threads") = py::none(),
+        "Position.parse() of a sequence of strings (a list, a numpy array of str, ...) at "
+        "once, without the GIL: a uint64 array of their codes. ValueError for the first "
+        "text that does not parse: 'item I: ' and the reason, with the attribute `index` I; "
+        "TypeError for an item that is not a str.");
+  m.def("canonical_codes", &canonical_codes_of, py::arg("codes"), py::arg("variant") = kStandard,
+        py::kw_only(), py::arg("threads") = py::none(),
+        "The canonical code (the least code of its symmetry class under the variant's rule "
+        "symmetries, the code classes() stores) of each code of an integer array or "
+        "sequence, without the GIL: a uint64 array. ValueError for the first code that is "
+        "not a position of the variant: 'item I: ' and the reason (as Position.from_code), "
+        "with the attribute `index` I.");
+  m.def("format_positions", &format_positions_of, py::arg("codes"), py::arg("variant") = kStandard,
+        "The notation of each code of an integer array or sequence: a list of str (str() of "
+        "Position.from_code). ValueError as canonical_codes().");
+}
+
+void bind_files(py::module_& m) {
   m.def("open_tablebase", &open_table, py::arg("path") = py::none(),
         py::arg("variant") = py::none(), py::kw_only(), py::arg("solve_missing") = true,
         "Opens and checks a table (size, magic, version, checksum, contents). With no path: "
@@ -813,5 +1122,37 @@ PYBIND11_MODULE(fano, m) {
         "stack_cap, adjacency, reachable, placement, movement, canonical, win, loss, draw, "
         "start {value, plies}, then tablebase and tablebase_bytes (with a path) and seconds. "
         "threads: worker threads (None or 0: all cores).");
+}
+
+}  // namespace
+}  // namespace fano::python
+
+PYBIND11_MODULE(fano, m) {
+  using namespace fano::python;
+
+  m.doc() =
+      "Fano330-R-Morris: positions, moves, the solved tablebases and perfect play.\n\n"
+      "Positions are written as in the fano command: seven stacks for spaces 1..7, each\n"
+      "bottom to top (C white circle, T white triangle, c black circle, t black triangle,\n"
+      "- empty), then w or b: '-/-/-/-/-/-/- w' is the empty board. Moves: 'C4', 'T4'\n"
+      "(placements, the mover's colour), '7-5' (movements).\n\n"
+      "Values are for the side to move: 'win', 'draw' or 'loss', with the plies until the\n"
+      "game is over under perfect play (None for a draw).";
+  m.attr("__version__") = fano::kVersion;
+  // Classes and functions say they come from `fano` (pickle finds them there)
+  // also when this extension is fano.fano inside the pip-installed package.
+  const py::object real_name = m.attr("__name__");
+  m.attr("__name__") = "fano";
+
+  bind_errors(m);
+  bind_variant(m);
+  py::class_<Position> position = bind_position(m);
+  bind_moves(position);
+  bind_arrays(m);
+  py::class_<PyTablebase> tb = bind_tablebase(m);
+  bind_probes(tb);
+  bind_analysis(tb);
+  bind_table_arrays(tb);
+  bind_files(m);
   m.attr("__name__") = real_name;
 }

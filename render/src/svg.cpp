@@ -132,13 +132,12 @@ std::string line(Point a, Point b, const std::string& attrs) {
 
 }  // namespace
 
-std::string board_svg(State st, const SvgOptions& options) {
-  const auto pts = space_points();
-  std::vector<std::string> notes;
-  for (const std::string& note : options.notes)
-    for (std::string& l : wrap_words(note, 52)) notes.push_back(std::move(l));
-  const double height = kHeight + 20 * double(notes.size());
-  std::string o;
+namespace {
+
+using Points = std::array<Point, kSpaces>;
+
+// The document's start: size, title, arrowheads and the background.
+void draw_frame(std::string& o, State st, const SvgOptions& options, double height) {
   o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
        num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(height) + "\">\n";
   o += "  <title>" + xml_escape(format_position(st)) + "</title>\n";
@@ -155,7 +154,11 @@ std::string board_svg(State st, const SvgOptions& options) {
   o += "</defs>\n";
   o += "  <rect x=\"0\" y=\"0\" width=\"" + num(kWidth) + "\" height=\"" + num(height) +
        "\" fill=\"#f4efe4\"/>\n";
-  // The board: triangle sides, medians and the inscribed circle.
+}
+
+// The board: triangle sides, medians and the inscribed circle; the spaces and
+// their numbers (clear of a 3-piece stack).
+void draw_board(std::string& o, const Points& pts) {
   const std::string board = R"(class="board" stroke="#5a4a3a" stroke-width="2" fill="none")";
   o += "  <polygon " + board + " points=\"" + num(pts[5].x) + "," + num(pts[5].y) + " " +
        num(pts[4].x) + "," + num(pts[4].y) + " " + num(pts[2].x) + "," + num(pts[2].y) + "\"/>\n";
@@ -164,7 +167,6 @@ std::string board_svg(State st, const SvgOptions& options) {
   o += line(pts[0], pts[2], board);  // median 1-7-3
   o += "  <circle " + board + " cx=\"" + num(kCx) + "\" cy=\"" + num(kCy) + "\" r=\"" +
        num(kR / 2) + "\"/>\n";
-  // Spaces and their numbers (clear of a 3-piece stack).
   for (int s = 0; s < kSpaces; ++s) {
     o += "  <circle class=\"space\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
          num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"5\" fill=\"#5a4a3a\"/>\n";
@@ -174,13 +176,19 @@ std::string board_svg(State st, const SvgOptions& options) {
          "fill=\"#8a2a1a\">" +
          std::to_string(s + 1) + "</text>\n";
   }
-  // The line that ended the game: a ring around each of its three spaces.
-  if (options.highlight_line >= 0)
-    for (int s : kLineSpaces[options.highlight_line])
-      o += "  <circle class=\"line-highlight\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
-           num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"" + num(kPieceR + 22) +
-           "\" fill=\"#f2c14e\" fill-opacity=\"0.45\" stroke=\"#c0392b\" stroke-width=\"3\"/>\n";
-  // Move marks: the best moves in green, or every move coloured by its result.
+}
+
+// The line that ended the game: a ring around each of its three spaces.
+void draw_highlight(std::string& o, const Points& pts, int highlight_line) {
+  if (highlight_line < 0) return;
+  for (int s : kLineSpaces[highlight_line])
+    o += "  <circle class=\"line-highlight\" data-space=\"" + std::to_string(s + 1) + "\" cx=\"" +
+         num(pts[s].x) + "\" cy=\"" + num(pts[s].y) + "\" r=\"" + num(kPieceR + 22) +
+         "\" fill=\"#f2c14e\" fill-opacity=\"0.45\" stroke=\"#c0392b\" stroke-width=\"3\"/>\n";
+}
+
+// Move marks: the best moves in green, or every move coloured by its result.
+std::vector<MoveMark> move_marks(const SvgOptions& options) {
   std::vector<MoveMark> marks;
   for (const Move& m : options.best) marks.push_back({m, "best", kBestColour, "arrowhead", ""});
   for (const RatedMove& r : options.all_moves) {
@@ -188,7 +196,16 @@ std::string board_svg(State st, const SvgOptions& options) {
     marks.push_back({r.move, "move " + result, result_colour(r.result.value), "arrowhead-" + result,
                      format_move(r.move) + ": " + outcome_text(r.result)});
   }
-  // Placement outlines under the pieces.
+  return marks;
+}
+
+std::string mark_title(const MoveMark& mk) {
+  return "<title>" + xml_escape(mk.title.empty() ? format_move(mk.move) : mk.title) + "</title>";
+}
+
+// Placements as dashed outlines of the piece's shape, under the pieces (nested
+// when both shapes are marked at one space).
+void draw_placement_marks(std::string& o, const Points& pts, const std::vector<MoveMark>& marks) {
   for (const MoveMark& mk : marks) {
     const Move& m = mk.move;
     if (!m.is_placement()) continue;
@@ -199,17 +216,19 @@ std::string board_svg(State st, const SvgOptions& options) {
     const std::string mark = "class=\"" + mk.cls + " placement\" data-move=\"" + format_move(m) +
                              "\" fill=\"none\" stroke=\"" + mk.colour +
                              "\" stroke-width=\"2.5\" stroke-dasharray=\"5,3\"";
-    const std::string title =
-        "<title>" + xml_escape(mk.title.empty() ? format_move(m) : mk.title) + "</title>";
     if (shape_of(m.piece) == Shape::kCircle)
       o += "  <circle " + mark + " cx=\"" + num(pts[m.to].x) + "\" cy=\"" + num(pts[m.to].y) +
-           "\" r=\"" + num(both ? kNestedCircle : kOutlineCircle) + "\">" + title + "</circle>\n";
+           "\" r=\"" + num(both ? kNestedCircle : kOutlineCircle) + "\">" + mark_title(mk) +
+           "</circle>\n";
     else
       o += "  <polygon " + mark + " points=\"" +
-           triangle_points(pts[m.to], both ? kNestedTriangle : kOutlineTriangle) + "\">" + title +
-           "</polygon>\n";
+           triangle_points(pts[m.to], both ? kNestedTriangle : kOutlineTriangle) + "\">" +
+           mark_title(mk) + "</polygon>\n";
   }
-  // Stacks, bottom to top, each piece offset up and right of the one below.
+}
+
+// Stacks, bottom to top, each piece offset up and right of the one below.
+void draw_stacks(std::string& o, const Points& pts, State st) {
   for (int s = 0; s < kSpaces; ++s) {
     const int h = st.height(s);
     for (int i = 0; i < h; ++i) {
@@ -218,9 +237,12 @@ std::string board_svg(State st, const SvgOptions& options) {
                          Point{pts[s].x + k * kStep, pts[s].y - k * kStep}, s);
     }
   }
-  // Movements as arrows over the pieces, shifted a little to their right so
-  // that two opposite arrows stay apart, and shortened to leave the stacks
-  // visible; a move along the circle follows its arc.
+}
+
+// Movements as arrows over the pieces, shifted a little to their right so that
+// two opposite arrows stay apart, and shortened to leave the stacks visible; a
+// move along the circle follows its arc.
+void draw_movement_marks(std::string& o, const Points& pts, const std::vector<MoveMark>& marks) {
   for (const MoveMark& mk : marks) {
     const Move& m = mk.move;
     if (m.is_placement()) continue;
@@ -229,8 +251,6 @@ std::string board_svg(State st, const SvgOptions& options) {
     const std::string attrs = "class=\"" + mk.cls + " movement\" data-move=\"" + format_move(m) +
                               "\" fill=\"none\" stroke=\"" + mk.colour +
                               "\" stroke-width=\"3\" marker-end=\"url(#" + mk.marker + ")\"";
-    const std::string title =
-        "<title>" + xml_escape(mk.title.empty() ? format_move(m) : mk.title) + "</title>";
     if (on_circle(m.from) && on_circle(m.to)) {
       // The minor arc (120 degrees) from a to b; to the right of travel is
       // inwards when the angle grows (clockwise on screen), else outwards.
@@ -242,8 +262,8 @@ std::string board_svg(State st, const SvgOptions& options) {
       const Point p{kCx + r * std::cos(ta + cut), kCy + r * std::sin(ta + cut)};
       const Point q{kCx + r * std::cos(ta + d - cut), kCy + r * std::sin(ta + d - cut)};
       o += "  <path " + attrs + " d=\"M" + num(p.x) + "," + num(p.y) + " A" + num(r) + "," +
-           num(r) + " 0 0 " + (d > 0 ? "1 " : "0 ") + num(q.x) + "," + num(q.y) + "\">" + title +
-           "</path>\n";
+           num(r) + " 0 0 " + (d > 0 ? "1 " : "0 ") + num(q.x) + "," + num(q.y) + "\">" +
+           mark_title(mk) + "</path>\n";
       continue;
     }
     const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
@@ -251,26 +271,30 @@ std::string board_svg(State st, const SvgOptions& options) {
     const Point p{a.x + ux * trim - uy * shift, a.y + uy * trim + ux * shift};
     const Point q{b.x - ux * trim - uy * shift, b.y - uy * trim + ux * shift};
     o += "  <line " + attrs + " x1=\"" + num(p.x) + "\" y1=\"" + num(p.y) + "\" x2=\"" + num(q.x) +
-         "\" y2=\"" + num(q.y) + "\">" + title + "</line>\n";
+         "\" y2=\"" + num(q.y) + "\">" + mark_title(mk) + "</line>\n";
   }
-  // Each player's supply, below the board on the right (placement phase).
-  if (st.placement_phase()) {
-    double y = kHeight - 48;
-    for (Colour c : {Colour::kWhite, Colour::kBlack}) {
-      const std::string who = c == Colour::kWhite ? "white" : "black";
-      o += "  <text class=\"supply-label\" x=\"250\" y=\"" + num(y + 5) +
-           "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
-           (c == Colour::kWhite ? "White" : "Black") + "</text>\n";
-      double x = 310;
-      for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
-        const Piece p = make_piece(c, sh);
-        for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k, x += 24)
-          o += supply_element(p, Point{x, y});
-      }
-      y += 26;
+}
+
+// Each player's supply, below the board on the right (placement phase).
+void draw_supply(std::string& o, State st) {
+  if (!st.placement_phase()) return;
+  double y = kHeight - 48;
+  for (Colour c : {Colour::kWhite, Colour::kBlack}) {
+    o += "  <text class=\"supply-label\" x=\"250\" y=\"" + num(y + 5) +
+         "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
+         (c == Colour::kWhite ? "White" : "Black") + "</text>\n";
+    double x = 310;
+    for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
+      const Piece p = make_piece(c, sh);
+      for (int k = st.count_on_board(p); k < kCopiesPerKind; ++k, x += 24)
+        o += supply_element(p, Point{x, y});
     }
+    y += 26;
   }
-  // Side to move, then the notes.
+}
+
+// Side to move, the position, then the notes.
+void draw_footer(std::string& o, State st, const std::vector<std::string>& notes) {
   const bool white = st.to_move() == Colour::kWhite;
   double y = kHeight - 42;
   o += "  <text class=\"to-move\" x=\"20\" y=\"" + num(y) +
@@ -286,6 +310,25 @@ std::string board_svg(State st, const SvgOptions& options) {
          "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" + xml_escape(note) +
          "</text>\n";
   }
+}
+
+}  // namespace
+
+std::string board_svg(State st, const SvgOptions& options) {
+  const Points pts = space_points();
+  std::vector<std::string> notes;
+  for (const std::string& note : options.notes)
+    for (std::string& l : wrap_words(note, 52)) notes.push_back(std::move(l));
+  const std::vector<MoveMark> marks = move_marks(options);
+  std::string o;
+  draw_frame(o, st, options, kHeight + 20 * double(notes.size()));
+  draw_board(o, pts);
+  draw_highlight(o, pts, options.highlight_line);
+  draw_placement_marks(o, pts, marks);
+  draw_stacks(o, pts, st);
+  draw_movement_marks(o, pts, marks);
+  draw_supply(o, st);
+  draw_footer(o, st, notes);
   o += "</svg>\n";
   return o;
 }

@@ -166,6 +166,8 @@ void lower_this_threads_priority() {
 }  // namespace
 
 bool is_expensive(const Request& request) {
+  // A batch: up to kMaxBatchItems analyses in one request.
+  if (request.method == "POST") return true;
   std::size_t moves = 0;
   for (auto [it, end] = request.params.equal_range("moves"); it != end; ++it)
     moves += count_moves(it->second);
@@ -242,11 +244,12 @@ class Session : public std::enable_shared_from_this<Session> {
     state_ = State::kReading;
     parser_.emplace();
     parser_->header_limit(std::uint32_t(kHeaderLimit));
-    parser_->body_limit(0);  // no route takes a body: any body is refused (413)
+    parser_->body_limit(kBodyLimit);  // a longer Content-Length is refused with the head
+    // One deadline for the head and the body together.
     stream_.expires_after(server_.options.read_timeout);
-    http::async_read(
+    http::async_read_header(
         stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
   }
 
   // On stop(): a connection waiting for (or reading) a request closes now;
@@ -258,6 +261,19 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   enum class State { kReading, kWorking, kWriting, kClosing, kClosed };
 
+  // The head is read: a body is read only for POST (the batch route), any
+  // other body is refused before it is read (413), so that it can never be
+  // taken for the next request.
+  void on_header(beast::error_code ec) {
+    if (ec) return on_read(ec);
+    if (parser_->get().method() != http::verb::post &&
+        (parser_->chunked() || parser_->content_length().value_or(0) > 0))
+      return refuse(413, "the request has a body (only POST takes one)");
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_read(e); });
+  }
+
   void on_read(beast::error_code ec) {
     if (ec == http::error::header_limit) {
       // The request line alone past the limit is a URI too long.
@@ -268,7 +284,8 @@ class Session : public std::enable_shared_from_this<Session> {
                                                        : "the request's URI is too long");
     }
     if (ec == http::error::body_limit)
-      return refuse(413, "the request's body is too large (no request takes a body)");
+      return refuse(413,
+                    "the request's body is over " + std::to_string(kBodyLimit / 1024) + " KiB");
     if (ec && ec.category() == http::make_error_code(http::error::end_of_stream).category() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message)
       return refuse(400, "malformed HTTP request");
@@ -281,6 +298,7 @@ class Session : public std::enable_shared_from_this<Session> {
     r.path = decode_url(target.substr(0, target.find('?')), false);
     r.params = query_params(target);
     r.if_none_match = std::string(req[http::field::if_none_match]);
+    r.body = std::move(req.body());  // POST /api/v2/{variant}/batch
     head_ = req.method() == http::verb::head;
     version_ = req.version();
     keep_alive_ = req.keep_alive() && ++served_ < server_.options.keep_alive_requests;

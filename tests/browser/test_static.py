@@ -157,7 +157,7 @@ def refusal(entry):
     """Chromium logs every HTTP 4xx as an error: the API's refusal of a move the
     page asked about (over `fano serve`) is an answer, not a fault."""
     m = entry.get("message", "")
-    return entry.get("source") == "network" and "/api/v1/" in m and "status of 400" in m
+    return entry.get("source") == "network" and "/api/v1/" in m and ("status of 400" in m or "status of 422" in m)
 
 
 # ---------------------------------------------------------------- the reference
@@ -340,11 +340,32 @@ def test_offline_after_first_load(static_url, artifacts):
         drv.quit()
 
 
+def test_solving_runs_off_the_page_thread(driver, static_url):
+    """The engine runs in a Web Worker: while a variant is solved, the page's own
+    timers keep firing (the page is never blocked)."""
+    open_page(driver, static_url)
+    assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-engine-thread") == "worker"
+    driver.execute_script("""
+      window.__ticks = 0; window.__during = null;
+      var timer = setInterval(function () { window.__ticks++; }, 5);
+      new MutationObserver(function () {
+        var b = document.body;
+        if (b.hasAttribute('data-solving') && window.__start == null) window.__start = window.__ticks;
+        if (!b.hasAttribute('data-solving') && window.__start != null && window.__during == null) {
+          window.__during = window.__ticks - window.__start; clearInterval(timer); }
+      }).observe(document.body, {attributes: true});""")
+    driver.find_element(By.CSS_SELECTOR, '#variant option[value="cap3"]').click()
+    wait(driver, lambda d: ready(d) and page_state(d)["variant"] == "cap3", 120)
+    assert driver.execute_script("return window.__during;") > 0
+
+
 def test_file_url(driver, web_dir):
     """The folder opened as a file (the WebAssembly is inside fano_web.js)."""
     if os.path.exists(os.path.join(web_dir, "fano_web.wasm")):
         pytest.skip("built without SINGLE_FILE: file:// cannot fetch the .wasm")
     open_page(driver, "file://" + os.path.abspath(os.path.join(web_dir, "index.html")))
+    # no Web Worker from a file:// page: the engine runs on the page's thread
+    assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-engine-thread") in ("worker", "page")
     click_move(driver, "C4", "white")
     settle(driver, 1)
     assert page_state(driver)["value"] != ""

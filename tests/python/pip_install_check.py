@@ -64,6 +64,13 @@ with fano.open_tablebase() as tb:
     tb2 = pickle.loads(pickle.dumps(tb))
     out["tb_pickled"] = (tb2.path, tb2.probe(p)) == (tb.path, tb.probe(p))
     out["class"] = type(tb).__module__ + "." + type(tb).__qualname__
+    # The array calls: positions parsed, probed and canonicalised at once.
+    codes = fano.parse_positions([str(p), "-/-/-/-/-/-/- w"])
+    value, plies, valid = tb.probe_codes(codes)
+    out["arrays"] = {"codes": codes.tolist(), "value": value.tolist(), "plies": plies.tolist(),
+                     "valid": valid.tolist(), "code": p.code,
+                     "canonical": fano.canonical_codes(codes).tolist(),
+                     "classes": tb.classes()["code"].tolist()}
 cap3 = fano.open_tablebase(variant=fano.VARIANTS[2])
 out["cap3"] = cap3.path
 print(json.dumps(out))
@@ -85,7 +92,7 @@ def main():
 
     r = run(python, "-c", CHECK)
     got = json.loads(r.stdout)
-    print(json.dumps(got, indent=1))
+    print(json.dumps({k: v for k, v in got.items() if k != "arrays"}, indent=1))
     assert got["file"].startswith(VENV), got["file"]
     assert got["version"] == got["metadata_version"] == VERSION, got
     for f in ("__init__.py", "__init__.pyi", "py.typed"):
@@ -98,6 +105,11 @@ def main():
     assert os.path.isfile(got["path"]) and os.path.isfile(got["cap3"])
     assert got["pickled"] and got["tb_pickled"]
     assert got["class"] == "fano.Tablebase", got["class"]
+    a = got.pop("arrays")
+    assert a["codes"] == [a["code"], 0] and a["valid"] == [True, True], a
+    assert ("loss", "draw", "win")[a["value"][0]] == got["probe"][0]
+    assert (None if a["value"][0] == 1 else a["plies"][0]) == got["probe"][1]
+    assert all(c in a["classes"] for c in a["canonical"])
     # The same answer as the fano command on the same table.
     q = json.loads(run(FANO_BIN, "query", "--json", "--tb", got["path"], got["position"]).stdout)
     assert got["probe"] == [q["table_value"], q["table_plies"]], (got["probe"], q)

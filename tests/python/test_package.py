@@ -285,3 +285,34 @@ def test_stubs_cover_the_module():
     public = {n for n in dir(fano) if not n.startswith("_")} | {"__version__"}
     aliases = {"ValueName", "Outcome", "Moves"}
     assert public == names - aliases, (public ^ (names - aliases))
+
+
+def test_get_returns_default_where_probe_raises(standard):
+    # chess.syzygy's get_wdl: None (or the default) instead of an error.
+    unreachable = fano.Position.parse("C/T/c/C/t/-/c w")
+    with pytest.raises(fano.UnreachablePosition):
+        standard.probe(unreachable)
+    assert standard.get(unreachable) is None
+    assert standard.get(unreachable.code, "none") == "none"
+    for code in (2**57, 0xFF, fano.Position.parse("CTc/-/-/-/-/-/- b", fano.VARIANTS[2]).code):
+        with pytest.raises(ValueError):
+            standard.probe(code)
+        assert standard.get(code) is None
+    for p in sample_positions(fano.STANDARD, 21, 30):
+        assert standard.get(p) == standard.probe(p) == standard.get(p.code)
+    with pytest.raises(ValueError, match="variant"):
+        standard.get(fano.Position.empty(fano.VARIANTS[1]))
+    with pytest.raises(TypeError):
+        standard.get(1.5)
+
+
+def test_is_terminal_and_returns_follow_game_over():
+    # pyspiel's State.is_terminal() and returns(), from game_over().
+    positions = sample_positions(fano.STANDARD, 22, 200, max_plies=60)
+    ended = [p for p in positions if p.game_over()]
+    assert ended and len(ended) < len(positions)
+    for p in positions:
+        end = p.game_over()
+        assert p.is_terminal() == (end is not None)
+        want = (0, 0) if end is None else ((-1, 1) if end["loser"] == "white" else (1, -1))
+        assert p.returns() == want, p

@@ -86,6 +86,23 @@ def test_batch_lines(schema, table):
         assert "error" in lines[-1]
 
 
+def test_export_rows(schema, table):
+    # The first and last rows of both exports (JSON lines), and the CSV header
+    # names the same columns in the schema's order.
+    for classes in ([], ["--classes"]):
+        r = fano("export", "--tb", table, "--format", "jsonl", *classes)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        for line in lines[:200] + lines[-200:]:
+            validate(schema, "export_row", json.loads(line))
+        assert ("orbit" in json.loads(lines[0])) == bool(classes)
+        header = fano("export", "--tb", table, *classes).stdout.split("\n", 1)[0].split(",")
+        names = list(schema["$defs"]["export_row"]["properties"])
+        assert header == [n for n in names if n != "orbit" or classes]
+    with pytest.raises(jsonschema.ValidationError):
+        validate(schema, "export_row", {**json.loads(lines[0]), "code": 2**57})
+
+
 def test_engine_game(schema, table):
     r = fano("play", "--tb", table, "--engine-vs-engine", "--json", "--max-plies", "12")
     assert r.returncode == 0, r.stderr
@@ -130,6 +147,50 @@ def test_http_v2(schema, server):
     status, body = get(server + "/api/v2/standard?moves=" + urllib.parse.quote("C4,Q9"))
     assert status == 400
     validate(schema, "error", body)
+
+
+def post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_http_v2_batch(schema, server):
+    items = ["moves: " + m for m in MOVE_LISTS]
+    for value_only in (False, True):
+        status, body = post(server + "/api/v2/standard/batch",
+                            {"items": items, "value_only": value_only})
+        assert status == 200, body
+        validate(schema, "api_v2_batch", body)
+        assert len(body["answers"]) == len(items)
+    status, body = post(server + "/api/v2/standard/batch", {"items": ["moves: C4"] * 1001})
+    assert status == 413
+    validate(schema, "error", body)
+
+
+def test_http_v2_player(schema, server):
+    for player in ("random", "greedy", "search:2", "perfect", "engine"):
+        status, body = get(server + "/api/v2/standard/player?" +
+                           urllib.parse.urlencode({"player": player, "seed": 3, "moves": "C4,t3"}))
+        assert status == 200, body
+        validate(schema, "api_v2_player", body)
+    status, body = get(server + "/api/v2/standard/player?player=search:9&moves=C4")
+    assert status == 400
+    validate(schema, "error", body)
+
+
+def test_http_v2_puzzle_and_stats(schema, server):
+    for seed in (1, 2):
+        status, body = get(server + "/api/v2/standard/puzzle?seed=%d" % seed)
+        assert status == 200, body
+        validate(schema, "api_v2_puzzle", body)
+    status, body = get(server + "/api/v2/standard/stats")
+    assert status == 200, body
+    validate(schema, "api_v2_stats", body)
 
 
 def test_python_dicts(schema, table):

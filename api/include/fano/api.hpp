@@ -30,6 +30,7 @@ struct Request {
   std::string path;                                // decoded, without the query
   std::multimap<std::string, std::string> params;  // decoded query parameters
   std::string if_none_match;                       // the If-None-Match header, if any
+  std::string body{};  // a POST's body (the batch route); {}: aggregate initialisers may omit it
 };
 
 struct Response {
@@ -44,10 +45,16 @@ struct Response {
 //   GET /api/v1/{variant}?position=...|moves=...        (both: moves from position)
 //   GET /api/v1/{variant}/mainline?position=...|moves=...
 //   GET /api/v1/{variant}/svg?position=...|moves=...    (the board picture)
+//   GET /api/v2/{variant}/player?player=P&seed=S&moves=...  (a self-play player's move)
+//   GET /api/v2/{variant}/puzzle?seed=S   (a position where exactly one move keeps the value)
+//   GET /api/v2/{variant}/stats           (values by plies, the longest wins with their lines)
+//   POST /api/v2/{variant}/batch   body {"items": [position | "moves: ..."], "value_only": bool}
 //   GET / (the explorer page), GET /api (the API's documentation page)
 // Errors: 400 bad input, 404 unknown route or variant, 405 a method other
-// than GET or HEAD, 422 a legal position no game reaches; the body is
+// than GET or HEAD (POST for the batch route), 413 a batch of more than
+// kMaxBatchItems items, 422 a legal position no game reaches; the body is
 // {"error": "..."}.
+inline constexpr std::size_t kMaxBatchItems = 1000;
 class Api {
  public:
   // One table per served variant (at most one each); `version` is reported by

@@ -5,8 +5,10 @@
 //
 // Columns: position (notation), to_move (white/black), phase
 // (placement/movement), pieces (on the board), value (win/draw/loss for the
-// side to move), plies (empty in CSV, null in JSON for a draw), and for
-// classes orbit (the number of reachable positions in the class).
+// side to move), plies (empty in CSV, null in JSON for a draw), for classes
+// orbit (the number of reachable positions in the class), then code (the
+// position's 64-bit code, as Python's Position.code; up to 2^57, so beyond
+// the integers a JavaScript number holds exactly).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fano/files.hpp"
 #include "fano/state.hpp"
@@ -33,6 +36,9 @@ struct ExportRow {
   std::uint32_t orbit = 0;  // classes only
 };
 
+// The column names in order (the words of schema/fano.schema.json's
+// export_row; Python's Tablebase.to_pandas() names its columns from here).
+std::vector<std::string_view> export_columns(bool classes);
 // The CSV header line ("position,to_move,...\n"), or "" for JSON lines.
 std::string export_header(ExportFormat format, bool classes);
 // Appends one row (with its '\n'); `classes` adds the orbit column.

@@ -34,9 +34,21 @@ struct TableDir {
   std::string path;
   std::string source;  // "FANO_TABLES", "source tree" or "installed"
 };
-// $FANO_TABLES if set; else, when the running program lives in this project's
-// build tree, the source tree's tables/; else <prefix>/share/fano/tables next
-// to the installed program (<prefix>/bin/..).
+// The one answer to "which tables folder" for a program or module whose file
+// is `binary`, installed as <prefix>/<install_dir>/<file> (the fano command:
+// "bin"; the Python module: its site-packages folder):
+//   1. $FANO_TABLES if set;
+//   2. run from a build tree of this project, the source tree's tables/ (the
+//      build tree's marker file kBuildTreeMarker, in an ancestor folder of
+//      `binary`, names it: no build-tree path is compiled into a library);
+//   3. <prefix>/share/fano/tables when `binary` sits in <prefix>/<install_dir>;
+//   4. `fallback` ("installed").
+TableDir table_dir_for_binary(const std::string& binary, const std::string& install_dir,
+                              const std::string& fallback);
+// The marker file a build tree holds at its top: one line, the source tree's tables folder.
+inline constexpr const char* kBuildTreeMarker = "fano-source-tables.txt";
+// table_dir_for_binary for the running program (/proc/self/exe, "bin"),
+// falling back to /usr/local/share/fano/tables.
 TableDir default_table_dir();
 
 // Default location of a variant's table: DIR/<slug>.fanotb, DIR defaulting to

@@ -46,13 +46,15 @@ using Classifier = std::function<bool(const Request&)>;
 
 // The Api's expensive requests: analysis under a history (a moves= list of
 // more than kCheapMoves moves), or a principal variation (/mainline, or any
-// /api/v2/ position answer) with a history. Everything else is a table probe.
+// /api/v2/ position answer) with a history, or a batch (POST). Everything
+// else is a table probe.
 inline constexpr std::size_t kCheapMoves = 8;
 bool is_expensive(const Request& request);
 
 // The limits of a request, refused past them: 431 (414 for the request
 // line alone) past kHeaderLimit bytes of request line and headers; 413 for
-// any body (no route takes one), read no further than kBodyLimit bytes.
+// a body over kBodyLimit bytes (read no further), or any body on another
+// method than POST (the batch route's).
 inline constexpr std::size_t kHeaderLimit = 16 * 1024;
 inline constexpr std::size_t kBodyLimit = 64 * 1024;
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/errors.hpp"
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/value.hpp"
@@ -45,19 +46,10 @@ struct TablebaseHeader {
 };
 static_assert(sizeof(TablebaseHeader) == 104, "the on-disk header is 104 bytes");
 
-// Why a file was refused or could not be written (the CLI maps each kind to
-// its own exit code).
-enum class TablebaseErrorKind {
-  kMissing,       // no such file
-  kNotAFile,      // a directory or special file
-  kTruncated,     // shorter than its header announces
-  kBadMagic,      // not a tablebase
-  kBadVersion,    // a format version this reader does not read
-  kChecksum,      // damaged
-  kCorrupt,       // checksum right but contents inconsistent
-  kWrongVariant,  // a table of another variant
-  kIo,            // a read or write failed
-};
+// Why a file was refused or could not be written: one of the table kinds of
+// the shared error table (fano/errors.hpp: kMissing .. kIo), whose row gives
+// the CLI's exit code, the HTTP status and Python's `kind`.
+using TablebaseErrorKind = ErrorKind;
 
 class TablebaseError : public std::runtime_error {
  public:

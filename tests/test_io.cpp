@@ -1,4 +1,4 @@
-// Files, inputs and messages (issue 16, items 1 to 6): the atomic writer over
+// Files, inputs and messages: the atomic writer over
 // special files, symbolic links, missing folders, read-only and full file
 // systems; stale temporaries under flock and removal on SIGINT/SIGTERM;
 // concurrent writers; bounded line reading; and the messages' text.
@@ -640,7 +640,7 @@ TEST_F(FilesEndToEnd, JsonEscapesInvalidUtf8FromInput) {
   EXPECT_TRUE(contains(r.out, "\xef\xbf\xbd")) << "U+FFFD replaces the bad bytes: " << r.out;
 }
 
-// --- issue 35, items 10 to 14: hostile inputs and outputs ---------------------
+// --- hostile inputs and outputs ------------------------------------------------
 
 // Whether text has a byte that is a control character other than '\n'.
 bool has_control_byte(const std::string& text) {
@@ -812,6 +812,113 @@ TEST_F(FilesEndToEnd, AnOutputThatIsTheInputTableIsRefused) {
   const RunResult ok =
       run_fano({"query", "--tb", t.string(), "--svg", (dir / "b.svg").string(), kEmpty});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// Sets an environment variable for one scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
+    if (const char* o = std::getenv(name.c_str())) old = o;
+    if (value)
+      ::setenv(name.c_str(), value, 1);
+    else
+      ::unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old)
+      ::setenv(name.c_str(), old->c_str(), 1);
+    else
+      ::unsetenv(name.c_str());
+  }
+};
+
+TEST(TablesFolder, BuildTreeMarkerNamesTheSourceTables) {
+  const ScopedEnv no_env("FANO_TABLES", nullptr);
+  const fano::testing::TempDir tmp;
+  const fs::path build = tmp.path() / "build", bin = build / "tools";
+  fs::create_directories(bin);
+  std::ofstream(build / kBuildTreeMarker) << "/src/of/fano/tables\n";
+  const TableDir d = table_dir_for_binary((bin / "fano").string(), "bin", "/fallback");
+  EXPECT_EQ(d.path, "/src/of/fano/tables");
+  EXPECT_EQ(d.source, "source tree");
+}
+
+TEST(TablesFolder, InstalledProgramReadsItsPrefixShareFolder) {
+  const ScopedEnv no_env("FANO_TABLES", nullptr);
+  const fano::testing::TempDir tmp;
+  const fs::path prefix = tmp.path() / "prefix";
+  fs::create_directories(prefix / "lib" / "python3" / "dist-packages");
+  fs::create_directories(prefix / "bin");
+  const fs::path want = fs::weakly_canonical(prefix) / "share" / "fano" / "tables";
+  TableDir d = table_dir_for_binary((prefix / "bin" / "fano").string(), "bin", "/fallback");
+  EXPECT_EQ(d.path, want.string());
+  EXPECT_EQ(d.source, "installed");
+  d = table_dir_for_binary((prefix / "lib" / "python3" / "dist-packages" / "fano.so").string(),
+                           "lib/python3/dist-packages", "/fallback");
+  EXPECT_EQ(d.path, want.string());
+  // Not under its install folder: the fallback.
+  d = table_dir_for_binary((prefix / "elsewhere" / "fano").string(), "bin", "/fallback");
+  EXPECT_EQ(d.path, "/fallback");
+  // No install folder (a module built without install rules): the fallback.
+  d = table_dir_for_binary((prefix / "bin" / "fano.so").string(), "", "/fallback");
+  EXPECT_EQ(d.path, "/fallback");
+}
+
+TEST(TablesFolder, EnvironmentVariableWins) {
+  const ScopedEnv env("FANO_TABLES", "/chosen/tables");
+  const TableDir d = table_dir_for_binary("/usr/bin/fano", "bin", "/fallback");
+  EXPECT_EQ(d.path, "/chosen/tables");
+  EXPECT_EQ(d.source, "FANO_TABLES");
+  EXPECT_EQ(default_table_dir().path, "/chosen/tables");
+}
+
+TEST(TablesFolder, TheBuildTreesProgramReadsTheSourceTables) {
+  const ScopedEnv no_env("FANO_TABLES", nullptr);
+  // The test binary itself lives in this build tree.
+  const TableDir d = default_table_dir();
+  EXPECT_EQ(d.source, "source tree");
+  EXPECT_EQ(fs::weakly_canonical(d.path),
+            fs::weakly_canonical(fs::path(FANO_SOURCE_DIR) / "tables"));
+}
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// A killed solve leaves "X.tmp.<pid>" behind: the writer removes such files whose lock is free
+// (their writer is gone: a PID check would be wrong across PID namespaces and never true of
+// "X.tmp.1"), and leaves a live writer's locked file alone.
+TEST(Temporaries, StaleTemporaryFilesAreRemoved) {
+  TempDir dir;
+  const fs::path target = dir / "t.fanotb";
+  const fs::path dead = dir / "t.fanotb.tmp.999999999";   // no writer holds it
+  const fs::path pid1 = dir / "t.fanotb.tmp.1";           // PID 1 lives, but holds no lock
+  const fs::path live = dir / "t.fanotb.tmp.2";           // locked below: a live writer's
+  const fs::path other = dir / "u.fanotb.tmp.999999999";  // another table's: not ours to touch
+  for (const fs::path& p : {dead, pid1, live, other}) write_bytes(p, {1, 2, 3});
+  const int held = ::open(live.c_str(), O_RDONLY);
+  ASSERT_EQ(::flock(held, LOCK_EX | LOCK_NB), 0);
+  const std::vector<std::uint8_t> bytes{4, 5, 6};
+  write_file_atomically(target.string(), bytes);
+  ::close(held);
+  EXPECT_EQ(read_bytes(target), bytes);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(pid1));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// Reliability (issue 6): damaged tablebase files, bad user input, interrupted
+// Reliability: damaged tablebase files, bad user input, interrupted
 // solves, determinism and concurrent probes. End-to-end through the fano tool
-// (FANO_BIN) where the issue speaks of the tool, in process otherwise.
+// (FANO_BIN) for what users run, in process otherwise.
 #include <gtest/gtest.h>
 
 #include <algorithm>

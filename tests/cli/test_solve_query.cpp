@@ -302,3 +302,29 @@ TEST_F(ToolsEndToEnd, QueryMissingTableNamesTheFile) {
 
 }  // namespace
 }  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+
+// A move list that repeats a position must stop: rule 3 ends it drawn at the repetition.
+constexpr const char* kRepeating = "T2,t7,T1,t1,C2,c4,C7,c3,7-3,1-4,3-7,4-1";  // ply 12 = ply 8
+
+TEST_F(ToolsEndToEnd, QueryReportsADrawByRepetition) {
+  // The full cap-2 projective table; these moves are legal there too.
+  const fs::path table = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/full_cap2_projective";
+  const RunResult r = run_fano({"query", "--tb", table.string(), "--json", "--moves", kRepeating});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = parse_json(r.out);
+  EXPECT_EQ(j["game_over"]["reason"], "repetition") << r.out;
+  EXPECT_EQ(j["game_over"]["loser"], nullptr) << r.out;
+  EXPECT_NE(j["game_over"]["text"].get<std::string>().find("draw by repetition"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(j["value"], "draw") << r.out;
+  EXPECT_EQ(j["plies"], nullptr) << r.out;
+  EXPECT_TRUE(j["moves"].empty()) << r.out;
+}
+
+}  // namespace
+}  // namespace fano

@@ -1,4 +1,4 @@
-// Play and see (issue 7): `fano play` scripted through stdin and engine against
+// Play and see: `fano play` scripted through stdin and engine against
 // engine, the engine's choice rule, and `fano show` / `fano query --svg`
 // pictures. End-to-end through the fano tool (FANO_BIN); the choice rule also
 // in process through the fano_engine library.
@@ -395,7 +395,7 @@ TEST_F(Play, BestMovesAndQuerySvg) {
   EXPECT_EQ(no_table.err_lines(), 1) << no_table.err;
 }
 
-// --- issue 16, items 11 to 13 --------------------------------------------------
+// --- messages, pictures and scripts ---------------------------------------------
 
 TEST_F(Play, HumanMoveThatChangesTheResultIsSaid) {
   // C7 loses in 13 (the table: the reply position is Black's win in 12); the

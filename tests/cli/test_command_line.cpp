@@ -1,4 +1,4 @@
-// The command line as people use it (issue 16, items 7 to 10 and 12): operands
+// The command line as people use it: operands
 // after "--", positions split into words by the shell, --version, `fano help
 // CMD`, help text wrapped at the terminal width with examples, the text board
 // (circle, median, cap 3, top piece, supply) and the wording of values and times.
@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fano/errors.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
 #include "fano/rules.hpp"
@@ -274,6 +276,39 @@ TEST(Wording, SolveTimesInMilliseconds) {
                         "retrograde [0-9]+\\.[0-9]{3} s, write [0-9]+\\.[0-9]{3} s, total "
                         "[0-9]+\\.[0-9]{3} s\n")))
       << r.out;
+}
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+// The one table of error kinds (fano/errors.hpp) against what the README
+// promises: distinct codes and names, the table kinds as 10..18 in order.
+TEST(ExitCodes, EachErrorKindHasItsOwnCodeAndTheReadmeListsIt) {
+  std::set<int> codes;
+  std::set<std::string_view> names;
+  for (const ErrorKindInfo& k : kErrorKinds) {
+    EXPECT_TRUE(codes.insert(k.exit_code).second) << k.name;
+    EXPECT_TRUE(names.insert(k.name).second) << k.name;
+    EXPECT_GE(k.http_status, 400) << k.name;
+    EXPECT_LT(k.http_status, 600) << k.name;
+  }
+  int expected = 10;
+  for (std::size_t i = std::size_t(ErrorKind::kMissing); i <= std::size_t(ErrorKind::kIo); ++i)
+    EXPECT_EQ(kErrorKinds[i].exit_code, expected++) << kErrorKinds[i].name;
+  const std::string readme = testing::read_text(fs::path(FANO_SOURCE_DIR) / "README.md");
+  const auto at = readme.find("Exit codes: 0 success");
+  ASSERT_NE(at, std::string::npos);
+  const std::string para = readme.substr(at, readme.find("\n\n", at) - at);
+  for (const ErrorKindInfo& k : kErrorKinds) {
+    if (k.exit_code >= 10) continue;  // the table kinds: "10..18"
+    EXPECT_NE(para.find(std::to_string(k.exit_code) + " "), std::string::npos) << k.name;
+  }
+  EXPECT_NE(para.find("10..18"), std::string::npos);
+  EXPECT_EQ(error_info(ErrorKind::kUnreachable).http_status, 422);
+  EXPECT_EQ(error_info(ErrorKind::kBadInput).http_status, 400);
 }
 
 }  // namespace

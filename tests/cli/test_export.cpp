@@ -60,6 +60,7 @@ struct Row {
   int pieces = 0;
   json plies;
   std::int64_t orbit = -1;
+  std::uint64_t code = 0;
 };
 
 std::vector<Row> parse_rows(const std::string& text, bool csv, bool classes) {
@@ -68,8 +69,8 @@ std::vector<Row> parse_rows(const std::string& text, bool csv, bool classes) {
   if (csv) {
     EXPECT_FALSE(lines.empty());
     if (lines.empty()) return rows;
-    EXPECT_EQ(lines[0], classes ? "position,to_move,phase,pieces,value,plies,orbit"
-                                : "position,to_move,phase,pieces,value,plies");
+    EXPECT_EQ(lines[0], classes ? "position,to_move,phase,pieces,value,plies,orbit,code"
+                                : "position,to_move,phase,pieces,value,plies,code");
     lines.erase(lines.begin());
   }
   rows.reserve(lines.size());
@@ -77,18 +78,20 @@ std::vector<Row> parse_rows(const std::string& text, bool csv, bool classes) {
     Row r;
     if (csv) {
       const std::vector<std::string> f = split_csv(line);
-      EXPECT_EQ(f.size(), classes ? 7u : 6u) << line;
-      if (f.size() < 6) continue;
+      EXPECT_EQ(f.size(), classes ? 8u : 7u) << line;
+      if (f.size() < 7) continue;
       r.position = f[0], r.to_move = f[1], r.phase = f[2], r.pieces = std::stoi(f[3]);
       r.value = f[4];
       r.plies = f[5].empty() ? json(nullptr) : json(std::stoi(f[5]));
-      if (classes && f.size() == 7) r.orbit = std::stoll(f[6]);
+      if (classes && f.size() == 8) r.orbit = std::stoll(f[6]);
+      r.code = std::stoull(f.back());
     } else {
       const json j = json::parse(line);
-      EXPECT_EQ(j.size(), classes ? 7u : 6u) << line;
+      EXPECT_EQ(j.size(), classes ? 8u : 7u) << line;
       r.position = j["position"], r.to_move = j["to_move"], r.phase = j["phase"];
       r.pieces = j["pieces"], r.value = j["value"], r.plies = j["plies"];
       if (classes) r.orbit = j["orbit"];
+      r.code = j["code"];
     }
     rows.push_back(std::move(r));
   }
@@ -126,6 +129,7 @@ class ExportBatch : public ::testing::Test {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       const State st = parse_position(r.position, v);
+      ASSERT_EQ(r.code, st.code) << "the code column is not the position's code: " << r.position;
       if (i > 0) {
         ASSERT_LT(previous, st.code) << "not in ascending code order at row " << i;
       }
