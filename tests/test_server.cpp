@@ -1012,10 +1012,13 @@ TEST_F(LiveServer, HostileRequestsGet4xxAndTheServerKeepsAnswering) {
     EXPECT_EQ(reply.substr(9, c.status.size()), c.status) << reply.substr(0, 200);
     EXPECT_NE(reply.find("\r\n\r\n{\"error\":"), std::string::npos) << reply.substr(0, 300);
   }
-  // A request that never ends its line is dropped at the read timeout (1 s).
+  // A request that never ends its line is dropped at the read timeout (1 s);
+  // bytes that cannot start a request are refused at once.
   bool closed = false;
-  EXPECT_EQ(raw("\x16\x03\x01\x02", 60000, &closed), "");
+  EXPECT_EQ(raw("GET /api/v1/sta", 60000, &closed), "");
   EXPECT_TRUE(closed) << "the server held a connection that sent nothing more";
+  EXPECT_EQ(raw("\x16\x03\x01\x02", 60000, &closed).substr(0, 12), "HTTP/1.1 400");
+  EXPECT_TRUE(closed);
   httplib::Client cl = client();
   const auto r = cl.Get("/api/v1/standard?moves=C4");
   ASSERT_TRUE(r);
@@ -1149,6 +1152,8 @@ TEST(FanoServe, BadArgumentsAndADamagedTable) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"serve", "--port", "70000"},
            {"serve", "--threads", "0"},
+           {"serve", "--expensive", "0"},
+           {"serve", "--read-timeout", "5"},
            {"serve", "--bind", "not-an-address", "--port", "0", "--tables", tables_folder()}}) {
     const RunResult r = run_fano(args);
     EXPECT_NE(r.exit_code, 0) << command_line(args);

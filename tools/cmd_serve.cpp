@@ -2,6 +2,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -85,15 +86,22 @@ int cmd_serve(const Args& args) {
       "address to listen on (0.0.0.0 for every interface)")(
       "tables", po::value<std::string>(), "folder of the tables (default: see 'fano info')")(
       "threads,j", po::value<int>()->default_value(64),
-      "worker threads, each serving one connection at a time (1..1024)")(
+      "worker threads computing answers; connections do not hold one (1..1024)")(
       "cache-mb", po::value<int>()->default_value(64),
       "memory for answers already given, in MiB (0: no cache)")(
+      "expensive", po::value<int>()->default_value(2),
+      "long analyses (a history of more than 8 moves, or a principal variation with one) "
+      "computed at once; more are answered 503 with Retry-After (1..1024)")(
+      "read-timeout", po::value<int>()->default_value(5000),
+      "milliseconds for a whole request (and the wait for the next one on a kept-alive "
+      "connection) before the connection is closed (100..600000)")(
       "web", po::value<std::string>(),
       "folder of the static explorer served at / (default: the build's or installed web "
       "folder if there is one; 'none': the page embedded in the binary)");
   const auto vm =
       parse("serve",
-            "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--web DIR|none]",
+            "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N] "
+            "[--read-timeout MS] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.\n\n"
             "Examples:\n"
@@ -108,6 +116,13 @@ int cmd_serve(const Args& args) {
   const int threads = (*vm)["threads"].as<int>();
   if (threads < 1 || threads > 1024)
     throw UsageError("--threads must be 1..1024, got " + std::to_string(threads));
+
+  const int expensive = (*vm)["expensive"].as<int>();
+  if (expensive < 1 || expensive > 1024)
+    throw UsageError("--expensive must be 1..1024, got " + std::to_string(expensive));
+  const int read_timeout = (*vm)["read-timeout"].as<int>();
+  if (read_timeout < 100 || read_timeout > 600000)
+    throw UsageError("--read-timeout must be 100..600000, got " + std::to_string(read_timeout));
 
   // Signals are taken by one thread (sigwait), never by a handler racing the server.
   sigset_t stop_signals;
@@ -126,6 +141,8 @@ int cmd_serve(const Args& args) {
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;
   options.threads = threads;
+  options.expensive_limit = expensive;
+  options.read_timeout = std::chrono::milliseconds(read_timeout);
   options.web_dir = vm->count("web") ? (*vm)["web"].as<std::string>() : default_web_dir();
   if (options.web_dir == "none") options.web_dir.clear();
   if (!options.web_dir.empty()) {
@@ -157,6 +174,15 @@ int cmd_serve(const Args& args) {
   // the watcher in the second case so that it can be joined.
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
+  if (const std::size_t left = http.unfinished()) {
+    // Analyses still computing after the grace: their clients are gone (the
+    // connections are closed), and nothing can interrupt them; end now
+    // rather than wait for them (the tables are only read).
+    progress("serve: " + std::to_string(left) + " answer(s) unfinished, dropped");
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(0);
+  }
   return 0;
 }
 

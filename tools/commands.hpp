@@ -22,4 +22,13 @@ int cmd_export(const Args& args);
 int cmd_facts(const Args& args);
 int cmd_selfplay(const Args& args);
 
+// `fano serve`: runs fano-serve from the folder of this executable (the
+// server's code lives there alone: every other command starts without it).
+int exec_serve(const Args& args);
+
+// Runs a command, reporting its errors (one line, the exit code of their kind).
+int run_command(const std::string& name, int (*run)(const Args&), const Args& args);
+// Flushes stdout: `code`, or exit 6 when the output could not be written.
+int finish_output(const std::string& name, int code);
+
 }  // namespace fano::cli

@@ -3,16 +3,12 @@
 #include <zstd.h>
 
 #include <algorithm>
-#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "fano/analysis.hpp"
-#include "fano/files.hpp"
-#include "fano/notation.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/version.hpp"
 
@@ -32,7 +28,7 @@ const Command kCommands[] = {
     {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
     {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
     {"serve", "serve the solved game over HTTP: a JSON API and a browser explorer",
-     fano::cli::cmd_serve},
+     fano::cli::exec_serve},
     {"export", "every reachable position (or class) with its value, as CSV or JSON lines",
      fano::cli::cmd_export},
     {"verify", "check a tablebase, published depth counts or game records", fano::cli::cmd_verify},
@@ -64,37 +60,6 @@ void version(std::ostream& out) {
       << "oneTBB " << TBB_runtime_version() << " (built with " << TBB_VERSION_STRING << ")\n";
 }
 
-// Runs one command; its messages go through print_error (one line, printable).
-int run_command(const Command& c, const std::vector<std::string>& args) {
-  using fano::cli::print_error;
-  const std::string name = c.name;
-  try {
-    return c.run(args);
-  } catch (const fano::cli::UsageError& e) {
-    print_error(name, e.what());
-    return e.code();
-  } catch (const fano::TablebaseError& e) {
-    print_error(name, e.what());
-    return fano::cli::exit_code_for(e.kind());
-  } catch (const fano::FileError& e) {
-    // An input that cannot be read is bad input; an output gets its own code.
-    print_error(name, e.what());
-    return e.output() ? fano::cli::kExitCannotWrite : fano::cli::kExitUsage;
-  } catch (const fano::UnreachablePosition& e) {
-    print_error(name, e.what());
-    return fano::cli::kExitUnreachable;
-  } catch (const fano::NotationError& e) {
-    print_error(name, e.what());
-    return fano::cli::kExitUsage;
-  } catch (const std::bad_alloc&) {
-    print_error(name, "out of memory");
-    return fano::cli::kExitInternal;
-  } catch (const std::exception& e) {
-    print_error(name, e.what());
-    return fano::cli::kExitInternal;
-  }
-}
-
 int dispatch(std::string& name, std::vector<std::string>& args) {
   if (name == "--version" || name == "-V" || name == "version") {
     version(std::cout);
@@ -109,7 +74,7 @@ int dispatch(std::string& name, std::vector<std::string>& args) {
     return 0;
   }
   for (const Command& c : kCommands)
-    if (name == c.name) return run_command(c, args);
+    if (name == c.name) return fano::cli::run_command(name, c.run, args);
   std::cerr << "fano: unknown command '" << fano::cli::printable(name) << "' (see 'fano --help')\n";
   return 2;
 }
@@ -124,15 +89,5 @@ int main(int argc, char** argv) {
   std::string name = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   const int code = dispatch(name, args);
-  // Every command's report reaches stdout, or the command fails: a write
-  // error there (a full disk, /dev/full) is an output error, exit 6, unless
-  // the command has already failed for another reason.
-  try {
-    fano::finish_stdout();
-  } catch (const fano::FileError& e) {
-    std::cerr << "fano" << (name.empty() ? "" : " " + fano::cli::printable(name)) << ": "
-              << fano::cli::printable(e.what()) << "\n";
-    return code == 0 ? fano::cli::kExitCannotWrite : code;
-  }
-  return code;
+  return fano::cli::finish_output(name, code);
 }

@@ -1,161 +1,546 @@
-// The HTTP layer: cpp-httplib carries requests to Api::handle and back.
-#include <httplib.h>
-#include <sys/socket.h>
+// The HTTP layer: Boost.Beast on Asio carries requests to the Api and back.
+//
+// Why not a thread per connection (cpp-httplib, before): a hostile client
+// holding connections (a slow request head, idle or kept-alive connections)
+// held the workers with them, and nobody else was answered. Here one network
+// thread owns every connection's reads and writes; a connection costs a
+// socket and a small buffer, never a thread. Each request is read under one
+// deadline for the whole of it; a complete request goes to a worker.
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <array>
+#include <atomic>
+// clang-format off
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+// clang-format on
+#include <mutex>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "fano/json.hpp"
 #include "fano/server.hpp"
 
 namespace fano::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
 namespace {
 
-// The query's parameters as sent, each repetition kept: httplib's own parser
-// drops a repeated "key=value" pair, so that "?moves=C4&moves=C4" would pass
-// where "?moves=C4&moves=t3" is refused; the Api refuses both.
-std::multimap<std::string, std::string> query_params(const std::string& target) {
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// %XX decoded (a malformed escape is kept as sent, for the Api to refuse);
+// '+' is a space in a query.
+std::string decode_url(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0) {
+      out += char(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+      i += 2;
+    } else if (s[i] == '+' && plus_is_space) {
+      out += ' ';
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The query's parameters as sent, each repetition kept, so that the Api can
+// refuse "?moves=C4&moves=C4" as it refuses "?moves=C4&moves=t3".
+std::multimap<std::string, std::string> query_params(std::string_view target) {
   std::multimap<std::string, std::string> params;
   const std::size_t q = target.find('?');
-  if (q == std::string::npos) return params;
-  const std::string query = target.substr(q + 1, target.find('#', q) - q - 1);
+  if (q == std::string_view::npos) return params;
+  std::string_view query = target.substr(q + 1);
+  query = query.substr(0, query.find('#'));
   for (std::size_t start = 0; start <= query.size();) {
     std::size_t end = query.find('&', start);
-    if (end == std::string::npos) end = query.size();
-    const std::string pair = query.substr(start, end - start);
+    if (end == std::string_view::npos) end = query.size();
+    const std::string_view pair = query.substr(start, end - start);
     if (!pair.empty()) {
       const std::size_t eq = pair.find('=');
-      params.emplace(httplib::detail::decode_url(pair.substr(0, eq), true),
-                     eq == std::string::npos
-                         ? std::string()
-                         : httplib::detail::decode_url(pair.substr(eq + 1), true));
+      params.emplace(
+          decode_url(pair.substr(0, eq), true),
+          eq == std::string_view::npos ? std::string() : decode_url(pair.substr(eq + 1), true));
     }
     start = end + 1;
   }
   return params;
 }
 
+std::string error_body(const std::string& message) { return json_text(Json{{"error", message}}); }
+
+// The static explorer's files carry the same headers as every answer; its
+// policy lets the page run its own scripts and compile its WebAssembly
+// engine ('wasm-unsafe-eval'), register its service worker, and load
+// nothing from elsewhere (the engine is fetched from a data: URL inside
+// fano_web.js, see FANO_WEB_SINGLE_FILE). (Its inline script is allowed as
+// on any static host: the folder is built separately from this binary, so
+// no hash of it is known here.)
+std::vector<std::pair<std::string, std::string>> static_file_headers() {
+  auto headers = security_headers("/static");
+  for (auto& [k, v] : headers)
+    if (k == "Content-Security-Policy")
+      v = "default-src 'none'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
+          "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' data:; "
+          "worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+          "frame-ancestors 'none'";
+  return headers;
+}
+
+std::string_view mime_type(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  const std::string_view ext = dot == std::string_view::npos ? "" : path.substr(dot);
+  if (ext == ".html" || ext == ".htm") return "text/html";
+  if (ext == ".js" || ext == ".mjs") return "text/javascript";
+  if (ext == ".css") return "text/css";
+  if (ext == ".json") return "application/json";
+  if (ext == ".webmanifest") return "application/manifest+json";
+  if (ext == ".wasm") return "application/wasm";
+  if (ext == ".svg") return "image/svg+xml";
+  if (ext == ".png") return "image/png";
+  if (ext == ".ico") return "image/x-icon";
+  if (ext == ".txt") return "text/plain";
+  return "application/octet-stream";
+}
+
+// The file of `web_dir` a decoded path names, or "" (then the Api answers):
+// no "..", no NUL, a folder's index.html.
+std::string static_file(const std::string& web_dir, const std::string& path) {
+  if (web_dir.empty() || path.empty() || path[0] != '/') return "";
+  if (path.find('\0') != std::string::npos || path.find('\\') != std::string::npos) return "";
+  for (std::size_t i = 0; i < path.size();) {
+    const std::size_t next = std::min(path.find('/', i + 1), path.size());
+    if (path.compare(i, next - i, "/..") == 0) return "";
+    i = next;
+  }
+  std::string file = web_dir + path;
+  if (file.back() == '/') file += "index.html";
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return "";
+  if (S_ISDIR(st.st_mode)) {
+    file += "/index.html";
+    if (::stat(file.c_str(), &st) != 0) return "";
+  }
+  return S_ISREG(st.st_mode) ? file : "";
+}
+
+std::size_t count_moves(const std::string& list) {
+  std::size_t n = 0;
+  bool in_move = false;
+  for (const char c : list) {
+    const bool sep = c == ',' || c == ' ' || c == '+' || c == '\t';
+    if (!sep && !in_move) ++n;
+    in_move = !sep;
+  }
+  return n;
+}
+
+// Expensive work runs at a lower priority, so that the cheap answers keep
+// the CPU when both wait for it (Linux sets a thread's nice value alone).
+void lower_this_threads_priority() {
+#ifdef __linux__
+  thread_local bool lowered = false;
+  if (!lowered) {
+    (void)::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), 10);
+    lowered = true;
+  }
+#endif
+}
+
 }  // namespace
 
+bool is_expensive(const Request& request) {
+  // A batch: up to kMaxBatchItems analyses in one request.
+  if (request.method == "POST") return true;
+  std::size_t moves = 0;
+  for (auto [it, end] = request.params.equal_range("moves"); it != end; ++it)
+    moves += count_moves(it->second);
+  if (moves == 0) return false;
+  const bool principal_variation =
+      request.path.rfind("/api/v2/", 0) == 0 ||
+      (request.path.size() >= 9 &&
+       request.path.compare(request.path.size() - 9, 9, "/mainline") == 0);
+  return principal_variation || moves > kCheapMoves;
+}
+
+class Session;
+
 struct HttpServer::Impl {
-  const Api& api;
+  // Declared first, destroyed last: sessions leave this set when destroyed,
+  // possibly as the io_context drops their pending handlers.
+  std::mutex sessions_mutex;
+  std::unordered_set<Session*> sessions;
+
+  Handler handler;
+  Classifier expensive;
   ServerOptions options;
-  httplib::Server http;
+  std::vector<std::pair<std::string, std::string>> file_headers = static_file_headers();
+
+  asio::io_context io{1};
+  tcp::acceptor acceptor{io};
+  asio::steady_timer accept_retry{io};
+  asio::steady_timer shutdown_check{io};
+  std::chrono::steady_clock::time_point shutdown_deadline;
+  bool stopping = false;  // network thread only
+  std::atomic<bool> stop_requested{false};
+  std::atomic<int> expensive_running{0};
+  std::atomic<std::size_t> working{0};  // answers being computed
   bool bound = false;
-  int listen_fd = -1;  // the listening socket, seen by the socket-options hook
 
-  Impl(const Api& a, ServerOptions o) : api(a), options(std::move(o)) {}
+  // Destroyed first: joining the workers (their answers are posted to the
+  // io_context, which is still there).
+  asio::thread_pool cheap_pool;
+  asio::thread_pool expensive_pool;
 
-  void answer(const httplib::Request& req, httplib::Response& res) const {
-    Request r;
-    r.method = req.method;
-    r.path = req.path;
-    r.params = query_params(req.target);
-    r.if_none_match = req.get_header_value("If-None-Match");
-    r.body = req.body;  // POST /api/v2/{variant}/batch
-    const Response out = api.handle(r);
-    res.status = out.status;
-    for (const auto& [k, v] : out.headers) res.set_header(k, v);
-    if (!out.body.empty() || out.status != 304) res.set_content(out.body, out.content_type);
+  Impl(Handler h, Classifier e, ServerOptions o)
+      : handler(std::move(h)),
+        expensive(std::move(e)),
+        options(std::move(o)),
+        cheap_pool(std::size_t(std::max(1, options.threads))),
+        expensive_pool(std::size_t(std::max(1, options.expensive_limit))) {}
+
+  std::size_t session_count() {
+    std::lock_guard lock(sessions_mutex);
+    return sessions.size();
   }
+  void accept();
+  void begin_shutdown();
+  void check_shutdown();
 };
 
-HttpServer::HttpServer(const Api& api, ServerOptions options)
-    : impl_(std::make_unique<Impl>(api, std::move(options))) {
-  httplib::Server& http = impl_->http;
-  const std::size_t threads = std::size_t(std::max(1, impl_->options.threads));
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  const auto timeout = impl_->options.read_timeout;
-  http.set_read_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
-  http.set_write_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
-  http.set_keep_alive_timeout(std::max<time_t>(1, time_t(timeout.count() / 1000)));
-  http.set_keep_alive_max_count(impl_->options.keep_alive_requests);
-  http.set_payload_max_length(64 * 1024);  // requests are GETs; a body is never needed
-  http.set_tcp_nodelay(true);
-  Impl* impl = impl_.get();
-  // The library listens with a backlog of 5, compiled into it: a burst of new
-  // connections (a load test, a crowd) would see SYNs dropped and 1 s
-  // retransmits. The hook records the socket so that start() can listen again
-  // with a deep backlog (Linux updates the backlog of a listening socket).
-  http.set_socket_options([impl](socket_t sock) {
-    int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    impl->listen_fd = sock;
-  });
-  auto handler = [impl](const httplib::Request& req, httplib::Response& res) {
-    impl->answer(req, res);
-  };
-  // The static explorer's files, when a folder is given (checked first for GET and HEAD).
-  if (!impl_->options.web_dir.empty() && !http.set_mount_point("/", impl_->options.web_dir))
-    throw std::runtime_error("cannot serve the folder " + impl_->options.web_dir);
-  // The static explorer's files carry the same headers as every answer; its
-  // policy lets the page run its own scripts and compile its WebAssembly
-  // engine ('wasm-unsafe-eval'), register its service worker, and load
-  // nothing from elsewhere (the engine is fetched from a data: URL inside
-  // fano_web.js, see FANO_WEB_SINGLE_FILE). (Its inline script is allowed as on any static
-  // host: the folder is built separately from this binary, so no hash of it
-  // is known here.)
-  http.set_file_request_handler([](const httplib::Request&, httplib::Response& res) {
-    for (const auto& [k, v] : security_headers("/static"))
-      if (k != "Content-Security-Policy") res.set_header(k, v);
-    res.set_header("Content-Security-Policy",
-                   "default-src 'none'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
-                   "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-                   "connect-src 'self' data:; "
-                   "worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
-                   "frame-ancestors 'none'");
-  });
-  // Every other path and method reaches the Api, which answers 404 and 405 itself.
-  for (const char* pattern : {R"(/.*)"}) {
-    http.Get(pattern, handler);
-    http.Post(pattern, handler);
-    http.Put(pattern, handler);
-    http.Delete(pattern, handler);
-    http.Patch(pattern, handler);
-    http.Options(pattern, handler);
+// One connection: read a request (one deadline for all of it), have it
+// answered, write the answer, then the next request (pipelined requests are
+// already in the buffer, answered in order) or close.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(HttpServer::Impl& server, tcp::socket socket)
+      : server_(server), stream_(std::move(socket)) {
+    std::lock_guard lock(server_.sessions_mutex);
+    server_.sessions.insert(this);
   }
-  // Errors httplib detects itself (a malformed request, a URI over its limit):
-  // the same JSON body as the Api's errors.
-  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    for (const auto& [k, v] : security_headers(req.path)) res.set_header(k, v);
-    const char* why = res.status == 414   ? "the request's URI is too long"
-                      : res.status == 413 ? "the request's body is too large"
-                      : res.status == 400 ? "malformed HTTP request"
-                                          : "the request was refused";
-    res.set_content(
-        json_text(Json{{"error", std::string(why) + " (HTTP " + std::to_string(res.status) + ")"}}),
-        "application/json");
-  });
-  http.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-        res.status = 500;
-        for (const auto& [k, v] : security_headers("")) res.set_header(k, v);
-        res.set_content(json_text(Json{{"error", "internal error"}}), "application/json");
+  ~Session() {
+    std::lock_guard lock(server_.sessions_mutex);
+    server_.sessions.erase(this);
+  }
+
+  void read() {
+    if (server_.stopping) return close();
+    state_ = State::kReading;
+    parser_.emplace();
+    parser_->header_limit(std::uint32_t(kHeaderLimit));
+    parser_->body_limit(kBodyLimit);  // a longer Content-Length is refused with the head
+    // One deadline for the head and the body together.
+    stream_.expires_after(server_.options.read_timeout);
+    http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  }
+
+  // On stop(): a connection waiting for (or reading) a request closes now;
+  // one whose answer is being computed or written closes after it.
+  void on_stop() {
+    if (state_ == State::kReading || state_ == State::kClosing) stream_.cancel();
+  }
+
+ private:
+  enum class State { kReading, kWorking, kWriting, kClosing, kClosed };
+
+  // The head is read: a body is read only for POST (the batch route), any
+  // other body is refused before it is read (413), so that it can never be
+  // taken for the next request.
+  void on_header(beast::error_code ec) {
+    if (ec) return on_read(ec);
+    if (parser_->get().method() != http::verb::post &&
+        (parser_->chunked() || parser_->content_length().value_or(0) > 0))
+      return refuse(413, "the request has a body (only POST takes one)");
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_read(e); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec == http::error::header_limit) {
+      // The request line alone past the limit is a URI too long.
+      const auto data = buffer_.cdata();
+      const std::string_view head(static_cast<const char*>(data.data()), data.size());
+      const bool line_ended = head.find("\r\n") != std::string_view::npos;
+      return refuse(line_ended ? 431 : 414, line_ended ? "the request's headers are too large"
+                                                       : "the request's URI is too long");
+    }
+    if (ec == http::error::body_limit)
+      return refuse(413,
+                    "the request's body is over " + std::to_string(kBodyLimit / 1024) + " KiB");
+    if (ec && ec.category() == http::make_error_code(http::error::end_of_stream).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message)
+      return refuse(400, "malformed HTTP request");
+    if (ec) return close();  // the client left, the deadline passed, or stop()
+    auto& req = parser_->get();
+    if (req.method() == http::verb::unknown) return refuse(400, "malformed HTTP request");
+    Request r;
+    r.method = std::string(req.method_string());
+    const std::string_view target(req.target().data(), req.target().size());
+    r.path = decode_url(target.substr(0, target.find('?')), false);
+    r.params = query_params(target);
+    r.if_none_match = std::string(req[http::field::if_none_match]);
+    r.body = std::move(req.body());  // POST /api/v2/{variant}/batch
+    head_ = req.method() == http::verb::head;
+    version_ = req.version();
+    keep_alive_ = req.keep_alive() && ++served_ < server_.options.keep_alive_requests;
+    if (head_ || req.method() == http::verb::get)
+      if (const std::string file = static_file(server_.options.web_dir, r.path); !file.empty())
+        return send_file(file);
+    dispatch(std::move(r));
+  }
+
+  void dispatch(Request r) {
+    state_ = State::kWorking;
+    const bool expensive = server_.expensive(r);
+    if (expensive && ++server_.expensive_running > server_.options.expensive_limit) {
+      --server_.expensive_running;
+      Response busy;
+      busy.status = 503;
+      busy.body = error_body(
+          "the server is busy with other long analyses (a history of more than " +
+          std::to_string(kCheapMoves) + " moves, or a principal variation); retry after " +
+          std::to_string(server_.options.retry_after_seconds) + " s");
+      busy.headers = security_headers(r.path);
+      busy.headers.push_back({"Retry-After", std::to_string(server_.options.retry_after_seconds)});
+      return respond(std::move(busy));
+    }
+    ++server_.working;
+    asio::post(expensive ? server_.expensive_pool : server_.cheap_pool,
+               [self = shared_from_this(), r = std::move(r), expensive]() mutable {
+                 if (expensive) lower_this_threads_priority();
+                 Response out;
+                 try {
+                   out = self->server_.handler(r);
+                 } catch (const std::exception&) {
+                   out.status = 500;
+                   out.body = error_body("internal error");
+                   out.headers = security_headers("");
+                 }
+                 if (expensive) --self->server_.expensive_running;
+                 --self->server_.working;
+                 auto executor = self->stream_.get_executor();
+                 asio::post(executor, [self = std::move(self), out = std::move(out)]() mutable {
+                   self->respond(std::move(out));
+                 });
+               });
+  }
+
+  // An answer from the Api (or the server itself).
+  void respond(Response out) {
+    auto res =
+        std::make_shared<http::response<http::string_body>>(http::status(out.status), version_);
+    for (const auto& [k, v] : out.headers) res->insert(k, v);
+    const bool empty = out.status == 304 || out.status == 204 || out.status < 200;
+    if (!empty) {
+      res->set(http::field::content_type, out.content_type);
+      res->content_length(out.body.size());
+      if (!head_) res->body() = std::move(out.body);
+    }
+    send(std::move(res));
+  }
+
+  void send_file(const std::string& file) {
+    beast::error_code ec;
+    http::file_body::value_type body;
+    body.open(file.c_str(), beast::file_mode::scan, ec);
+    if (ec) {
+      Response missing;
+      missing.status = 404;
+      missing.body = error_body("cannot read the file");
+      missing.headers = security_headers("");
+      return respond(std::move(missing));
+    }
+    const auto size = body.size();
+    // A Range header is ignored (allowed by RFC 9110): the whole file, 200.
+    if (head_) {
+      auto res = std::make_shared<http::response<http::empty_body>>(http::status::ok, version_);
+      for (const auto& [k, v] : server_.file_headers) res->insert(k, v);
+      res->set(http::field::content_type, std::string(mime_type(file)));
+      res->content_length(size);
+      return send(std::move(res));
+    }
+    auto res = std::make_shared<http::response<http::file_body>>(
+        std::piecewise_construct, std::make_tuple(std::move(body)),
+        std::make_tuple(http::status::ok, version_));
+    for (const auto& [k, v] : server_.file_headers) res->insert(k, v);
+    res->set(http::field::content_type, std::string(mime_type(file)));
+    res->content_length(size);
+    send(std::move(res));
+  }
+
+  // An error of the request itself: answered, then the connection closes
+  // (what follows in the stream cannot be trusted to start a request).
+  void refuse(int status, const std::string& why) {
+    head_ = false;
+    keep_alive_ = false;
+    Response r;
+    r.status = status;
+    r.body = error_body(why + " (HTTP " + std::to_string(status) + ")");
+    r.headers = security_headers("");
+    respond(std::move(r));
+  }
+
+  template <class Body>
+  void send(std::shared_ptr<http::response<Body>> res) {
+    if (server_.stopping) keep_alive_ = false;
+    res->keep_alive(keep_alive_);
+    state_ = State::kWriting;
+    stream_.expires_after(server_.options.read_timeout);
+    http::async_write(stream_, *res,
+                      [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+                        if (ec) return self->close();
+                        if (self->keep_alive_ && !self->server_.stopping) return self->read();
+                        self->linger();
+                      });
+  }
+
+  // Closing: the answer is sent; the rest of what the client sends (a body
+  // refused, a request after the last) is read and dropped, at most
+  // kBodyLimit bytes for at most a second, so that the close does not reset
+  // the connection before the client has read the answer.
+  void linger() {
+    state_ = State::kClosing;
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) return close();
+    stream_.expires_after(std::chrono::seconds(1));
+    drain();
+  }
+  void drain() {
+    stream_.async_read_some(asio::buffer(drain_buffer_),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                              self->drained_ += n;
+                              if (ec || self->drained_ > kBodyLimit || self->server_.stopping)
+                                return self->close();
+                              self->drain();
+                            });
+  }
+
+  void close() {
+    state_ = State::kClosed;
+    beast::error_code ec;
+    stream_.socket().close(ec);
+  }
+
+  HttpServer::Impl& server_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_{kBodyLimit};  // bounded: a request head is at most kHeaderLimit
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::array<char, 4096> drain_buffer_;
+  std::size_t drained_ = 0;
+  std::size_t served_ = 0;
+  State state_ = State::kReading;
+  bool head_ = false;
+  bool keep_alive_ = false;
+  unsigned version_ = 11;
+};
+
+void HttpServer::Impl::accept() {
+  acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
+    if (stopping || ec == asio::error::operation_aborted) return;
+    if (ec) {
+      // Out of file descriptors (or another passing failure): try again
+      // shortly rather than spin; connections time out and free theirs.
+      accept_retry.expires_after(std::chrono::milliseconds(50));
+      accept_retry.async_wait([this](beast::error_code e) {
+        if (!e && !stopping) accept();
       });
+      return;
+    }
+    if (session_count() >= options.max_connections) {
+      beast::error_code ignored;
+      socket.close(ignored);
+    } else {
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
+      std::make_shared<Session>(*this, std::move(socket))->read();
+    }
+    accept();
+  });
 }
+
+void HttpServer::Impl::begin_shutdown() {
+  if (stopping) return;
+  stopping = true;
+  beast::error_code ignored;
+  acceptor.close(ignored);  // new connections are refused from here
+  accept_retry.cancel();
+  {
+    std::lock_guard lock(sessions_mutex);
+    for (Session* s : sessions) s->on_stop();
+  }
+  shutdown_deadline = std::chrono::steady_clock::now() + options.shutdown_grace;
+  check_shutdown();
+}
+
+// run() returns when every connection has closed, or at the grace's end.
+void HttpServer::Impl::check_shutdown() {
+  if (session_count() == 0 || std::chrono::steady_clock::now() >= shutdown_deadline) {
+    io.stop();
+    return;
+  }
+  shutdown_check.expires_after(std::chrono::milliseconds(10));
+  shutdown_check.async_wait([this](beast::error_code) { check_shutdown(); });
+}
+
+HttpServer::HttpServer(const Api& api, ServerOptions options)
+    : HttpServer([&api](const Request& r) { return api.handle(r); }, std::move(options)) {}
+
+HttpServer::HttpServer(Handler handler, ServerOptions options, Classifier expensive)
+    : impl_(std::make_unique<Impl>(std::move(handler), std::move(expensive), std::move(options))) {}
 
 HttpServer::~HttpServer() { stop(); }
 
 int HttpServer::start() {
   const ServerOptions& o = impl_->options;
-  int port = o.port;
-  if (o.port == 0) {
-    port = impl_->http.bind_to_any_port(o.bind);
-  } else if (!impl_->http.bind_to_port(o.bind, o.port)) {
-    port = -1;
-  }
-  if (port < 0)
-    throw std::runtime_error("cannot listen on " + o.bind + ":" + std::to_string(o.port) +
+  const std::string where = o.bind + ":" + std::to_string(o.port);
+  beast::error_code ec;
+  const asio::ip::address address = asio::ip::make_address(o.bind, ec);
+  if (ec) throw std::runtime_error("cannot listen on " + where + " (not an IP address)");
+  const tcp::endpoint endpoint(address, std::uint16_t(o.port));
+  tcp::acceptor& a = impl_->acceptor;
+  a.open(endpoint.protocol(), ec);
+  if (!ec) a.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) a.bind(endpoint, ec);
+  // A deep backlog: a burst of new connections is queued, not dropped.
+  if (!ec) a.listen(4096, ec);
+  if (ec)
+    throw std::runtime_error("cannot listen on " + where +
                              " (address in use, or not an address of this machine)");
   impl_->bound = true;
-  if (impl_->listen_fd >= 0) ::listen(impl_->listen_fd, 4096);
-  return port;
+  impl_->accept();
+  return a.local_endpoint().port();
 }
 
-void HttpServer::run() { impl_->http.listen_after_bind(); }
+void HttpServer::run() {
+  // A stop() before run() has been posted already: it runs first.
+  impl_->io.run();
+}
 
 void HttpServer::stop() {
-  if (impl_ && impl_->bound) impl_->http.stop();
+  if (!impl_ || !impl_->bound || impl_->stop_requested.exchange(true)) return;
+  asio::post(impl_->io, [impl = impl_.get()] { impl->begin_shutdown(); });
 }
+
+std::size_t HttpServer::unfinished() const { return impl_->working; }
 
 }  // namespace fano::server

@@ -1,9 +1,13 @@
-// The HTTP server of `fano serve`: the Api (fano/api.hpp) on a port, with
-// cpp-httplib.
+// The HTTP server of `fano serve`: the Api (fano/api.hpp) on a port, an
+// event-driven HTTP/1.1 server (Boost.Beast on Asio). One network thread
+// holds every connection, whatever it is doing, with a deadline for each
+// whole request; the answers are computed by worker threads, the expensive
+// ones (history-aware analysis) by their own few workers under a limit.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -14,19 +18,51 @@ namespace fano::server {
 struct ServerOptions {
   std::string bind = "127.0.0.1";
   int port = 8330;   // 0 asks for an ephemeral port
-  int threads = 64;  // worker threads; each serves one connection at a time
+  int threads = 64;  // workers computing cheap answers (connections do not take one)
+  // The deadline of a whole request (from the end of the previous answer on
+  // a kept-alive connection, or from the connection): past it, the
+  // connection is closed. Also the deadline for writing an answer.
   std::chrono::milliseconds read_timeout{5000};
   std::size_t keep_alive_requests = 10000;  // requests per connection before it is closed
+  std::size_t max_connections = 4096;       // more are closed at once
+  // Expensive requests (see is_expensive) answered at once; one more is
+  // refused with 503 and Retry-After, so that cheap requests keep the CPU.
+  int expensive_limit = 2;
+  int retry_after_seconds = 2;
+  // On stop(): answers being computed or written get this long to finish
+  // (their connections then close); idle and reading connections close at once.
+  std::chrono::milliseconds shutdown_grace{1500};
   // A folder served at / (the static explorer, build/web): its files answer
   // GET and HEAD before the Api, which keeps /api and /api/v1. Empty: the
   // Api's embedded page answers /.
   std::string web_dir;
 };
 
+// What answers a request (the Api, or a test's stand-in). Called from worker
+// threads at once; must be thread-safe.
+using Handler = std::function<Response(const Request&)>;
+// Which requests count as expensive (for the limit of ServerOptions).
+using Classifier = std::function<bool(const Request&)>;
+
+// The Api's expensive requests: analysis under a history (a moves= list of
+// more than kCheapMoves moves), or a principal variation (/mainline, or any
+// /api/v2/ position answer) with a history, or a batch (POST). Everything
+// else is a table probe.
+inline constexpr std::size_t kCheapMoves = 8;
+bool is_expensive(const Request& request);
+
+// The limits of a request, refused past them: 431 (414 for the request
+// line alone) past kHeaderLimit bytes of request line and headers; 413 for
+// a body over kBodyLimit bytes (read no further), or any body on another
+// method than POST (the batch route's).
+inline constexpr std::size_t kHeaderLimit = 16 * 1024;
+inline constexpr std::size_t kBodyLimit = 64 * 1024;
+
 // An HTTP server for an Api. start() binds; run() serves until stop().
 class HttpServer {
  public:
   HttpServer(const Api& api, ServerOptions options);
+  HttpServer(Handler handler, ServerOptions options, Classifier expensive = is_expensive);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -34,13 +70,19 @@ class HttpServer {
   // Binds the address and port; returns the port (useful with port 0).
   // Throws std::runtime_error naming the address when it cannot bind.
   int start();
-  // Serves until stop() (from another thread or a signal watcher). Requires start().
+  // Serves until stop() (from another thread or a signal watcher) and the
+  // connections are closed, or the shutdown grace has passed. Requires start().
   void run();
-  // Stops serving; run() returns. Thread-safe, idempotent.
+  // Stops accepting (new connections are refused) and closes the idle ones;
+  // answers in progress finish within the grace. Thread-safe, idempotent.
   void stop();
+  // Answers still being computed (after run() returned: those the grace did
+  // not see finish; the worker threads are joined by the destructor).
+  std::size_t unfinished() const;
 
  private:
   struct Impl;
+  friend class Session;  // a connection (http.cpp)
   std::unique_ptr<Impl> impl_;
 };
 

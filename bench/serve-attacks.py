@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""Replays the hostile test of issue 35 at full size against `fano serve` (not
+a test: a report for the README's reliability section). Each attack runs
+while a prober asks a cheap question every 0.25 s on a fresh connection; it
+prints what held: the probes' worst latency, the server's resident memory
+(VmRSS, and its peak VmHWM) and each attack's own outcome.
+
+  bench/serve-attacks.py [--fano build/tools/fano] [--seconds 50]
+
+--seconds is how long the connection attacks (1-3) last (the issue's runs:
+50 s); --seconds 10 is a quicker look."""
+import argparse
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import json
+import multiprocessing
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--fano", default="build/tools/fano")
+ap.add_argument("--seconds", type=float, default=50)
+args = ap.parse_args()
+tables = tempfile.mkdtemp(prefix="fano-attacks-")
+
+
+def start(extra=()):
+    p = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", tables, "--web", "none", *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    url = p.stdout.readline().decode().strip()
+    if not url:
+        sys.exit("serve-attacks: the server did not start")
+    return p, int(url.rstrip("/").rsplit(":", 1)[1])
+
+
+def memory(pid):
+    out = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0]) // 1024
+    return "RSS %d MB (peak %d MB)" % (out.get("VmRSS", -1), out.get("VmHWM", -1))
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def connect(port, timeout=20):
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    return s
+
+
+def ask(port, target, timeout=20, extra=b""):
+    """One request on a fresh connection: (status or None, seconds, reply bytes)."""
+    t0 = time.monotonic()
+    try:
+        s = connect(port, timeout)
+        s.sendall(b"GET " + target.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + extra + b"\r\n")
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        return (int(data[9:12]) if data[:5] == b"HTTP/" else None), time.monotonic() - t0, data
+    except OSError:
+        return None, time.monotonic() - t0, b""
+
+
+def probe_loop(port, path, stop, out):
+    times, failed = [], 0
+    while not stop.is_set():
+        status, seconds, _ = ask(port, path)
+        if status == 200:
+            times.append(seconds)
+        else:
+            failed += 1
+        stop.wait(0.25)
+    out.put((times, failed))
+
+
+class Prober:
+    """A cheap question every 0.25 s while an attack runs, from a process of
+    its own (the attackers' threads do not delay it)."""
+    def __init__(self, port, path="/api/v1/standard?position=-/-/t/C/-/-/-_w"):
+        self.stop, self.out = multiprocessing.Event(), multiprocessing.Queue()
+        self.process = multiprocessing.Process(target=probe_loop, args=(port, path, self.stop, self.out))
+        self.process.start()
+
+    def report(self):
+        self.stop.set()
+        times, failed = self.out.get()
+        self.process.join()
+        t = sorted(times) or [float("nan")]
+        return "probes: %d answered, %d failed, median %.1f ms, p99 %.1f ms, max %.1f ms" % (
+            len(times), failed, 1000 * t[len(t) // 2], 1000 * t[min(len(t) - 1, int(len(t) * 0.99))],
+            1000 * t[-1])
+
+
+def hold_connections(port, n, seconds, behaviour):
+    """n threads each running behaviour(socket) on a connection, reconnecting
+    when the server closes it, for `seconds`; returns the reconnections."""
+    end = time.monotonic() + seconds
+    closed = [0]
+
+    def worker():
+        while time.monotonic() < end:
+            try:
+                s = connect(port)
+                behaviour(s, end)
+                s.close()
+            except OSError:
+                pass
+            closed[0] += 1
+            time.sleep(0.05)
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return closed[0]
+
+
+def slowloris(interval):
+    def behaviour(s, end):
+        head = b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n" + b"X-a: b\r\n" * 1000
+        for i in range(len(head)):
+            if time.monotonic() >= end:
+                return
+            s.sendall(head[i:i + 1])
+            s.settimeout(interval)
+            try:
+                if s.recv(1) == b"":
+                    return  # cut off
+            except socket.timeout:
+                pass
+    return behaviour
+
+
+def idle(s, end):
+    s.settimeout(max(0.1, end - time.monotonic()))
+    try:
+        s.recv(1)
+    except OSError:
+        pass
+
+
+def keep_alive(interval):
+    def behaviour(s, end):
+        while time.monotonic() < end:
+            s.sendall(b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.settimeout(20)
+            if s.recv(65536) == b"":
+                return
+            time.sleep(interval)
+    return behaviour
+
+
+def section(title):
+    print("\n== " + title, flush=True)
+
+
+server, port = start()
+baseline = memory(server.pid)
+print("fano serve pid %d, port %d; baseline %s" % (server.pid, port, baseline))
+
+section("1. slowloris: 64 connections, a header byte every 4 s, %g s" % args.seconds)
+p = Prober(port)
+cut = hold_connections(port, 64, args.seconds, slowloris(4))
+print("%s; connections cut off and reopened: %d; %s" % (p.report(), cut, memory(server.pid)))
+
+section("2. 640 idle connections, %g s" % args.seconds)
+p = Prober(port)
+cut = hold_connections(port, 640, args.seconds, idle)
+print("%s; idle connections closed by the server and reopened: %d; %s" % (p.report(), cut, memory(server.pid)))
+
+section("3. 64 keep-alive connections, a request every 4 s each, %g s" % args.seconds)
+p = Prober(port)
+hold_connections(port, 64, args.seconds, keep_alive(4))
+print("%s; %s" % (p.report(), memory(server.pid)))
+
+section("5. GET / with 2,700 ranges, 16 at once")
+ranges = b"Range: bytes=0-" + b",0-" * 2700 + b"\r\n"
+results = []
+ts = [threading.Thread(target=lambda: results.append(ask(port, "/", extra=ranges))) for _ in range(16)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print("statuses %s, largest reply %d bytes; %s" % (sorted(set(r[0] for r in results)), max(len(r[2]) for r in results),
+                                                 memory(server.pid)))
+
+
+def send_until_answer(head, body_chunk, limit):
+    """Sends head then body chunks until the server answers or closes:
+    (status, bytes sent (most of them still in the kernel's socket buffers), seconds)."""
+    t0 = time.monotonic()
+    s = connect(port)
+    s.sendall(head)
+    sent = 0
+    s.setblocking(False)
+    reply = b""
+    while sent < limit and time.monotonic() - t0 < 60:
+        try:
+            reply += s.recv(65536)
+            if reply:
+                break
+        except BlockingIOError:
+            pass
+        except OSError:
+            break
+        try:
+            sent += s.send(body_chunk)
+        except BlockingIOError:
+            time.sleep(0.001)
+        except OSError:
+            break
+    s.setblocking(True)
+    s.settimeout(5)
+    try:
+        reply += s.recv(65536)
+    except OSError:
+        pass
+    s.close()
+    status = int(reply[9:12]) if reply[:5] == b"HTTP/" else None
+    return status, sent, time.monotonic() - t0
+
+
+section("6. bodies: a chunked PUT of 1 GiB, a Content-Length of 10^12")
+chunk = b"%x\r\n" % 65536 + b"b" * 65536 + b"\r\n"
+print("chunked PUT: status %s after %d bytes sent, %.2f s" % send_until_answer(
+    b"PUT /api/v1/standard HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", chunk, 1 << 30))
+print("Content-Length 10^12: status %s after %d bytes sent, %.2f s" % send_until_answer(
+    b"PUT /api/v1/standard HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n", b"b" * 65536, 1 << 40))
+print(memory(server.pid))
+
+section("7. one million header lines")
+print("status %s after %d bytes sent, %.2f s" % send_until_answer(
+    b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n", b"X-Flood: y\r\n" * 5000, 12 * 1000000))
+print(memory(server.pid))
+
+section("8. pipelining, a request in a GET's body, a half-close")
+s = connect(port)
+s.sendall(b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n"
+          b"GET /api/v1/standard?moves=t3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+data = b""
+while True:
+    c = s.recv(65536)
+    if not c:
+        break
+    data += c
+print("two pipelined GETs: %d answers" % data.count(b"HTTP/1.1 "))
+inner = b"GET /api/v1/standard?moves=t3 HTTP/1.1\r\nHost: x\r\n\r\n"
+_, _, data = ask(port, "/api/v1/standard?moves=C4", extra=b"Content-Length: %d\r\n\r\n" % len(inner) + inner)
+print("a request in a GET's body: %d answer(s), first %s" % (data.count(b"HTTP/1.1 "), data[:12].decode()))
+s = connect(port)
+s.sendall(b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n")
+s.shutdown(socket.SHUT_WR)
+data = s.recv(65536)
+print("a request then a half-close: answered %s" % data[:12].decode())
+
+
+def long_game(variant, plies, seed=1):
+    """A game of `plies` moves without a repetition and without an end, walked
+    on the server with position= (no history): (moves, text)."""
+    rng = random.Random(seed)
+    position, moves, seen = "-/-/-/-/-/-/- w", [], set()
+    while len(moves) < plies:
+        _, _, data = ask(port, "/api/v1/%s?position=%s" % (variant, position.replace(" ", "_")))
+        j = json.loads(data.split(b"\r\n\r\n", 1)[1])
+        options = [m for m in j["moves"] if m["position"] not in seen]
+        rng.shuffle(options)
+        for m in options:
+            _, _, d = ask(port, "/api/v1/%s?position=%s" % (variant, m["position"].replace(" ", "_")))
+            if json.loads(d.split(b"\r\n\r\n", 1)[1])["game_over"] is None:
+                break
+        else:
+            return moves
+        seen.add(position)
+        moves.append(m["move"])
+        position = m["position"]
+    return moves
+
+
+section("expensive requests: 64 clients asking the main line of a long game (104 moves, cap3-projective) "
+        "again and again, cheap probes meanwhile")
+game = ",".join(long_game("cap3-projective", 104))
+target = "/api/v1/cap3-projective/mainline?moves=" + game
+print("request of %d bytes, %d moves" % (len(target), game.count(",") + 1))
+status, seconds, _ = ask(port, target + "&n=alone", timeout=120)
+print("one alone: status %s in %.2f s" % (status, seconds))
+p = Prober(port)
+results = []
+end = time.monotonic() + min(args.seconds, 20)
+
+
+def expensive_client(k):
+    n = 0
+    while time.monotonic() < end:
+        # A parameter of its own each time, unused: the cache does not answer them.
+        results.append(ask(port, target + "&n=%d-%d" % (k, n), timeout=120)[:2])
+        n += 1
+        time.sleep(0.05)
+
+
+ts = [threading.Thread(target=expensive_client, args=(k,)) for k in range(64)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+statuses = [r[0] for r in results]
+print("64 clients for %g s: %d answered 200, %d refused 503 (Retry-After), others %s; %s" % (
+    min(args.seconds, 20), statuses.count(200), statuses.count(503), [s for s in statuses if s not in (200, 503)], p.report()))
+s = connect(port)
+s.sendall(("GET %s&n=gone HTTP/1.1\r\nHost: x\r\n\r\n" % target).encode())
+time.sleep(1)
+s.close()
+cpu1 = cpu_seconds(server.pid)
+time.sleep(5)
+print("a client gone after 1 s: the server used %.2f s of CPU in the 5 s after" % (cpu_seconds(server.pid) - cpu1))
+print(memory(server.pid))
+
+final = memory(server.pid)
+section("4. SIGTERM under slowloris (64 connections)")
+threading.Thread(target=hold_connections, args=(port, 64, 30, slowloris(4)), daemon=True).start()
+time.sleep(2)
+t0 = time.monotonic()
+server.send_signal(signal.SIGTERM)
+code = server.wait(timeout=60)
+print("exit %d after %.2f s" % (code, time.monotonic() - t0))
+print("resident memory: %s at the start, %s before SIGTERM" % (baseline, final))
