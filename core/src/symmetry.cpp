@@ -5,8 +5,82 @@
 #include <cassert>
 #include <numeric>
 
+// The byte-shuffle kernels. SSSE3 is compiled in when the build passes its
+// flag to this file (FANO_SSSE3, every x86-64 CPU since 2006; emscripten maps
+// it to WebAssembly SIMD); the AVX2 kernels are compiled for x86-64 with a
+// target attribute and chosen at run time, so the binary runs on any CPU.
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSSE3__) && !defined(__EMSCRIPTEN__) && \
+    defined(FANO_AVX2_KERNELS)
+#include <immintrin.h>
+#define FANO_AVX2_TARGET __attribute__((target("avx2")))
+#endif
+
 namespace fano {
 namespace {
+
+#if defined(__SSSE3__)
+__m128i load(const std::uint8_t* bytes) {
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(bytes));
+}
+// The code in the low eight bytes, the shape-swapped code in the high eight.
+__m128i source(State st) {
+  return _mm_set_epi64x(static_cast<long long>(swap_shapes(st).code),
+                        static_cast<long long>(st.code));
+}
+std::uint64_t low_half(__m128i x) { return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x)); }
+std::uint64_t high_half(__m128i x) {
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)));
+}
+#endif
+
+#if defined(FANO_AVX2_TARGET)
+// Four images per shuffle (two consecutive pair controls, one per 128-bit
+// lane) and a running minimum of 64-bit lanes. Codes are below 2^57, so the
+// signed compare orders them as unsigned numbers. Two running minima over
+// alternate quads halve the chain of dependent compares and blends, which
+// bounds the 84 quads of the projective group.
+FANO_AVX2_TARGET std::uint64_t canonical_avx2(State st, const std::uint8_t* controls,
+                                              std::size_t quads) {
+  const __m256i v = _mm256_broadcastsi128_si256(source(st));
+  const __m256i* control = reinterpret_cast<const __m256i*>(controls);
+  __m256i best = _mm256_set1_epi64x(static_cast<long long>(st.code)), other = best;
+  std::size_t q = 0;
+  for (; q + 2 <= quads; q += 2) {
+    const __m256i a = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+    const __m256i b = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q + 1));
+    best = _mm256_blendv_epi8(best, a, _mm256_cmpgt_epi64(best, a));
+    other = _mm256_blendv_epi8(other, b, _mm256_cmpgt_epi64(other, b));
+  }
+  if (q < quads) {
+    const __m256i a = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+    best = _mm256_blendv_epi8(best, a, _mm256_cmpgt_epi64(best, a));
+  }
+  best = _mm256_blendv_epi8(best, other, _mm256_cmpgt_epi64(best, other));
+  __m128i m = _mm256_castsi256_si128(best);
+  const __m128i upper = _mm256_extracti128_si256(best, 1);
+  m = _mm_blendv_epi8(m, upper, _mm_cmpgt_epi64(m, upper));
+  const __m128i high = _mm_unpackhi_epi64(m, m);
+  m = _mm_blendv_epi8(m, high, _mm_cmpgt_epi64(m, high));
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(m));
+}
+
+// The images equal to st among the quads' four lanes each (padding included).
+FANO_AVX2_TARGET int fixed_images_avx2(State st, const std::uint8_t* controls, std::size_t quads) {
+  const __m256i v = _mm256_broadcastsi128_si256(source(st));
+  const __m256i* control = reinterpret_cast<const __m256i*>(controls);
+  const __m256i self = _mm256_set1_epi64x(static_cast<long long>(st.code));
+  int fixed = 0;
+  for (std::size_t q = 0; q < quads; ++q) {
+    const __m256i img = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
+    fixed += std::popcount(
+        unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(img, self)))));
+  }
+  return fixed;
+}
+#endif
 
 bool maps_lines_to_lines(const Permutation& p) {
   for (SpaceMask lm : kLineMasks) {
@@ -86,6 +160,49 @@ Symmetry::Symmetry(const Variant& rules) : group_(rule_symmetries(rules)) {
     shuffles_.push_back(control);
   }
 #endif
+#if defined(FANO_AVX2_TARGET)
+  avx2_ = __builtin_cpu_supports("avx2");
+#endif
+}
+
+State Symmetry::canonical(State st) const {
+#if defined(FANO_AVX2_TARGET)
+  if (avx2_) return State{canonical_avx2(st, shuffles_.front().bytes, shuffles_.size() / 2)};
+#endif
+#if defined(__SSSE3__)
+  // Two running minima (the low and the high image of each shuffle) halve the
+  // chain of dependent comparisons.
+  std::uint64_t lo = st.code, hi = st.code;
+  const __m128i v = source(st);
+  for (std::size_t k = 0; k < group_.size() / 2; ++k) {
+    const __m128i img = _mm_shuffle_epi8(v, load(shuffles_[k].bytes));
+    const std::uint64_t a = low_half(img), b = high_half(img);
+    lo = a < lo ? a : lo;
+    hi = b < hi ? b : hi;
+  }
+  return State{lo < hi ? lo : hi};
+#else
+  std::uint64_t best = st.code;
+  for (const SymmetryElement& g : group_) {
+    const std::uint64_t img = apply(st, g).code;
+    best = img < best ? img : best;
+  }
+  return State{best};
+#endif
+}
+
+int Symmetry::images(State st, std::uint64_t* out) const {
+#if defined(__SSSE3__)
+  const __m128i v = source(st);
+  for (std::size_t k = 0; k < group_.size() / 2; ++k) {
+    const __m128i img = _mm_shuffle_epi8(v, load(shuffles_[k].bytes));
+    *out++ = low_half(img);
+    *out++ = high_half(img);
+  }
+#else
+  for (const SymmetryElement& g : group_) *out++ = apply(st, g).code;
+#endif
+  return order();
 }
 
 const Symmetry& symmetry_of(const Variant& rules) {
@@ -112,27 +229,24 @@ const Symmetry& symmetry_of(const Variant& rules) {
 int Symmetry::orbit_size(State st) const {
   // Orbit-stabiliser: |orbit| = |group| / |elements fixing st|.
   int fixed = 0;
-#if defined(__AVX2__)
-  // Four images per shuffle (see canonical) compared with st lane by lane.
-  const __m256i self = _mm256_set1_epi64x(static_cast<long long>(st.code));
-  for_each_quad(st, [&](__m256i img) {
-    fixed += std::popcount(
-        unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(img, self)))));
-  });
-#elif defined(__SSSE3__)
+#if defined(FANO_AVX2_TARGET)
+  if (avx2_) {
+    // Four images per shuffle compared with st lane by lane, less the
+    // padding's identity images (see Shuffle).
+    fixed = fixed_images_avx2(st, shuffles_.front().bytes, shuffles_.size() / 2) - padding_;
+    return order() / fixed;
+  }
+#endif
+#if defined(__SSSE3__)
   // Both images of a shuffle compared with st at once, byte by byte.
   const __m128i v = source(st), self = _mm_set1_epi64x(static_cast<long long>(st.code));
   for (std::size_t k = 0; k < group_.size() / 2; ++k) {
-    const Shuffle& m = shuffles_[k];
-    const unsigned same =
-        unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_shuffle_epi8(v, m.load()), self)));
+    const unsigned same = unsigned(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_shuffle_epi8(v, load(shuffles_[k].bytes)), self)));
     fixed += int((same & 0xff) == 0xff) + int((same >> 8) == 0xff);
   }
 #else
-  for_each_image(st, [&](std::uint64_t img) { fixed += img == st.code; });
-#endif
-#if defined(__AVX2__)
-  fixed -= padding_;  // the padding's identity images (see Shuffle)
+  for (const SymmetryElement& g : group_) fixed += apply(st, g).code == st.code;
 #endif
   return order() / fixed;
 }

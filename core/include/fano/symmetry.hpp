@@ -34,12 +34,6 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#elif defined(__SSSE3__)
-#include <tmmintrin.h>
-#endif
-
 #include "fano/board.hpp"
 #include "fano/state.hpp"
 
@@ -95,6 +89,9 @@ constexpr State apply(State st, const SymmetryElement& g) {
 std::vector<SymmetryElement> rule_symmetries(const Variant& rules);
 std::vector<SymmetryElement> rule_symmetries(Adjacency adjacency);
 
+// The largest group order of any rules (168 collineations times the swap).
+inline constexpr int kMaxSymmetries = 336;
+
 class Symmetry;
 // The Symmetry of a rules value, built once per rules value for the program's
 // life (thread-safe); requires valid rules (is_valid_rules).
@@ -106,67 +103,20 @@ class Symmetry {
   explicit Symmetry(const Variant& rules);
   explicit Symmetry(Adjacency adjacency);
 
-  // The least code among the images of st under the group.
-  State canonical(State st) const {
-#if defined(__AVX2__)
-    // Four images per shuffle (two consecutive pair controls, one per 128-bit
-    // lane) and a running minimum of 64-bit lanes. Codes are below 2^57, so
-    // the signed compare orders them as unsigned numbers.
-    // Two running minima over alternate quads halve the chain of dependent
-    // compares and blends, which bounds the 84 quads of the projective group.
-    const __m256i v = _mm256_broadcastsi128_si256(source(st));
-    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
-    const std::size_t quads = shuffles_.size() / 2;
-    __m256i best = _mm256_set1_epi64x(static_cast<long long>(st.code)), other = best;
-    std::size_t q = 0;
-    for (; q + 2 <= quads; q += 2) {
-      const __m256i a = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
-      const __m256i b = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q + 1));
-      best = _mm256_blendv_epi8(best, a, _mm256_cmpgt_epi64(best, a));
-      other = _mm256_blendv_epi8(other, b, _mm256_cmpgt_epi64(other, b));
-    }
-    if (q < quads) {
-      const __m256i a = _mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q));
-      best = _mm256_blendv_epi8(best, a, _mm256_cmpgt_epi64(best, a));
-    }
-    best = _mm256_blendv_epi8(best, other, _mm256_cmpgt_epi64(best, other));
-    __m128i m = _mm256_castsi256_si128(best);
-    const __m128i upper = _mm256_extracti128_si256(best, 1);
-    m = _mm_blendv_epi8(m, upper, _mm_cmpgt_epi64(m, upper));
-    const __m128i high = _mm_unpackhi_epi64(m, m);
-    m = _mm_blendv_epi8(m, high, _mm_cmpgt_epi64(m, high));
-    return State{low_half(m)};
-#elif defined(__SSSE3__)
-    // Two running minima (the low and the high image of each shuffle) halve
-    // the chain of dependent comparisons.
-    std::uint64_t lo = st.code, hi = st.code;
-    const __m128i v = source(st);
-    for (const Shuffle& m : shuffles_) {
-      const __m128i img = _mm_shuffle_epi8(v, m.load());
-      const std::uint64_t a = low_half(img), b = high_half(img);
-      lo = a < lo ? a : lo;
-      hi = b < hi ? b : hi;
-    }
-    return State{lo < hi ? lo : hi};
-#else
-    std::uint64_t best = st.code;
-    for_each_image(st, [&](std::uint64_t img) { best = img < best ? img : best; });
-    return State{best};
-#endif
-  }
+  // The least code among the images of st under the group. The byte-shuffle
+  // kernels (SSSE3, and AVX2 where the running CPU has it) live in
+  // symmetry.cpp, compiled with their flags privately: no header of the
+  // project needs a SIMD flag, and one binary runs on any x86-64 CPU.
+  State canonical(State st) const;
+  // Writes the image of st under each group element, in group order, to
+  // out[0 .. order()); returns order(). Requires room for kMaxSymmetries.
+  int images(State st, std::uint64_t* out) const;
   // Calls f(code) for the image of st under each group element, in group order.
   template <class F>
   void for_each_image(State st, F&& f) const {
-#if defined(__SSSE3__)
-    const __m128i v = source(st);
-    for (std::size_t k = 0; k < group_.size() / 2; ++k) {
-      const __m128i img = _mm_shuffle_epi8(v, shuffles_[k].load());
-      f(low_half(img));
-      f(high_half(img));
-    }
-#else
-    for (const SymmetryElement& g : group_) f(apply(st, g).code);
-#endif
+    std::array<std::uint64_t, kMaxSymmetries> buffer;
+    const int n = images(st, buffer.data());
+    for (int i = 0; i < n; ++i) f(buffer[std::size_t(i)]);
   }
   // The number of distinct positions symmetric to st (st included).
   int orbit_size(State st) const;
@@ -185,33 +135,10 @@ class Symmetry {
   // to the least image and subtracted by orbit_size. Unused without SSSE3.
   struct alignas(16) Shuffle {
     std::uint8_t bytes[16];
-#if defined(__SSSE3__)
-    __m128i load() const { return _mm_load_si128(reinterpret_cast<const __m128i*>(bytes)); }
-#endif
   };
-#if defined(__AVX2__)
-  // Calls f(images) with the images of st under four consecutive group
-  // elements (one per 64-bit lane, in group order) for each quadruple.
-  template <class F>
-  void for_each_quad(State st, F&& f) const {
-    const __m256i v = _mm256_broadcastsi128_si256(source(st));
-    const __m256i* control = reinterpret_cast<const __m256i*>(shuffles_.data());
-    for (std::size_t q = 0; q < shuffles_.size() / 2; ++q)
-      f(_mm256_shuffle_epi8(v, _mm256_loadu_si256(control + q)));
-  }
-#endif
-#if defined(__SSSE3__)
-  static __m128i source(State st) {
-    return _mm_set_epi64x(static_cast<long long>(swap_shapes(st).code),
-                          static_cast<long long>(st.code));
-  }
-  static std::uint64_t low_half(__m128i x) {
-    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(x));
-  }
-  static std::uint64_t high_half(__m128i x) {
-    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)));
-  }
-#endif
+  // Whether canonical() and orbit_size() run the AVX2 kernels (the CPU has
+  // AVX2 and the build compiled them).
+  bool avx2_ = false;
   std::vector<Shuffle> shuffles_;
   int padding_ = 0;  // identity images after the group's own (see Shuffle)
 };
