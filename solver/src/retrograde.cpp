@@ -141,13 +141,6 @@ constexpr std::uint16_t value_of(std::uint32_t word) { return std::uint16_t(word
 // the end is a draw.
 class Retrograde {
  public:
-  // One word per position: the packed value above, the number of undecided
-  // successors below (a degree is below 256), so a visit touches one cache
-  // line and updates it with one atomic operation. The count never goes
-  // below zero (each move is counted down at most once), so it never
-  // borrows from the value. Left uninitialised here (no serial memset): the
-  // parallel loop of decide_ended_games writes every entry first, and all
-  // later accesses go through atomic_ref.
   Retrograde(const detail::MoveGraph& g, const Predecessors& pred)
       : g_(g),
         in_begin_(pred.in_begin),
@@ -210,12 +203,13 @@ class Retrograde {
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
-  void outcomes_in_code_order(const detail::MoveGraph& g, UninitVector<Outcome>& outcomes) {
+  void outcomes_in_code_order(UninitVector<Outcome>& outcomes) {
+    const auto& id_of = g_.id_of;
     outcomes.resize(n_);
     par::parallel_for(par::blocked_range<size_t>(0, n_, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
-        if (i + kAhead < r.end()) __builtin_prefetch(word_store_.data() + g.id_of[i + kAhead]);
-        const std::uint16_t p = value_of(word(g.id_of[i]).load(std::memory_order_relaxed));
+        if (i + kAhead < r.end()) __builtin_prefetch(word_store_.data() + id_of[i + kAhead]);
+        const std::uint16_t p = value_of(word(id_of[i]).load(std::memory_order_relaxed));
         outcomes[i] = p == kUnknown ? Outcome{Value::kDraw, 0}
                                     : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
       }
@@ -227,8 +221,8 @@ class Retrograde {
     return par::atomic_ref<std::uint32_t>(word_store_[i]);
   }
 
-  // Two frontier buffers; each parallel chunk appends what it found with a
-  // single atomic reservation.
+  // Adds what a parallel chunk found to the next level with a single atomic
+  // reservation.
   void append(const std::vector<std::uint32_t>& found) {
     if (found.empty()) return;
     const std::size_t at = next_size_.fetch_add(found.size(), std::memory_order_relaxed);
@@ -295,7 +289,16 @@ class Retrograde {
   const UninitVector<std::uint32_t>& in_begin_;
   const UninitVector<std::uint32_t>& in_edges_;
   const std::size_t n_;
+  // One word per position: the packed value (see pack) above, the number of
+  // undecided successors below (a degree is below 256), so a visit touches
+  // one cache line and updates it with one atomic operation. The count never
+  // goes below zero (each move is counted down at most once), so it never
+  // borrows from the value. Left uninitialised by the constructor (no serial
+  // memset): the parallel loop of decide_ended_games writes every entry
+  // first, and all later accesses go through atomic_ref.
   UninitVector<std::uint32_t> word_store_;
+  // Two frontier buffers; each parallel chunk appends what it found with a
+  // single atomic reservation.
   UninitVector<std::uint32_t> frontier_, next_;
   std::atomic<std::size_t> next_size_{0};
   std::size_t frontier_size_ = 0;
@@ -388,7 +391,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     if (options.encode_codes)
       beside.encode_codes_section(variant, sol.positions, sol.codes_section);
     analysis.run_levels();
-    analysis.outcomes_in_code_order(g, sol.outcomes);
+    analysis.outcomes_in_code_order(sol.outcomes);
     sol.times.retrograde = seconds_since(t0);
 
     beside.join();
