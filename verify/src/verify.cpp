@@ -213,6 +213,241 @@ void add_error(CategoryResult& r, Category c, std::optional<std::string> positio
   if (r.errors++ == 0) r.first = Finding{c, std::move(position), problem};
 }
 
+// ---------------------------------------------------------------------------
+// The stages of verify_tablebase, one category each.
+
+// Header: fields that the reader does not already insist on.
+CategoryResult check_header(const Tablebase& tb) {
+  CategoryResult r;
+  const size_t n = tb.size();
+  const TablebaseHeader& h = tb.header();
+  const Symmetry& sym = tb.symmetry();
+  if (h.canonical != n)
+    add_error(r, Category::kHeader, std::nullopt,
+              "header says " + std::to_string(h.canonical) + " classes, the file holds " +
+                  std::to_string(n));
+  if (h.reserved != 0)
+    add_error(r, Category::kHeader, std::nullopt, "reserved header field is not zero");
+  if (h.symmetry_order != sym.order())
+    add_error(r, Category::kHeader, std::nullopt,
+              "header says a symmetry group of order " + std::to_string(h.symmetry_order) +
+                  ", the variant's is " + std::to_string(sym.order()));
+  for (size_t i = 1; i < n; ++i)
+    if (tb.position_at(i).code <= tb.position_at(i - 1).code)
+      add_error(r, Category::kHeader, format_position(tb.position_at(i)),
+                "codes are not strictly ascending at class " + std::to_string(i));
+  r.summary = std::to_string(n) + " classes, codes strictly ascending";
+  return r;
+}
+
+// Symmetry: every element a permutation mapping lines onto lines and the
+// variant's edges onto edges (with or without the shape swap, which maps
+// lines of one shape to lines of the other), and the set a group.
+CategoryResult check_symmetry(const Variant& variant, const Rules& rules, const Symmetry& sym) {
+  CategoryResult r;
+  const auto& group = sym.group();
+  std::vector<SymmetryElement> sorted(group.begin(), group.end());
+  std::sort(sorted.begin(), sorted.end());
+  SymmetryElement id;
+  for (int s = 0; s < kSpaces; ++s) id.perm[s] = std::uint8_t(s);
+  if (!std::binary_search(sorted.begin(), sorted.end(), id))
+    add_error(r, Category::kSymmetry, std::nullopt, "the group lacks the identity");
+  for (const SymmetryElement& g : group) {
+    const Permutation& p = g.perm;
+    std::string name;
+    for (int s = 0; s < kSpaces; ++s) name += char('1' + p[s]);
+    if (g.swap) name += " with the shape swap";
+    // The swap maps the game to itself only with as many circles as triangles.
+    if (g.swap && variant.circles != variant.triangles)
+      add_error(r, Category::kSymmetry, std::nullopt,
+                "element " + name + " exchanges shapes, but the rules give " +
+                    std::to_string(variant.circles) + " circles and " +
+                    std::to_string(variant.triangles) + " triangles");
+    SpaceMask image = 0;
+    for (int s = 0; s < kSpaces; ++s) image |= SpaceMask(p[s] < kSpaces ? 1u << p[s] : 0u);
+    if (image != 0x7f) {
+      add_error(r, Category::kSymmetry, std::nullopt, "element " + name + " is not a permutation");
+      continue;
+    }
+    for (SpaceMask lm : kLineMasks) {
+      SpaceMask img = 0;
+      for (int s = 0; s < kSpaces; ++s)
+        if (lm >> s & 1) img |= SpaceMask(1u << p[s]);
+      if (std::find(kLineMasks.begin(), kLineMasks.end(), img) == kLineMasks.end()) {
+        add_error(r, Category::kSymmetry, std::nullopt,
+                  "element " + name + " maps a line to a non-line");
+        break;
+      }
+    }
+    bool edges_ok = true;
+    for (int a = 0; a < kSpaces && edges_ok; ++a)
+      for (int b = 0; b < kSpaces && edges_ok; ++b)
+        if ((rules.neighbours[a] >> b & 1) != (rules.neighbours[p[a]] >> p[b] & 1))
+          edges_ok = false;
+    if (!edges_ok)
+      add_error(r, Category::kSymmetry, std::nullopt,
+                "element " + name + " does not preserve the " +
+                    std::string(adjacency_name(variant.adjacency)) + " adjacency");
+    for (const SymmetryElement& q : group) {
+      SymmetryElement pq;
+      for (int s = 0; s < kSpaces; ++s) pq.perm[s] = q.perm[p[s] % kSpaces];
+      pq.swap = g.swap != q.swap;
+      if (!std::binary_search(sorted.begin(), sorted.end(), pq)) {
+        add_error(r, Category::kSymmetry, std::nullopt, "the set is not closed under composition");
+        break;
+      }
+    }
+  }
+  r.summary = std::to_string(group.size()) + " elements, each preserving lines and edges";
+  return r;
+}
+
+// Reachable set: an independent search from the empty board.
+CategoryResult check_reachable_set(const Tablebase& tb, const Rules& rules, const Symmetry& sym,
+                                   const Progress& progress) {
+  CategoryResult r;
+  const size_t n = tb.size();
+  if (progress) progress("verify: searching the reachable set from the empty board");
+  const auto reach = search_reachable(rules, sym, progress);
+  size_t i = 0, j = 0;
+  while (i < n || j < reach.size()) {
+    const std::uint64_t s = i < n ? tb.position_at(i).code : ~0ull;
+    const std::uint64_t q = j < reach.size() ? reach[j] : ~0ull;
+    if (i < n && (j == reach.size() || s < q)) {
+      const State st{s};
+      const State canon = sym.canonical(st);
+      add_error(r, Category::kReachableSet, format_position(st),
+                canon != st ? "stored class is not in canonical form (the canonical member is " +
+                                  format_position(canon) + ")"
+                            : "stored, but not reachable from the empty board");
+      ++i;
+    } else if (i == n || q < s) {
+      add_error(r, Category::kReachableSet, format_position(State{q}),
+                "reachable from the empty board, but not stored");
+      ++j;
+    } else {
+      ++i, ++j;
+    }
+  }
+  r.summary = std::to_string(reach.size()) + " classes reachable from the empty board";
+  return r;
+}
+
+// Successors and values: every class against its successors' entries.
+void check_successors_and_values(const Tablebase& tb, const Rules& rules, const Symmetry& sym,
+                                 const Progress& progress, CategoryResult& succ,
+                                 CategoryResult& vals) {
+  const size_t n = tb.size();
+  std::vector<ClassStatus> status(n, ClassStatus::kOk);
+  if (progress) progress("verify: checking every class against its successors");
+  constexpr size_t kSteps = 10;
+  for (size_t step = 0; step < kSteps; ++step) {
+    const size_t a = n * step / kSteps, b = n * (step + 1) / kSteps;
+    par::parallel_for(par::blocked_range<size_t>(a, b, 2048), [&](const auto& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i)
+        status[i] = check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), nullptr);
+    });
+    if (progress)
+      progress("verify: values: " + std::to_string(b) + " of " + std::to_string(n) +
+               " classes checked");
+  }
+  // When one entry is wrong, the classes that lead to it may fail too; only
+  // the wrong entry itself has successors that all pass. So the first value
+  // error reported is the first failing class whose successors all pass.
+  std::optional<size_t> first_value, first_blameworthy;
+  for (size_t i = 0; i < n; ++i) {
+    if (status[i] == ClassStatus::kMissingSuccessor) {
+      std::string problem;
+      if (succ.errors == 0) check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), &problem);
+      add_error(succ, Category::kSuccessors, format_position(tb.position_at(i)), problem);
+    } else if (status[i] == ClassStatus::kWrongValue) {
+      ++vals.errors;
+      if (!first_value) first_value = i;
+      if (!first_blameworthy && formed_lines(rules, tb.position_at(i))) first_blameworthy = i;
+      if (!first_blameworthy) {
+        bool successor_fails = false;
+        for_each_move(rules, tb.position_at(i), [&](const Move&, State child) {
+          const auto k = index_of(tb, sym.canonical(child).code);
+          if (k && *k != i && status[*k] != ClassStatus::kOk) successor_fails = true;
+        });
+        if (!successor_fails) first_blameworthy = i;
+      }
+    }
+  }
+  if (const auto pick = first_blameworthy ? first_blameworthy : first_value) {
+    std::string problem;
+    check_class(tb, rules, tb.position_at(*pick), tb.outcome_at(*pick), &problem);
+    vals.first = Finding{Category::kValues, format_position(tb.position_at(*pick)), problem};
+  }
+  succ.summary = "every successor of an unfinished class is stored";
+  vals.summary = "every class satisfies the Bellman condition";
+}
+
+// The stored classes counted again, each weighted by the size of its orbit,
+// and the longest stored win (plies, first class with it), if any.
+struct Recount {
+  TablebaseCounts counts;
+  std::optional<std::pair<std::uint16_t, size_t>> longest_win;
+};
+
+Recount recount_classes(const Tablebase& tb, const Rules& rules, const Symmetry& sym) {
+  par::combinable<TablebaseCounts> partial;
+  par::combinable<std::pair<std::uint16_t, size_t>> longest([] {
+    return std::pair<std::uint16_t, size_t>{0, std::numeric_limits<size_t>::max()};
+  });
+  par::parallel_for(par::blocked_range<size_t>(0, tb.size(), 4096), [&](const auto& r) {
+    TablebaseCounts& c = partial.local();
+    auto& lw = longest.local();
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      const State st = tb.position_at(i);
+      const std::uint64_t w = std::uint64_t(sym.orbit_size(st));
+      c.reachable += w;
+      (rules.placement_phase(st) ? c.placement : c.movement) += w;
+      const Outcome o = tb.outcome_at(i);
+      (o.value == Value::kWin ? c.win : o.value == Value::kLoss ? c.loss : c.draw) += w;
+      if (o.value == Value::kWin && (lw.second == std::numeric_limits<size_t>::max() ||
+                                     o.plies > lw.first || (o.plies == lw.first && i < lw.second)))
+        lw = {o.plies, i};
+    }
+  });
+  Recount out;
+  out.counts = partial.combine([](TablebaseCounts a, const TablebaseCounts& b) {
+    a.reachable += b.reachable, a.placement += b.placement, a.movement += b.movement;
+    a.win += b.win, a.loss += b.loss, a.draw += b.draw;
+    return a;
+  });
+  const auto lw = longest.combine([](auto a, auto b) {
+    if (a.second == std::numeric_limits<size_t>::max()) return b;
+    if (b.second == std::numeric_limits<size_t>::max()) return a;
+    if (a.first != b.first) return a.first > b.first ? a : b;
+    return a.second < b.second ? a : b;
+  });
+  if (lw.second != std::numeric_limits<size_t>::max()) out.longest_win = lw;
+  return out;
+}
+
+// Counts: the header's against the recount.
+CategoryResult check_counts(const TablebaseHeader& h, const TablebaseCounts& c) {
+  CategoryResult r;
+  auto compare = [&](const char* name, std::uint64_t header, std::uint64_t counted) {
+    if (header != counted)
+      add_error(r, Category::kCounts, std::nullopt,
+                std::string("header says ") + name + " " + std::to_string(header) +
+                    ", the stored classes weighted by orbit size give " + std::to_string(counted));
+  };
+  compare("reachable", h.reachable, c.reachable);
+  compare("placement", h.placement, c.placement);
+  compare("movement", h.movement, c.movement);
+  compare("win", h.win, c.win);
+  compare("loss", h.loss, c.loss);
+  compare("draw", h.draw, c.draw);
+  r.summary = "reachable " + std::to_string(c.reachable) + " = placement " +
+              std::to_string(c.placement) + " + movement " + std::to_string(c.movement) + "; win " +
+              std::to_string(c.win) + ", loss " + std::to_string(c.loss) + ", draw " +
+              std::to_string(c.draw);
+  return r;
+}
+
 }  // namespace
 
 std::string_view category_name(Category c) {
@@ -241,227 +476,20 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
   rep.classes = tb.size();
   const Rules rules(rep.variant);
   const Symmetry& sym = tb.symmetry();
-  const size_t n = tb.size();
-  const TablebaseHeader& h = tb.header();
   auto cat = [&](Category c) -> CategoryResult& { return rep.categories[int(c)]; };
 
-  // Header: fields that the reader does not already insist on.
-  {
-    CategoryResult& r = cat(Category::kHeader);
-    if (h.canonical != n)
-      add_error(r, Category::kHeader, std::nullopt,
-                "header says " + std::to_string(h.canonical) + " classes, the file holds " +
-                    std::to_string(n));
-    if (h.reserved != 0)
-      add_error(r, Category::kHeader, std::nullopt, "reserved header field is not zero");
-    if (h.symmetry_order != sym.order())
-      add_error(r, Category::kHeader, std::nullopt,
-                "header says a symmetry group of order " + std::to_string(h.symmetry_order) +
-                    ", the variant's is " + std::to_string(sym.order()));
-    for (size_t i = 1; i < n; ++i)
-      if (tb.position_at(i).code <= tb.position_at(i - 1).code)
-        add_error(r, Category::kHeader, format_position(tb.position_at(i)),
-                  "codes are not strictly ascending at class " + std::to_string(i));
-    r.summary = std::to_string(n) + " classes, codes strictly ascending";
+  cat(Category::kHeader) = check_header(tb);
+  cat(Category::kSymmetry) = check_symmetry(rep.variant, rules, sym);
+  cat(Category::kReachableSet) = check_reachable_set(tb, rules, sym, progress);
+  check_successors_and_values(tb, rules, sym, progress, cat(Category::kSuccessors),
+                              cat(Category::kValues));
+  const Recount recount = recount_classes(tb, rules, sym);
+  rep.recount = recount.counts;
+  if (recount.longest_win) {
+    rep.longest_win = Outcome{Value::kWin, recount.longest_win->first};
+    rep.longest_win_position = format_position(tb.position_at(recount.longest_win->second));
   }
-
-  // Symmetry: every element a permutation mapping lines onto lines and the
-  // variant's edges onto edges (with or without the shape swap, which maps
-  // lines of one shape to lines of the other), and the set a group.
-  {
-    CategoryResult& r = cat(Category::kSymmetry);
-    const auto& group = sym.group();
-    std::vector<SymmetryElement> sorted(group.begin(), group.end());
-    std::sort(sorted.begin(), sorted.end());
-    SymmetryElement id;
-    for (int s = 0; s < kSpaces; ++s) id.perm[s] = std::uint8_t(s);
-    if (!std::binary_search(sorted.begin(), sorted.end(), id))
-      add_error(r, Category::kSymmetry, std::nullopt, "the group lacks the identity");
-    for (const SymmetryElement& g : group) {
-      const Permutation& p = g.perm;
-      std::string name;
-      for (int s = 0; s < kSpaces; ++s) name += char('1' + p[s]);
-      if (g.swap) name += " with the shape swap";
-      // The swap maps the game to itself only with as many circles as triangles.
-      if (g.swap && rep.variant.circles != rep.variant.triangles)
-        add_error(r, Category::kSymmetry, std::nullopt,
-                  "element " + name + " exchanges shapes, but the rules give " +
-                      std::to_string(rep.variant.circles) + " circles and " +
-                      std::to_string(rep.variant.triangles) + " triangles");
-      SpaceMask image = 0;
-      for (int s = 0; s < kSpaces; ++s) image |= SpaceMask(p[s] < kSpaces ? 1u << p[s] : 0u);
-      if (image != 0x7f) {
-        add_error(r, Category::kSymmetry, std::nullopt,
-                  "element " + name + " is not a permutation");
-        continue;
-      }
-      for (SpaceMask lm : kLineMasks) {
-        SpaceMask img = 0;
-        for (int s = 0; s < kSpaces; ++s)
-          if (lm >> s & 1) img |= SpaceMask(1u << p[s]);
-        if (std::find(kLineMasks.begin(), kLineMasks.end(), img) == kLineMasks.end()) {
-          add_error(r, Category::kSymmetry, std::nullopt,
-                    "element " + name + " maps a line to a non-line");
-          break;
-        }
-      }
-      bool edges_ok = true;
-      for (int a = 0; a < kSpaces && edges_ok; ++a)
-        for (int b = 0; b < kSpaces && edges_ok; ++b)
-          if ((rules.neighbours[a] >> b & 1) != (rules.neighbours[p[a]] >> p[b] & 1))
-            edges_ok = false;
-      if (!edges_ok)
-        add_error(r, Category::kSymmetry, std::nullopt,
-                  "element " + name + " does not preserve the " +
-                      std::string(adjacency_name(rep.variant.adjacency)) + " adjacency");
-      for (const SymmetryElement& q : group) {
-        SymmetryElement pq;
-        for (int s = 0; s < kSpaces; ++s) pq.perm[s] = q.perm[p[s] % kSpaces];
-        pq.swap = g.swap != q.swap;
-        if (!std::binary_search(sorted.begin(), sorted.end(), pq)) {
-          add_error(r, Category::kSymmetry, std::nullopt,
-                    "the set is not closed under composition");
-          break;
-        }
-      }
-    }
-    r.summary = std::to_string(group.size()) + " elements, each preserving lines and edges";
-  }
-
-  // Reachable set: an independent search from the empty board.
-  {
-    CategoryResult& r = cat(Category::kReachableSet);
-    if (progress) progress("verify: searching the reachable set from the empty board");
-    const auto reach = search_reachable(rules, sym, progress);
-    size_t i = 0, j = 0;
-    while (i < n || j < reach.size()) {
-      const std::uint64_t s = i < n ? tb.position_at(i).code : ~0ull;
-      const std::uint64_t q = j < reach.size() ? reach[j] : ~0ull;
-      if (i < n && (j == reach.size() || s < q)) {
-        const State st{s};
-        const State canon = sym.canonical(st);
-        add_error(r, Category::kReachableSet, format_position(st),
-                  canon != st ? "stored class is not in canonical form (the canonical member is " +
-                                    format_position(canon) + ")"
-                              : "stored, but not reachable from the empty board");
-        ++i;
-      } else if (i == n || q < s) {
-        add_error(r, Category::kReachableSet, format_position(State{q}),
-                  "reachable from the empty board, but not stored");
-        ++j;
-      } else {
-        ++i, ++j;
-      }
-    }
-    r.summary = std::to_string(reach.size()) + " classes reachable from the empty board";
-  }
-
-  // Successors and values: every class against its successors' entries.
-  std::vector<ClassStatus> status(n, ClassStatus::kOk);
-  {
-    if (progress) progress("verify: checking every class against its successors");
-    constexpr size_t kSteps = 10;
-    for (size_t step = 0; step < kSteps; ++step) {
-      const size_t a = n * step / kSteps, b = n * (step + 1) / kSteps;
-      par::parallel_for(par::blocked_range<size_t>(a, b, 2048), [&](const auto& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i)
-          status[i] = check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), nullptr);
-      });
-      if (progress)
-        progress("verify: values: " + std::to_string(b) + " of " + std::to_string(n) +
-                 " classes checked");
-    }
-    CategoryResult& succ = cat(Category::kSuccessors);
-    CategoryResult& vals = cat(Category::kValues);
-    // When one entry is wrong, the classes that lead to it may fail too; only
-    // the wrong entry itself has successors that all pass. So the first value
-    // error reported is the first failing class whose successors all pass.
-    std::optional<size_t> first_value, first_blameworthy;
-    for (size_t i = 0; i < n; ++i) {
-      if (status[i] == ClassStatus::kMissingSuccessor) {
-        std::string problem;
-        if (succ.errors == 0) check_class(tb, rules, tb.position_at(i), tb.outcome_at(i), &problem);
-        add_error(succ, Category::kSuccessors, format_position(tb.position_at(i)), problem);
-      } else if (status[i] == ClassStatus::kWrongValue) {
-        ++vals.errors;
-        if (!first_value) first_value = i;
-        if (!first_blameworthy && formed_lines(rules, tb.position_at(i))) first_blameworthy = i;
-        if (!first_blameworthy) {
-          bool successor_fails = false;
-          for_each_move(rules, tb.position_at(i), [&](const Move&, State child) {
-            const auto k = index_of(tb, sym.canonical(child).code);
-            if (k && *k != i && status[*k] != ClassStatus::kOk) successor_fails = true;
-          });
-          if (!successor_fails) first_blameworthy = i;
-        }
-      }
-    }
-    if (const auto pick = first_blameworthy ? first_blameworthy : first_value) {
-      std::string problem;
-      check_class(tb, rules, tb.position_at(*pick), tb.outcome_at(*pick), &problem);
-      vals.first = Finding{Category::kValues, format_position(tb.position_at(*pick)), problem};
-    }
-    succ.summary = "every successor of an unfinished class is stored";
-    vals.summary = "every class satisfies the Bellman condition";
-  }
-
-  // Counts: each class weighted by the size of its orbit.
-  {
-    par::combinable<TablebaseCounts> partial;
-    par::combinable<std::pair<std::uint16_t, size_t>> longest([] {
-      return std::pair<std::uint16_t, size_t>{0, std::numeric_limits<size_t>::max()};
-    });
-    par::parallel_for(par::blocked_range<size_t>(0, n, 4096), [&](const auto& r) {
-      TablebaseCounts& c = partial.local();
-      auto& lw = longest.local();
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        const State st = tb.position_at(i);
-        const std::uint64_t w = std::uint64_t(sym.orbit_size(st));
-        c.reachable += w;
-        (rules.placement_phase(st) ? c.placement : c.movement) += w;
-        const Outcome o = tb.outcome_at(i);
-        (o.value == Value::kWin ? c.win : o.value == Value::kLoss ? c.loss : c.draw) += w;
-        if (o.value == Value::kWin &&
-            (lw.second == std::numeric_limits<size_t>::max() || o.plies > lw.first ||
-             (o.plies == lw.first && i < lw.second)))
-          lw = {o.plies, i};
-      }
-    });
-    rep.recount = partial.combine([](TablebaseCounts a, const TablebaseCounts& b) {
-      a.reachable += b.reachable, a.placement += b.placement, a.movement += b.movement;
-      a.win += b.win, a.loss += b.loss, a.draw += b.draw;
-      return a;
-    });
-    const auto lw = longest.combine([](auto a, auto b) {
-      if (a.second == std::numeric_limits<size_t>::max()) return b;
-      if (b.second == std::numeric_limits<size_t>::max()) return a;
-      if (a.first != b.first) return a.first > b.first ? a : b;
-      return a.second < b.second ? a : b;
-    });
-    if (lw.second != std::numeric_limits<size_t>::max()) {
-      rep.longest_win = Outcome{Value::kWin, lw.first};
-      rep.longest_win_position = format_position(tb.position_at(lw.second));
-    }
-    CategoryResult& r = cat(Category::kCounts);
-    const TablebaseCounts& c = rep.recount;
-    auto compare = [&](const char* name, std::uint64_t header, std::uint64_t counted) {
-      if (header != counted)
-        add_error(r, Category::kCounts, std::nullopt,
-                  std::string("header says ") + name + " " + std::to_string(header) +
-                      ", the stored classes weighted by orbit size give " +
-                      std::to_string(counted));
-    };
-    compare("reachable", h.reachable, c.reachable);
-    compare("placement", h.placement, c.placement);
-    compare("movement", h.movement, c.movement);
-    compare("win", h.win, c.win);
-    compare("loss", h.loss, c.loss);
-    compare("draw", h.draw, c.draw);
-    r.summary = "reachable " + std::to_string(c.reachable) + " = placement " +
-                std::to_string(c.placement) + " + movement " + std::to_string(c.movement) +
-                "; win " + std::to_string(c.win) + ", loss " + std::to_string(c.loss) + ", draw " +
-                std::to_string(c.draw);
-  }
+  cat(Category::kCounts) = check_counts(tb.header(), rep.recount);
 
   // The start and the first moves.
   rep.start = tb.probe(kEmptyBoard);
