@@ -455,6 +455,27 @@ TEST(ServerApi, CachingAndCorsHeaders) {
   EXPECT_TRUE(header(get("/api/v1/standard", {{"moves", "Q9"}}), "ETag").empty());
 }
 
+TEST(ServerApi, ParametersNoRouteReadsShareTheCachedAnswer) {
+  const auto etag_of = [](const Response& r) {
+    for (const auto& [k, v] : r.headers)
+      if (k == "ETag") return v;
+    return std::string();
+  };
+  const Response plain = get("/api/v1/standard", {{"moves", "C4,t3"}});
+  ASSERT_EQ(plain.status, 200);
+  for (const auto& extra : {std::pair<std::string, std::string>{"_", "1733400000"},
+                            {"cachebuster", "x"},
+                            {"zz", "C5"}}) {
+    const Response r = get("/api/v1/standard", {{"moves", "C4,t3"}, extra});
+    EXPECT_EQ(r.status, 200) << extra.first;
+    EXPECT_EQ(r.body, plain.body) << extra.first;
+    EXPECT_EQ(etag_of(r), etag_of(plain)) << extra.first;
+  }
+  // A parameter a route reads still tells answers apart.
+  EXPECT_NE(etag_of(get("/api/v1/standard", {{"moves", "C4,t3"}, {"position", "-/-/-/-/-/-/- w"}})),
+            etag_of(plain));
+}
+
 TEST(ServerApi, PagesAndBoardPicture) {
   const Response page = get("/");
   EXPECT_EQ(page.status, 200);

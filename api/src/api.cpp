@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 #include "fano/analysis.hpp"
@@ -69,9 +71,19 @@ std::optional<std::string> byte_problem(std::string_view v) {
   return std::nullopt;
 }
 
+// Every query parameter a route reads. The answer cache's key holds these
+// alone, so requests that differ only by a parameter no route reads (a
+// client's cache buster, a typo) share one entry and one ETag.
+constexpr std::array<std::string_view, 4> kParams{"moves", "player", "position", "seed"};
+
+bool is_read_param(std::string_view key) {
+  return std::find(kParams.begin(), kParams.end(), key) != kParams.end();
+}
+
 // The one value of a query parameter, if given; 400 when repeated, too long,
 // or not text.
 std::optional<std::string> param(const Request& req, const std::string& key) {
+  if (!is_read_param(key)) throw std::logic_error("parameter '" + key + "' is not in kParams");
   const auto [lo, hi] = req.params.equal_range(key);
   if (lo == hi) return std::nullopt;
   if (std::next(lo) != hi) throw ApiError{400, "parameter '" + key + "' given more than once"};
@@ -601,8 +613,10 @@ Response Api::handle(const Request& req) const {
     if (req.method != "GET" && req.method != "HEAD" && !(post && batch_path))
       throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD" +
                               (batch_path ? "; POST a batch)" : ")")};
+    // The parameters in name order (a multimap), the ones no route reads left out.
     std::string key = req.path;
-    for (const auto& [k, val] : req.params) key += "\n" + k + "=" + val;
+    for (const auto& [k, val] : req.params)
+      if (is_read_param(k)) key += "\n" + k + "=" + val;
     std::optional<Response> cached = cache_ && !post ? cache_->find(key) : std::nullopt;
     if (post) {
       r = route(req);
