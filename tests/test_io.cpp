@@ -873,6 +873,22 @@ TEST(TablesFolder, InstalledProgramReadsItsPrefixShareFolder) {
   EXPECT_EQ(d.path, "/fallback");
 }
 
+// The command and the module open tables by the same rule (choose_table).
+TEST(TablesFolder, ChoiceOfTableFile) {
+  const Variant cap3{3, Adjacency::kBoard};
+  TableChoice c = choose_table(std::nullopt, std::nullopt, "/t");
+  EXPECT_EQ(c.path, "/t/standard.fanotb");
+  EXPECT_EQ(c.expected, std::optional(kStandard));
+  c = choose_table(std::nullopt, cap3, "/t");
+  EXPECT_EQ(c.path, "/t/cap3-board.fanotb");
+  EXPECT_EQ(c.expected, std::optional(cap3));
+  c = choose_table(std::string("/x/mine.fanotb"), std::nullopt, "/t");
+  EXPECT_EQ(c.path, "/x/mine.fanotb");
+  EXPECT_FALSE(c.expected.has_value());  // the file's own variant
+  c = choose_table(std::string("/x/mine.fanotb"), cap3, "/t");
+  EXPECT_EQ(c.expected, std::optional(cap3));
+}
+
 TEST(TablesFolder, EnvironmentVariableWins) {
   const ScopedEnv env("FANO_TABLES", "/chosen/tables");
   const TableDir d = table_dir_for_binary("/usr/bin/fano", "bin", "/fallback");

@@ -86,16 +86,20 @@ void add_table_options(po::options_description& desc) {
       "run from a build tree, else the installed share/fano/tables; 'fano info' prints it)");
 }
 
+// The --tb file or the --tables folder's default file (choose_table).
+static TableChoice table_choice(const po::variables_map& vm, const Variant& variant) {
+  return choose_table(vm.count("tb") ? std::optional(vm["tb"].as<std::string>()) : std::nullopt,
+                      variant_given(vm) || !vm.count("tb") ? std::optional(variant) : std::nullopt,
+                      vm.count("tables") ? vm["tables"].as<std::string>() : "");
+}
+
 std::string table_path_from(const po::variables_map& vm, const Variant& variant) {
-  if (vm.count("tb")) return vm["tb"].as<std::string>();
-  return default_tablebase_path(variant, vm.count("tables") ? vm["tables"].as<std::string>() : "");
+  return table_choice(vm, variant).path;
 }
 
 Tablebase open_table(const po::variables_map& vm, Variant& variant) {
-  const bool given = variant_given(vm);
-  const std::string path = table_path_from(vm, variant);
-  Tablebase tb =
-      open_tablebase(path, given || !vm.count("tb") ? std::optional(variant) : std::nullopt);
+  const TableChoice choice = table_choice(vm, variant);
+  Tablebase tb = open_tablebase(choice.path, choice.expected);
   variant = tb.variant();
   return tb;
 }

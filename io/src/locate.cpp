@@ -70,4 +70,11 @@ std::string default_tablebase_path(const Variant& variant, const std::string& di
   return (fs::path(d) / (variant_slug(variant) + ".fanotb")).string();
 }
 
+TableChoice choose_table(const std::optional<std::string>& file,
+                         const std::optional<Variant>& variant, const std::string& dir) {
+  if (file) return {*file, variant};
+  const Variant v = variant.value_or(kStandard);
+  return {default_tablebase_path(v, dir), v};
+}
+
 }  // namespace fano

@@ -274,12 +274,12 @@ void solve_into(const Variant& v, const std::string& path) {
 
 PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v,
                        bool solve_missing) {
-  // As the fano command: the default path is the variant's (standard unless
-  // given) and must hold that variant; an explicit path holds its own variant
-  // unless one is given. A missing default table is solved on first use (into
-  // FANO_TABLES or the cache, see table_dir_for).
-  const std::string p = path ? path->string() : table_path(v.value_or(kStandard));
-  const std::optional<Variant> expected = path ? v : std::optional(v.value_or(kStandard));
+  // As the fano command (choose_table). A missing default table is solved on
+  // first use (into FANO_TABLES or the cache, see table_dir_for).
+  const TableChoice choice = choose_table(path ? std::optional(path->string()) : std::nullopt, v,
+                                          table_dir_for(v.value_or(kStandard)).path);
+  const std::string& p = choice.path;
+  const std::optional<Variant>& expected = choice.expected;
   py::gil_scoped_release release;
   try {
     std::error_code ec;

@@ -55,4 +55,15 @@ TableDir default_table_dir();
 // default_table_dir().
 std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
 
+// Which table file to open and which variant it must hold, for every front
+// end: an explicit `file` holds its own variant unless one is asked for; with
+// no file, the default file of the asked variant (the standard game when none
+// is asked) in `dir` (default_table_dir() when empty), which must hold it.
+struct TableChoice {
+  std::string path;
+  std::optional<Variant> expected;  // nullopt: the file's own variant
+};
+TableChoice choose_table(const std::optional<std::string>& file,
+                         const std::optional<Variant>& variant, const std::string& dir = "");
+
 }  // namespace fano
