@@ -6,8 +6,10 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -291,6 +293,25 @@ inline nlohmann::json parse_json(const std::string& text) {
     ADD_FAILURE() << "not JSON (" << e.what() << "): " << text;
     return nullptr;
   }
+}
+
+// Everything a socket receives until the peer closes it (*closed = true) or
+// `wait_ms` pass in silence (the server tests' raw clients).
+inline std::string read_until_closed(int fd, int wait_ms, bool* closed = nullptr) {
+  std::string out;
+  char buf[4096];
+  if (closed) *closed = false;
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, wait_ms) <= 0) break;
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      if (closed) *closed = true;
+      break;
+    }
+    out.append(buf, std::size_t(n));
+  }
+  return out;
 }
 
 }  // namespace fano::testing

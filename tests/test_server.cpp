@@ -849,23 +849,6 @@ class LiveServer : public ::testing::Test {
     }
     return fd;
   }
-  // `closed` tells whether the server closed the connection (else silence).
-  static std::string read_until_closed(int fd, int wait_ms, bool* closed = nullptr) {
-    std::string out;
-    char buf[4096];
-    if (closed) *closed = false;
-    for (;;) {
-      pollfd p{fd, POLLIN, 0};
-      if (::poll(&p, 1, wait_ms) <= 0) break;
-      const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-      if (n <= 0) {
-        if (closed) *closed = true;
-        break;
-      }
-      out.append(buf, std::size_t(n));
-    }
-    return out;
-  }
   static int port_;
   static server::HttpServer* http_;
   static std::thread* thread_;

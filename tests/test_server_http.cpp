@@ -132,25 +132,6 @@ bool send_all(int fd, std::string_view bytes) {
   return true;
 }
 
-// Everything received until the server closes (closed = true) or `wait_ms`
-// pass in silence.
-std::string read_until_closed(int fd, int wait_ms, bool* closed = nullptr) {
-  std::string out;
-  char buf[4096];
-  if (closed) *closed = false;
-  for (;;) {
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, wait_ms) <= 0) break;
-    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) {
-      if (closed) *closed = true;
-      break;
-    }
-    out.append(buf, std::size_t(n));
-  }
-  return out;
-}
-
 // One response read from a kept-alive connection: its head and its body
 // (by Content-Length); empty when the server closes or stays silent.
 struct Reply {
