@@ -775,18 +775,25 @@ TEST_P(ServerVariant, PuzzleHasExactlyOneMoveKeepingTheValue) {
   EXPECT_EQ(get(path, {{"seed", "x"}}).status, 400);
 }
 
-// Statistics: every class counted once, the longest win as `fano facts` finds
+// Statistics: every reachable position counted once (the sums by plies equal
+// the solver's totals in the header), the longest win as `fano facts` finds
 // it, each longest line a game that ends with the side to move's opponent losing.
-TEST(ServerApi, StatsCountEveryClassAndTheLongestWins) {
+TEST(ServerApi, StatsCountEveryPositionAndTheLongestWins) {
   const Tablebase& tb = table_of(kStandard);
   const json s = get_json("/api/v2/standard/stats");
-  std::uint64_t total = s["draw_classes"];
+  std::uint64_t wins = 0, losses = 0, draw_classes = 0;
   int longest = 0;
   for (const json& r : s["by_plies"]) {
-    total += std::uint64_t(r["win"]) + std::uint64_t(r["loss"]);
+    wins += std::uint64_t(r["win"]);
+    losses += std::uint64_t(r["loss"]);
     if (r["win"] > 0) longest = std::max(longest, int(r["plies"]));
   }
-  EXPECT_EQ(total, tb.size());
+  EXPECT_EQ(wins, tb.header().win);
+  EXPECT_EQ(losses, tb.header().loss);
+  for (std::size_t i = 0; i < tb.size(); ++i)
+    draw_classes += tb.outcome_at(i).value == Value::kDraw;
+  EXPECT_EQ(s["draw_classes"], draw_classes);
+  EXPECT_EQ(s["classes"], tb.size());
   EXPECT_EQ(s["positions"]["reachable"], tb.header().reachable);
   EXPECT_EQ(longest, longest_forced_win(tb).value.plies);
   const Rules rules(kStandard);

@@ -422,20 +422,22 @@ Json puzzle_json(const Tablebase& tb, const Request& req) {
   throw ApiError{404, "no puzzle found for seed " + std::to_string(seed)};
 }
 
-// GET /api/v2/{variant}/stats: the table's values over its classes (positions
-// up to the board's symmetries) by plies to the end, the reachable positions'
+// GET /api/v2/{variant}/stats: the reachable positions won and lost by plies
+// to the end (each class counted as many times as it has members), their
 // totals, and the longest wins with their lines.
 Json stats_json(const Tablebase& tb) {
   std::map<int, std::array<std::uint64_t, 2>> by_plies;  // plies -> {wins, losses}
   std::uint64_t draws = 0;
   int longest = -1;
+  const Symmetry& sym = symmetry_of(tb.variant());
   for (std::size_t i = 0; i < tb.size(); ++i) {
     const Outcome o = tb.outcome_at(i);
     if (o.value == Value::kDraw) {
       ++draws;
       continue;
     }
-    ++by_plies[o.plies][o.value == Value::kWin ? 0 : 1];
+    by_plies[o.plies][o.value == Value::kWin ? 0 : 1] +=
+        std::uint64_t(sym.orbit_size(tb.position_at(i)));
     if (o.value == Value::kWin) longest = std::max(longest, int(o.plies));
   }
   Json rows = Json::array();
