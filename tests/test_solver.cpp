@@ -38,6 +38,19 @@ std::string describe(const std::optional<Outcome>& o) {
   return o ? describe(*o) : std::string("unreachable");
 }
 
+// The reference's positions whose value and plies the solver gives otherwise
+// (the first ten are reported as failures, naming the position).
+std::size_t disagreements(const Solution& sol, const reference::ReferenceSolution& ref) {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < ref.codes.size(); ++i) {
+    const auto o = sol.lookup(State{ref.codes[i]});
+    if (o != std::optional(ref.outcomes[i]) && ++bad <= 10)
+      ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver " << describe(o)
+                    << ", reference " << outcome_text(ref.outcomes[i]);
+  }
+  return bad;
+}
+
 // One solve per variant per test process.
 const Solution& solved(const Variant& v) {
   static std::map<std::string, Solution> cache;
@@ -496,14 +509,7 @@ void check_against_reference(const Variant& v, const Solution& sol) {
   EXPECT_EQ(ref.win, sol.stats.win);
   EXPECT_EQ(ref.loss, sol.stats.loss);
   EXPECT_EQ(ref.draw, sol.stats.draw);
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < ref.codes.size(); ++i) {
-    const auto o = sol.lookup(State{ref.codes[i]});
-    if (o != std::optional(ref.outcomes[i]) && ++bad <= 10)
-      ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver " << describe(o)
-                    << ", reference " << outcome_text(ref.outcomes[i]);
-  }
-  EXPECT_EQ(bad, 0u);
+  EXPECT_EQ(disagreements(sol, ref), 0u);
 }
 
 void check_against_reference(const Variant& v) { check_against_reference(v, solved(v)); }
@@ -554,14 +560,7 @@ TEST_P(RulesReferenceTest, EveryValueAgreesWithTheReferenceSolver) {
     const reference::ReferenceSolution ref = reference::solve_reference(v, st, kSubGame);
     if (!ref.complete) continue;
     ++compared;
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < ref.codes.size(); ++i) {
-      const auto o = sol.lookup(State{ref.codes[i]});
-      if (o != std::optional(ref.outcomes[i]) && ++bad <= 10)
-        ADD_FAILURE() << format_position(State{ref.codes[i]}) << ": solver " << describe(o)
-                      << ", reference " << outcome_text(ref.outcomes[i]);
-    }
-    EXPECT_EQ(bad, 0u) << "from " << format_position(st);
+    EXPECT_EQ(disagreements(sol, ref), 0u) << "from " << format_position(st);
   }
   std::printf("%s: %d sub-games compared with the reference solver\n", variant_slug(v).c_str(),
               compared);
