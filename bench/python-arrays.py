@@ -81,15 +81,15 @@ def main():
     print(f"fano {fano.__version__}, {tb}; {len(unique)} distinct codes of random games, "
           f"{N} drawn")
 
-    report("probe_codes", timed(lambda: tb.probe_codes(codes), args.runs))
+    report("probe_codes", timed(lambda: tb.probe_codes(codes, variant=tb.variant), args.runs))
     # The same over the whole table (every stored class drawn: the probes
     # meet all of the index, not the few thousand classes of the games).
     spread = rng.choice(tb.classes()["code"], N)
-    report("probe_codes (all classes)", timed(lambda: tb.probe_codes(spread), args.runs))
+    report("probe_codes (all classes)", timed(lambda: tb.probe_codes(spread, variant=tb.variant), args.runs))
     if "threads" in tb.probe_codes.__doc__:
         for t in (1, 2):
             report(f"probe_codes threads={t}",
-                   timed(lambda: tb.probe_codes(codes, threads=t), args.runs))
+                   timed(lambda: tb.probe_codes(codes, variant=tb.variant, threads=t), args.runs))
     if hasattr(fano, "canonical_codes"):
         report("canonical_codes", timed(lambda: fano.canonical_codes(codes), args.runs))
     if args.skip_slow:
@@ -99,7 +99,7 @@ def main():
     if hasattr(fano, "parse_positions"):
         report("parse_positions", timed(lambda: fano.parse_positions(many), args.runs))
     as_ints = codes.tolist()
-    report("probe_many (list of ints)", timed(lambda: tb.probe_many(as_ints), max(1, args.runs // 2)))
+    report("probe_many (list of ints)", timed(lambda: tb.probe_many(as_ints, variant=tb.variant), max(1, args.runs // 2)))
 
 
 if __name__ == "__main__":

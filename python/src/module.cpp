@@ -307,11 +307,6 @@ Outcome probe_state(const Tablebase& tb, State st) {
   return probe_or_unreachable(tb, Rules(tb.variant()), st);
 }
 
-py::tuple probe(const PyTablebase& t, const Position& p) {
-  check_variant(t, p);
-  return outcome_tuple(probe_state(t.tb, p.state));
-}
-
 // A code as a State of the table's variant; ValueError as Position.from_code.
 State checked_code(const PyTablebase& t, std::uint64_t code) {
   if (!is_valid_position(State{code}, t.tb.variant())) from_code(code, t.tb.variant());  // throws
@@ -332,6 +327,37 @@ std::uint64_t code_arg(const py::handle& item, const std::string& what) {
   return c;
 }
 
+// A bare code does not say which rules it was made under, and a code of the
+// standard game is also a legal position of cap 3 with another value: probed
+// there it would be answered silently and wrongly. So every call that takes
+// codes takes their variant too (STANDARD when not said, as everywhere in the
+// module), and a table of other rules refuses them.
+void check_codes_variant(const PyTablebase& t, const std::optional<Variant>& stated,
+                         const char* call) {
+  const Variant v = stated.value_or(kStandard);
+  if (v == t.tb.variant()) return;
+  throw py::value_error(std::string(call) + ": codes of " + variant_repr(v) +
+                        (stated ? "" : " (variant= not given: STANDARD)") +
+                        " cannot be probed in a table of " + variant_repr(t.tb.variant()) +
+                        "; pass the variant the codes were made under, e.g. variant=tb.variant");
+}
+
+// Tablebase.probe: a Position (its own variant), or an int code made under
+// `variant`.
+py::tuple probe(const PyTablebase& t, const py::handle& item, const std::optional<Variant>& v) {
+  if (py::isinstance<Position>(item)) {
+    const Position& p = item.cast<const Position&>();
+    if (v && !(*v == p.variant))
+      throw py::value_error("probe(): variant= " + variant_repr(*v) + " is not the variant of " +
+                            position_repr(p));
+    check_variant(t, p);
+    return outcome_tuple(probe_state(t.tb, p.state));
+  }
+  const std::uint64_t code = code_arg(item, "position");
+  check_codes_variant(t, v, "probe()");
+  return outcome_tuple(probe_state(t.tb, checked_code(t, code)));
+}
+
 // Raises the error of item i of probe_many: its message prefixed with the index.
 [[noreturn]] void fail_item(std::size_t i, PyObject* type, const std::string& message) {
   py::object exc =
@@ -341,8 +367,10 @@ std::uint64_t code_arg(const py::handle& item, const std::string& what) {
   throw py::error_already_set();
 }
 
-py::list probe_many(const PyTablebase& t, const py::iterable& items) {
+py::list probe_many(const PyTablebase& t, const py::iterable& items,
+                    const std::optional<Variant>& codes_variant) {
   std::vector<State> states;
+  bool checked = false;  // the codes' variant, at the first code
   for (const py::handle& item : items) {
     const std::size_t i = states.size();
     if (py::isinstance<Position>(item)) {
@@ -354,6 +382,7 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items) {
       states.push_back(p.state);
     } else {
       const std::uint64_t code = code_arg(item, "item " + std::to_string(i));
+      if (!std::exchange(checked, true)) check_codes_variant(t, codes_variant, "probe_many()");
       try {
         states.push_back(checked_code(t, code));
       } catch (const NotationError& e) {
@@ -574,7 +603,9 @@ py::list format_positions_of(const py::handle& obj, const Variant& v) {
 
 // Tablebase.probe_codes: (value, plies, valid) arrays.
 py::tuple probe_codes(const PyTablebase& t, const py::handle& obj,
+                      const std::optional<Variant>& codes_variant,
                       const std::optional<int>& threads) {
+  check_codes_variant(t, codes_variant, "probe_codes()");
   const py::array_t<std::uint64_t> codes = codes_arg(obj);
   const CodeIndex& index = t.code_index();
   const auto n = codes.shape(0);
@@ -741,14 +772,16 @@ py::object make_frame(const FrameRows& rows, const Variant& v, bool classes) {
 
 // Tablebase.to_pandas.
 py::object to_pandas(const PyTablebase& t, const std::optional<py::object>& codes,
-                     const std::string& rows_of) {
+                     const std::string& rows_of, const std::optional<Variant>& codes_variant) {
   if (rows_of != "classes" && rows_of != "positions")
     throw py::value_error("rows must be 'classes' or 'positions', got '" + rows_of + "'");
   import_pandas();  // before any work
   FrameRows rows;
+  if (codes_variant && !codes)
+    throw py::value_error("variant= is the variant of codes=; give both");
   if (codes) {
     if (rows_of != "classes") throw py::value_error("give codes or rows='positions', not both");
-    const py::tuple r = probe_codes(t, *codes, std::nullopt);
+    const py::tuple r = probe_codes(t, *codes, codes_variant, std::nullopt);
     const auto c = codes_arg(*codes);
     const auto value = r[0].cast<py::array_t<std::uint8_t>>();
     const auto plies = r[1].cast<py::array_t<std::uint16_t>>();
@@ -986,22 +1019,19 @@ py::class_<PyTablebase> bind_tablebase(py::module_& m) {
 }
 
 void bind_probes(py::class_<PyTablebase>& tb) {
-  tb.def("probe", &probe, py::arg("position"),
+  tb.def("probe", &probe, py::arg("position"), py::kw_only(), py::arg("variant") = py::none(),
          "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
          "plies to the end under perfect play (None for a draw). No history (see analyse). "
-         "Raises UnreachablePosition for a position no game reaches.")
-      .def(
-          "probe",
-          [](const PyTablebase& t, std::uint64_t code) {
-            return outcome_tuple(probe_state(t.tb, checked_code(t, code)));
-          },
-          py::arg("code"),
-          "probe() of a position given by its code; ValueError for a code that is not a "
-          "position of the table's variant (as Position.from_code).")
+         "Raises UnreachablePosition for a position no game reaches. `position` is a "
+         "Position or an int code made under `variant` (STANDARD if not given): ValueError "
+         "when that is not the table's variant (a bare code does not say its rules), or for "
+         "a code that is not a position of the table's variant (as Position.from_code).")
       .def("probe_codes", &probe_codes, py::arg("codes"), py::kw_only(),
-           py::arg("threads") = py::none(),
-           "probe() of an array of codes (a numpy array of any integer dtype, or a sequence "
-           "of ints), vectorised, on all cores (or `threads`) and without the GIL: a tuple "
+           py::arg("variant") = py::none(), py::arg("threads") = py::none(),
+           "probe() of an array of codes made under `variant` (STANDARD if not given; "
+           "ValueError when that is not the table's variant: a bare code does not say its "
+           "rules) (a numpy array of any integer dtype, or a sequence of ints), vectorised, on all "
+           "cores (or `threads`) and without the GIL: a tuple "
            "(value, plies, valid) of arrays of the same length: value uint8 (0 loss, 1 draw, 2 "
            "win, as classes(); 255 where not valid), plies uint16 (0 for a draw or an entry "
            "that is not valid), valid bool (False for a code that is malformed, negative, not "
@@ -1009,7 +1039,8 @@ void bind_probes(py::class_<PyTablebase>& tb) {
            "TypeError for an array that is not of integers, ValueError for another shape.")
       .def(
           "get",
-          [](const PyTablebase& t, const py::object& item, const py::object& fallback) {
+          [](const PyTablebase& t, const py::object& item, const py::object& fallback,
+             const std::optional<Variant>& v) {
             // As chess.syzygy's get_wdl: the default instead of an error for
             // what the table does not hold.
             State st;
@@ -1019,18 +1050,23 @@ void bind_probes(py::class_<PyTablebase>& tb) {
               st = p.state;
             } else {
               const std::uint64_t code = code_arg(item, "position");
+              check_codes_variant(t, v, "get()");
               if (!is_valid_position(State{code}, t.tb.variant())) return fallback;
               st = State{code};
             }
             const auto o = t.tb.probe(st);
             return o ? py::object(outcome_tuple(*o)) : fallback;
           },
-          py::arg("position"), py::arg("default") = py::none(),
+          py::arg("position"), py::arg("default") = py::none(), py::kw_only(),
+          py::arg("variant") = py::none(),
           "probe() that returns `default` (None) instead of raising for a position no game "
           "reaches or a code that is not a position of the table's variant, as "
-          "chess.syzygy's get_wdl(). A Position of another variant still raises ValueError.")
-      .def("probe_many", &probe_many, py::arg("positions"),
-           "probe() of many positions (Positions or int codes, e.g. classes()['code']): a list "
+          "chess.syzygy's get_wdl(). A Position of another variant, or codes whose `variant` "
+          "(STANDARD if not given) is not the table's, still raise ValueError.")
+      .def("probe_many", &probe_many, py::arg("positions"), py::kw_only(),
+           py::arg("variant") = py::none(),
+           "probe() of many positions (Positions, or int codes made under `variant`, STANDARD "
+           "if not given, e.g. classes()['code'] with variant=tb.variant): a list "
            "of (value, plies) tuples in the same order. Probes without the GIL, so threads "
            "probe in parallel. Raises UnreachablePosition (or ValueError for an invalid code, "
            "TypeError for another type) for the first failing item, its message starting "
@@ -1070,12 +1106,13 @@ void bind_table_arrays(py::class_<PyTablebase>& tb) {
          "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
          "positions in the class; they sum to header['reachable']).")
       .def("to_pandas", &to_pandas, py::arg("codes") = py::none(), py::kw_only(),
-           py::arg("rows") = "classes",
+           py::arg("rows") = "classes", py::arg("variant") = py::none(),
            "A pandas DataFrame with the columns of 'fano export' (the schema's words): "
            "position, to_move, phase, pieces, value, plies, orbit (classes only), code. "
            "rows='classes' (default): one row per stored class, as 'fano export --classes'; "
            "rows='positions': one row per reachable position, as 'fano export' (ascending "
-           "code); codes=array: one row per code, the probe_codes() result (value and plies "
+           "code); codes=array: one row per code, the probe_codes() result, variant= as there "
+           "(value and plies "
            "<NA> where not valid; position, to_move, phase and pieces <NA> where the code is "
            "not a position of the variant). value is an ordered categorical (loss < draw < "
            "win), to_move and phase categoricals, plies and pieces nullable integers (plies "

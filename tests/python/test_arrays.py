@@ -89,7 +89,7 @@ def random_codes(variant, seed, count):
 def scalar_probe(tb, code):
     """Tablebase.probe of one int code: (value, plies) or None when it raises."""
     try:
-        return tb.probe(code)
+        return tb.probe(code, variant=tb.variant)
     except ValueError:  # not a position of the variant, or UnreachablePosition
         return None
 
@@ -98,7 +98,7 @@ def scalar_probe(tb, code):
 
 def test_probe_codes_equal_probe_item_by_item(tb):
     codes = random_codes(tb.variant, 7, 3000)
-    value, plies, valid = tb.probe_codes(np.array(codes, dtype=np.uint64))
+    value, plies, valid = tb.probe_codes(np.array(codes, dtype=np.uint64), variant=tb.variant)
     assert 0 < valid.sum() < len(codes)  # both kinds are there
     for i, c in enumerate(codes):
         want = scalar_probe(tb, c)
@@ -111,14 +111,16 @@ def test_probe_codes_equal_probe_item_by_item(tb):
 
 def test_probe_codes_same_for_any_thread_count_and_dtype(tb):
     codes = np.array(random_codes(tb.variant, 8, 40000), dtype=np.uint64)
-    first = tb.probe_codes(codes, threads=1)
-    for other in (tb.probe_codes(codes, threads=2), tb.probe_codes(codes),
-                  tb.probe_codes(codes.tolist())):
+    v = tb.variant
+    first = tb.probe_codes(codes, variant=v, threads=1)
+    for other in (tb.probe_codes(codes, variant=v, threads=2), tb.probe_codes(codes, variant=v),
+                  tb.probe_codes(codes.tolist(), variant=v)):
         for a, b in zip(first, other):
             assert np.array_equal(a, b)
     small = codes[codes < 2**63]
     assert all(np.array_equal(a, b) for a, b in
-               zip(tb.probe_codes(small.astype(np.int64)), tb.probe_codes(small)))
+               zip(tb.probe_codes(small.astype(np.int64), variant=v),
+                   tb.probe_codes(small, variant=v)))
 
 
 def test_probe_codes_refuses_what_is_not_integers(standard):
@@ -296,7 +298,7 @@ def test_to_pandas_positions_equal_export(standard):
 def test_to_pandas_of_codes_equals_probe(tb):
     pd = pytest.importorskip("pandas")
     codes = random_codes(tb.variant, 12, 2000)
-    df = tb.to_pandas(codes)
+    df = tb.to_pandas(codes, variant=tb.variant)
     assert list(df.columns) == ["position", "to_move", "phase", "pieces", "value", "plies", "code"]
     assert df["code"].tolist() == codes
     for i, c in enumerate(codes):

@@ -167,7 +167,7 @@ def test_answers_equal_cli(tb):
             assert (first["result"], first["plies"]) == (ours["value"], ours["plies"])
         value, plies = tb.probe(pos)
         assert (value, plies) == (ours["table_value"], ours["table_plies"])
-        assert tb.probe(pos.code) == (value, plies)
+        assert tb.probe(pos.code, variant=pos.variant) == (value, plies)
         over = pos.game_over()
         assert over == ours["game_over"]
         assert sorted(m["move"] for m in ours["moves"]) == sorted(pos.legal_moves())
@@ -306,7 +306,7 @@ def test_classes(tb):
     assert np.all(c["plies"][c["value"] == 1] == 0)
     assert np.all(np.diff(c["code"].astype(np.int64)) > 0)
     for i in (0, n // 3, n - 1):
-        v, p = tb.probe(int(c["code"][i]))
+        v, p = tb.probe(int(c["code"][i]), variant=tb.variant)
         assert v == ("loss", "draw", "win")[c["value"][i]]
         assert (p or 0) == c["plies"][i]
 

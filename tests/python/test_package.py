@@ -198,7 +198,8 @@ def test_codes_validated(standard):
     three = fano.Position.parse("CcT/-/-/-/-/-/- b", fano.VARIANTS[2])
     with pytest.raises(ValueError, match="stack cap"):
         standard.probe(three.code)
-    value, plies, valid = cap3.probe_codes(np.array([three.code], dtype=np.uint64))
+    value, plies, valid = cap3.probe_codes(np.array([three.code], dtype=np.uint64),
+                                           variant=three.variant)
     assert valid[0] and (("loss", "draw", "win")[value[0]], plies[0] or None) == cap3.probe(three)
     value, plies, valid = standard.probe_codes(np.array([three.code], dtype=np.uint64))
     assert not valid[0] and value[0] == 255 and plies[0] == 0
@@ -216,6 +217,33 @@ def test_probe_many_names_the_index(standard):
     with pytest.raises(ValueError) as e:
         standard.probe_many([0, fano.Position.empty(fano.VARIANTS[1])])
     assert e.value.index == 1 and "variant" in str(e.value)
+
+
+def test_codes_of_other_rules_are_refused_not_answered():
+    # A standard code is also a legal cap 3 position, with another value: the
+    # table cannot tell from the code, so the caller says the codes' rules
+    # (STANDARD when not said) and a table of other rules refuses them.
+    cap3 = fano.open_tablebase(table_path(fano.VARIANTS[2]), variant=fano.VARIANTS[2])
+    std = fano.open_tablebase(table_path(fano.STANDARD))
+    codes = std.classes()["code"][:20000]
+    std_value = std.probe_codes(codes)[0]
+    cap3_value, _, cap3_valid = cap3.probe_codes(codes, variant=cap3.variant)
+    # The trap is real: read as cap 3 positions, many standard codes have
+    # another value (so a silent answer would be wrong).
+    assert cap3_valid.all() and (cap3_value != std_value).sum() > 1000
+    calls = [lambda: cap3.probe_codes(codes), lambda: cap3.probe_codes(codes, variant=fano.STANDARD),
+             lambda: cap3.probe(int(codes[5])), lambda: cap3.get(int(codes[5])),
+             lambda: cap3.probe_many([int(codes[5])]), lambda: std.probe_codes(codes, variant=cap3.variant),
+             lambda: std.probe(int(codes[5]), variant=cap3.variant)]
+    for call in calls:
+        with pytest.raises(ValueError, match="cannot be probed in a table of"):
+            call()
+    with pytest.raises(ValueError, match=r"variant= not given: STANDARD"):
+        cap3.probe_codes(codes)
+    # Positions carry their variant: no keyword needed, and the right answer.
+    p = fano.Position.from_code(int(codes[5]), cap3.variant)
+    assert cap3.probe(p) == cap3.probe(int(codes[5]), variant=cap3.variant) == cap3.get(p)
+    assert cap3.probe_many([p, int(codes[6])], variant=cap3.variant)[0] == cap3.probe(p)
 
 
 def export_rows(tb):
@@ -236,7 +264,7 @@ def test_probe_codes_against_export():
         if v != fano.STANDARD:
             rows = random.Random(v.stack_cap * 10 + len(v.adjacency)).sample(rows, 20000)
         codes = np.array([fano.Position.parse(r["position"], v).code for r in rows], dtype=np.uint64)
-        value, plies, valid = tb.probe_codes(codes)
+        value, plies, valid = tb.probe_codes(codes, variant=v)
         assert value.dtype == np.uint8 and plies.dtype == np.uint16 and valid.dtype == np.bool_
         assert valid.all()
         assert np.array_equal(value, np.array([VALUE_CODE[r["value"]] for r in rows], dtype=np.uint8))
