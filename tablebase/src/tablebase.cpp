@@ -179,40 +179,54 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   if (delta_size > 10 * h.canonical + 10 || delta_size < h.canonical)
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
   const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
+  // The outcomes section omits the classes with a standing line (a win in 0
+  // plies, implied by the code). Its size is in its frame's header, so it is
+  // decompressed first and the codes and outcomes are filled in one pass.
+  const unsigned long long stored_size =
+      ZSTD_getFrameContentSize(outcomes_frame.data(), outcomes_frame.size());
+  if (stored_size > h.canonical)
+    refuse(TablebaseErrorKind::kCorrupt, name, "the outcomes section is damaged");
+  const auto stored = decompress_exact(outcomes_frame, stored_size, name, "outcomes");
   const Numbering digits(v.stack_cap);
   const Rules rules(v);
-  tb.codes_.reserve(h.canonical);
+  tb.codes_.resize(h.canonical);
+  tb.outcomes_.resize(h.canonical);
+  std::uint64_t* codes = tb.codes_.data();
+  std::uint8_t* outcomes = tb.outcomes_.data();
+  const std::uint8_t win_now = outcome_byte(Outcome{Value::kWin, 0});
   std::uint64_t number = 0;
   Numbering::Cursor cursor;
-  std::vector<std::uint8_t> line_stands;  // per class: 1 when its outcome is implied (win in 0)
-  line_stands.reserve(h.canonical);
-  std::size_t with_line = 0;
-  for (size_t i = 0; i < deltas.size();) {
+  std::size_t count = 0, next_stored = 0;
+  const std::uint8_t* in = deltas.data();
+  const std::uint8_t* const in_end = in + deltas.size();
+  while (in < in_end) {
     std::uint64_t d = 0;
     for (int shift = 0;; shift += 7) {
-      if (i >= deltas.size() || shift > 63)
+      if (in == in_end || shift > 63)
         refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
-      const std::uint8_t b = deltas[i++];
+      const std::uint8_t b = *in++;
       d |= std::uint64_t(b & 0x7f) << shift;
       if (!(b & 0x80)) break;
     }
-    if ((tb.codes_.size() > 0 && d == 0) || number + d < number ||
-        tb.codes_.size() >= h.canonical || !digits.advance(cursor, d))
+    if ((count > 0 && d == 0) || number + d < number || count >= h.canonical ||
+        !digits.advance(cursor, d))
       refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
     number += d;
-    tb.codes_.push_back(cursor.state.code);
-    line_stands.push_back(formed_lines(rules, cursor.state) != 0);
-    with_line += line_stands.back();
+    codes[count] = cursor.state.code;
+    if (formed_lines(rules, cursor.state) != 0) {
+      outcomes[count] = win_now;
+    } else {
+      if (next_stored == stored.size())
+        refuse(TablebaseErrorKind::kCorrupt, name, "the outcomes section is damaged");
+      outcomes[count] = stored[next_stored++];
+    }
+    ++count;
   }
-  if (tb.codes_.size() != h.canonical)
+  if (count != h.canonical)
     refuse(TablebaseErrorKind::kCorrupt, name,
            "the codes section holds the wrong number of positions");
-  const auto stored = decompress_exact(outcomes_frame, h.canonical - with_line, name, "outcomes");
-  // Expand to one byte per class: a standing line is a win in 0 plies.
-  tb.outcomes_.resize(h.canonical);
-  const std::uint8_t win_now = outcome_byte(Outcome{Value::kWin, 0});
-  for (size_t i = 0, k = 0; i < tb.codes_.size(); ++i)
-    tb.outcomes_[i] = line_stands[i] ? win_now : stored[k++];
+  if (next_stored != stored.size())
+    refuse(TablebaseErrorKind::kCorrupt, name, "the outcomes section is damaged");
 #else
   refuse(TablebaseErrorKind::kIo, name,
          "cannot be decoded: this build has no zstd decoder (build the table in memory)");
