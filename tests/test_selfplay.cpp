@@ -52,8 +52,9 @@ const Rules kRules(kStandard);
 
 std::vector<PlayerSpec> every_player() {
   std::vector<PlayerSpec> out;
-  for (const char* name : {"random", "greedy", "search:1", "search:2", "search:3", "perfect",
-                           "engine", "keeping", "cover"})
+  for (const char* name :
+       {"random", "greedy", "search:1", "search:2", "search:3", "perfect", "engine", "keeping",
+        "cover", "nonlosing", "perfect:0", "perfect:0.8", "perfect:1", "perfect:0.125"})
     out.push_back(parse_player(name));
   for (const MirrorMap m : kAllMirrorMaps) out.push_back({PlayerKind::kMirror, 0, m});
   return out;
@@ -102,8 +103,12 @@ std::vector<GameRecord> sample_games(const Tablebase& tb, int per_pair) {
 TEST(Players, ParseAndName) {
   for (const PlayerSpec& p : every_player()) EXPECT_EQ(parse_player(player_name(p)), p);
   EXPECT_EQ(parse_player("search:8").depth, 8);
+  EXPECT_EQ(parse_player("perfect:0.80").probability, 0.8);
+  EXPECT_EQ(player_name(parse_player("perfect:0.80")), "perfect:0.8");
+  EXPECT_EQ(player_name(parse_player("perfect:1e-1")), "perfect:0.1");
   for (const char* bad : {"", "Random", "search:", "search:0", "search:9", "search:2x",
-                          "mirror:", "mirror:flip", "perfect "})
+                          "mirror:", "mirror:flip", "perfect ", "perfect:", "perfect:1.5",
+                          "perfect:-0.1", "perfect:x", "perfect:0.5x", "perfect:nan", "Nonlosing"})
     EXPECT_THROW(parse_player(bad), std::invalid_argument) << bad;
 }
 
@@ -199,6 +204,7 @@ TEST_F(Selfplay, EveryPlayersMovesAreLegal) {
 // At every position of sampled games: the player's move against its definition.
 TEST_F(Selfplay, PlayersFollowTheirDefinitions) {
   std::size_t checked_perfect = 0, checked_greedy = 0, checked_cover = 0, checked_mirror = 0;
+  std::size_t checked_nonlosing = 0, best_at_half = 0, draws_at_half = 0;
   int fallbacks = 0;
   Rng rng(99);
   for (const GameRecord& full : sample_games(tb(), 2)) {
@@ -215,6 +221,44 @@ TEST_F(Selfplay, PlayersFollowTheirDefinitions) {
         ASSERT_NE(it, rated.end());
         EXPECT_EQ(it->result, rated.front().result) << format_position(st) << " " << format_move(m);
         ++checked_perfect;
+      }
+      // nonlosing: over 40 draws, exactly the moves whose result is not a
+      // loss (every move when each loses); perfect:1 only best moves,
+      // perfect:0 any move, perfect:0.5 a best move about half the time
+      // more often than uniform play would.
+      {
+        const auto rated = rate_moves(tb(), game);
+        const auto result_of = [&](const Move& m) {
+          return std::find_if(rated.begin(), rated.end(),
+                              [&](const RatedMove& r) { return r.move == m; })
+              ->result;
+        };
+        std::set<std::string> expected, seen;
+        for (const Move& m : legal)
+          if (result_of(m).value != Value::kLoss) expected.insert(format_move(m));
+        if (expected.empty())
+          for (const Move& m : legal) expected.insert(format_move(m));
+        for (int k = 0; k < 40; ++k)
+          seen.insert(
+              format_move(choose_player_move(parse_player("nonlosing"), &tb(), game, rng).move));
+        for (const std::string& m : seen) EXPECT_TRUE(expected.count(m)) << m;
+        if (expected.size() <= 4) {
+          EXPECT_EQ(seen, expected) << format_position(st);
+        }
+        ++checked_nonlosing;
+        EXPECT_EQ(result_of(choose_player_move(parse_player("perfect:1"), &tb(), game, rng).move),
+                  rated.front().result);
+        const Move any = choose_player_move(parse_player("perfect:0"), &tb(), game, rng).move;
+        EXPECT_NE(std::find(legal.begin(), legal.end(), any), legal.end());
+        const bool all_best = std::all_of(rated.begin(), rated.end(), [&](const RatedMove& r) {
+          return r.result == rated.front().result;
+        });
+        if (!all_best) {
+          ++draws_at_half;
+          best_at_half +=
+              result_of(choose_player_move(parse_player("perfect:0.5"), &tb(), game, rng).move) ==
+              rated.front().result;
+        }
       }
       // greedy: never a move that forms a line when another move forms none.
       {
@@ -272,6 +316,11 @@ TEST_F(Selfplay, PlayersFollowTheirDefinitions) {
     }
   }
   EXPECT_GT(checked_perfect, 500u);
+  EXPECT_GT(checked_nonlosing, 500u);
+  // perfect:0.5 where some moves are not best: at least half its moves are best.
+  EXPECT_GT(draws_at_half, 200u);
+  EXPECT_GE(2 * best_at_half, draws_at_half);
+  EXPECT_LT(best_at_half, draws_at_half);
   EXPECT_GT(checked_greedy, 500u);
   EXPECT_GT(checked_cover, 400u);
   EXPECT_GT(checked_mirror, 3000u);

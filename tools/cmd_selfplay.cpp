@@ -88,6 +88,8 @@ int cmd_selfplay(const Args& args) {
       "  greedy      random among the moves that do not lose at once (form no line), if any\n"
       "  search:K    depth-K minimax without the table (K = 1..8), random among the best\n"
       "  perfect     random among the moves of the best result by the table (rule 3 applies)\n"
+      "  perfect:P   with probability P (0..1) a perfect move, else a uniformly random one\n"
+      "  nonlosing   random among the moves that do not lose by the table, if any\n"
       "  engine      the play engine's choice (deterministic; see 'fano play --help')\n"
       "  keeping     the engine's rule before its trap model: the fewest replies keeping the "
       "opponent's result\n"
@@ -96,7 +98,7 @@ int cmd_selfplay(const Args& args) {
       "  mirror:MAP  the image of the opponent's last move under MAP, else random (first move: "
       "the centre); MAP is copy, reflect-x, reflect-y, half-turn, rotate-120, rotate-240, "
       "reflect-5 or reflect-3 (README.md)\n"
-      "perfect, engine and keeping read the tablebase.",
+      "perfect, perfect:P, nonlosing, engine and keeping read the tablebase.",
       desc, nullptr, args);
   if (!vm) return 0;
   if (vm->count("json") && vm->count("markdown"))

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "fano/analysis.hpp"
@@ -35,6 +37,15 @@ const std::array<std::array<int, kSpaces>, kPlaneMaps>& map_images() {
 constexpr std::array<std::string_view, 8> kMapNames{"copy",      "reflect-x",  "reflect-y",
                                                     "half-turn", "rotate-120", "rotate-240",
                                                     "reflect-5", "reflect-3"};
+
+// The shortest decimal (at most 17 significant digits) that strtod reads back as x.
+std::string shortest_decimal(double x) {
+  char buf[32];
+  for (int digits = 1;; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (digits >= 17 || std::strtod(buf, nullptr) == x) return buf;
+  }
+}
 
 template <class T>
 const T& pick(const std::vector<T>& items, Rng& rng) {
@@ -93,6 +104,18 @@ PlayerSpec parse_player(std::string_view text) {
   if (text == "engine") return {PlayerKind::kEngine};
   if (text == "keeping") return {PlayerKind::kKeeping};
   if (text == "cover") return {PlayerKind::kCover};
+  if (text == "nonlosing") return {PlayerKind::kNonlosing};
+  if (text.starts_with("perfect:")) {
+    // strtod, not from_chars: WebAssembly's libc++ has no floating-point from_chars.
+    const std::string p_text(text.substr(8));
+    char* end = nullptr;
+    const double p = std::strtod(p_text.c_str(), &end);
+    if (p_text.empty() || end != p_text.c_str() + p_text.size() || !(p >= 0 && p <= 1))
+      fail("P of perfect:P must be a number from 0 to 1");
+    PlayerSpec spec{PlayerKind::kPerfectP};
+    spec.probability = p;
+    return spec;
+  }
   if (text.starts_with("search:")) {
     const std::string_view k = text.substr(7);
     int depth = 0;
@@ -111,7 +134,9 @@ PlayerSpec parse_player(std::string_view text) {
       maps += (maps.empty() ? "" : ", ") + std::string(mirror_map_name(m));
     fail("unknown map (one of " + maps + ")");
   }
-  fail("unknown player (random, greedy, search:K, perfect, engine, keeping, cover or mirror:MAP)");
+  fail(
+      "unknown player (random, greedy, search:K, perfect, perfect:P, nonlosing, engine, keeping, "
+      "cover or mirror:MAP)");
   return {};
 }
 
@@ -133,13 +158,18 @@ std::string player_name(const PlayerSpec& p) {
       return "cover";
     case PlayerKind::kMirror:
       return "mirror:" + std::string(mirror_map_name(p.map));
+    case PlayerKind::kNonlosing:
+      return "nonlosing";
+    case PlayerKind::kPerfectP:
+      return "perfect:" + shortest_decimal(p.probability);
   }
   return "?";
 }
 
 bool needs_table(const PlayerSpec& p) {
   return p.kind == PlayerKind::kPerfect || p.kind == PlayerKind::kEngine ||
-         p.kind == PlayerKind::kKeeping;
+         p.kind == PlayerKind::kKeeping || p.kind == PlayerKind::kNonlosing ||
+         p.kind == PlayerKind::kPerfectP;
 }
 
 std::vector<Move> greedy_moves(const Rules& rules, State st) {
@@ -184,6 +214,17 @@ std::vector<Move> perfect_moves(const Tablebase& tb, const GameRecord& game) {
   for (const Move& m : order)
     if (std::find(out.begin(), out.end(), m) != out.end()) sorted.push_back(m);
   return sorted;
+}
+
+std::vector<Move> nonlosing_moves(const Tablebase& tb, const GameRecord& game) {
+  const std::vector<RatedMove> rated = rate_moves(tb, game);
+  std::vector<Move> keep;
+  for (const Move& m : legal_moves(game.rules(), game.current())) {
+    const auto r =
+        std::find_if(rated.begin(), rated.end(), [&](const RatedMove& x) { return x.move == m; });
+    if (r != rated.end() && r->result.value != Value::kLoss) keep.push_back(m);
+  }
+  return keep.empty() ? legal_moves(game.rules(), game.current()) : keep;
 }
 
 Move keeping_move(const Tablebase& tb, const GameRecord& game) {
@@ -268,6 +309,16 @@ PlayerMove choose_player_move(const PlayerSpec& p, const Tablebase* tb, const Ga
     case PlayerKind::kMirror:
       out.move = pick(mirror_moves(p.map, game, out.mirrored, out.fallback), rng);
       break;
+    case PlayerKind::kNonlosing:
+      out.move = pick(nonlosing_moves(*tb, game), rng);
+      break;
+    case PlayerKind::kPerfectP: {
+      // A draw in [0, 1) in steps of 2^-53: the same on every platform.
+      const double u = double(rng.next() >> 11) / double(std::uint64_t(1) << 53);
+      out.move = u < p.probability ? pick(perfect_moves(*tb, game), rng)
+                                   : pick(legal_moves(rules, st), rng);
+      break;
+    }
   }
   return out;
 }

@@ -288,43 +288,11 @@ Response batch_response(const Tablebase& tb, const Rules& rules, const std::stri
 }
 
 // GET /api/v2/{variant}/player?player=P&seed=S&moves=...: the move a self-play
-// player (fano/players.hpp: random, greedy, search:K, perfect, engine, ...)
+// player (fano/players.hpp: random, greedy, search:K, perfect, perfect:P,
+// nonlosing, engine, ...)
 // makes in the game's position, with game_rng(seed, ply) as its generator, so
 // that a seeded game is the same on every front end and every run.
 constexpr int kMaxApiSearchDepth = 4;  // deeper searches take seconds in a browser
-
-// Two levels for people, built here from the table's ratings: "nonlosing"
-// (uniform among the moves whose result is not a loss, any move when all
-// lose) and "perfect:P" (with probability P, 0 to 1, uniform among the best
-// moves, else uniform among all).
-std::optional<Move> people_level_move(const Tablebase& tb, const GameRecord& game,
-                                      const std::string& name, Rng& rng) {
-  const std::vector<RatedMove> rated = rate_moves(tb, game);
-  const auto uniform = [&](const std::vector<Move>& ms) { return ms[rng.below(ms.size())]; };
-  std::vector<Move> all;
-  for (const RatedMove& m : rated) all.push_back(m.move);
-  if (name == "nonlosing") {
-    std::vector<Move> keep;
-    for (const RatedMove& m : rated)
-      if (m.result.value != Value::kLoss) keep.push_back(m.move);
-    return uniform(keep.empty() ? all : keep);
-  }
-  if (name.rfind("perfect:", 0) != 0) return std::nullopt;
-  const std::string p_text = name.substr(8);
-  char* end = nullptr;
-  const double p = std::strtod(p_text.c_str(), &end);
-  if (p_text.empty() || end != p_text.c_str() + p_text.size() || !(p >= 0 && p <= 1))
-    throw ApiError{400, "player '" + name + "': P of perfect:P must be a number from 0 to 1"};
-  // a draw in [0, 1) with 2^-53 steps: the same on every platform
-  const double u = double(rng.next() >> 11) / double(std::uint64_t(1) << 53);
-  if (u < p) {
-    std::vector<Move> best;
-    for (const RatedMove& m : rated)
-      if (m.result == rated.front().result) best.push_back(m.move);
-    return uniform(best);
-  }
-  return uniform(all);
-}
 
 Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
                  const Request& req) {
@@ -337,17 +305,6 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
     const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
     if (s->empty() || ec != std::errc() || end != s->data() + s->size())
       throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
-  }
-  if (*name == "nonlosing" || name->rfind("perfect:", 0) == 0) {
-    probe_or_unreachable(tb, game.rules(), game.current());
-    if (game.over()) throw ApiError{400, "the game is over: no move to choose"};
-    Rng rng = game_rng(seed, game.moves().size());
-    const std::optional<Move> m = people_level_move(tb, game, *name, rng);
-    Json j = v2_head(v, game);
-    j["player"] = *name;
-    j["seed"] = seed;
-    j["move"] = format_move(*m);
-    return j;
   }
   PlayerSpec spec;
   try {

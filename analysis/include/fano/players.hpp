@@ -46,6 +46,9 @@ enum class PlayerKind : std::uint8_t {
   kKeeping,  // the engine's rule before issue 13 (keeping_moves): deterministic
   kCover,    // uniform among the moves that cover the opponent's last piece, else any
   kMirror,   // the image of the opponent's last move under a map of the board, else random
+  // Two levels for people, from the table's ratings:
+  kNonlosing,  // uniform among the moves whose result is not a loss, any move when all lose
+  kPerfectP,   // with probability P a perfect move (as kPerfect), else a uniformly random one
 };
 
 // Maps of the printed board (corners 6 top, 5 bottom-left, 3 bottom-right, centre
@@ -75,16 +78,20 @@ struct PlayerSpec {
   PlayerKind kind = PlayerKind::kRandom;
   int depth = 0;                     // kSearch: plies looked ahead (1..kMaxSearchDepth)
   MirrorMap map = MirrorMap::kCopy;  // kMirror
+  double probability = 1;            // kPerfectP: P, 0..1
   bool operator==(const PlayerSpec&) const = default;
 };
 inline constexpr int kMaxSearchDepth = 8;
 
-// Parses "random", "greedy", "search:K", "perfect", "engine", "keeping", "cover"
-// or "mirror:<map>"; throws std::invalid_argument naming what is wrong.
+// Parses "random", "greedy", "search:K", "perfect", "engine", "keeping", "cover",
+// "mirror:<map>", "nonlosing" or "perfect:P" (P a number 0..1); throws
+// std::invalid_argument naming what is wrong.
 PlayerSpec parse_player(std::string_view text);
-// The name parse_player reads back ("search:3", "mirror:reflect-y").
+// The name parse_player reads back ("search:3", "mirror:reflect-y", "perfect:0.8":
+// the shortest decimal that reads back as P).
 std::string player_name(const PlayerSpec& player);
-// True for players that read the tablebase (perfect, engine, keeping).
+// True for players that read the tablebase (perfect, engine, keeping, nonlosing,
+// perfect:P).
 bool needs_table(const PlayerSpec& player);
 
 // A player's move and, for a mirroring player, whether the image was unavailable.
@@ -107,6 +114,9 @@ std::vector<Move> greedy_moves(const Rules& rules, State st);
 std::vector<Move> search_best_moves(const GameRecord& game, int depth);
 // perfect: the moves whose result (value and plies, under the history) equals the best.
 std::vector<Move> perfect_moves(const Tablebase& tb, const GameRecord& game);
+// nonlosing: the moves whose result (under the history) is not a loss, or every
+// legal move when each loses; in the rules' move order.
+std::vector<Move> nonlosing_moves(const Tablebase& tb, const GameRecord& game);
 // keeping: the engine's rule before issue 13, kept to measure the trap rule's
 // gain: among the moves of the best result (as perfect_moves), the first in
 // move order of those leaving the opponent the fewest keeping_replies (a move
