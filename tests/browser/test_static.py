@@ -162,9 +162,33 @@ def refusal(entry):
 
 # ---------------------------------------------------------------- the reference
 def native(tables, variant, moves):
-    out = subprocess.run([FANO_BIN, "query", "--json", "--tables", tables] + VARIANTS[variant] +
-                         ["--moves", ",".join(moves)], capture_output=True, check=True)
+    """`fano query --json` of the moves; a reading of the rules (not in VARIANTS)
+    by --rules, its table solved into `tables` first."""
+    opts = VARIANTS.get(variant, ["--rules", variant])
+    cmd = [FANO_BIN, "query", "--json", "--tables", tables] + opts + ["--moves", ",".join(moves)]
+    out = subprocess.run(cmd, capture_output=True)
+    if out.returncode != 0 and variant not in VARIANTS:
+        subprocess.run([FANO_BIN, "solve", "--tables", tables] + opts, check=True, capture_output=True)
+        out = subprocess.run(cmd, capture_output=True)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
+
+
+def expected_offer():
+    """Every reading of the rules the static page offers, written out here (not
+    from the page's code): each named variant with both line rules and 1..3
+    circles and triangles a player, except stack cap 3 on the board with five
+    or six pieces a player (too large to solve in a page)."""
+    out = []
+    for base, cap, board in (("standard", 2, True), ("projective", 2, False), ("cap3", 3, True),
+                             ("cap3-projective", 3, False)):
+        for lines in ("", "-colour"):
+            for c in (1, 2, 3):
+                for t in (1, 2, 3):
+                    if cap == 3 and board and c + t >= 5:
+                        continue
+                    out.append(base + lines + ("" if (c, t) == (2, 2) else "-%dc%dt" % (c, t)))
+    return out
 
 
 # ---------------------------------------------------------------- page helpers
@@ -259,7 +283,8 @@ def test_every_variant_matches_native(driver, static_url, tables):
     indication), and its values, ratings and principal variation equal `fano query --json`."""
     open_page(driver, static_url)
     st = page_state(driver)
-    assert sorted(st["variants"]) == sorted(VARIANTS)
+    assert sorted(st["variants"]) == sorted(expected_offer())
+    assert st["variants"][:len(VARIANTS)] == list(VARIANTS) or sorted(st["variants"][:len(VARIANTS)]) == sorted(VARIANTS)
     for variant in VARIANTS:
         driver.execute_script("""
           window.__sawSolving = false;
@@ -288,6 +313,40 @@ def test_every_variant_matches_native(driver, static_url, tables):
             assert st["pv"] == ref["pv"][:len(st["pv"])] and st["pv"], (variant, moves)
     stats = driver.execute_script("return window.fanoStats;")
     assert set(stats["solve"]) == set(VARIANTS)
+
+
+@pytest.mark.parametrize("rules,words", [
+    ("standard-colour-2c1t", ["colour-only lines", "2 circles and 1 triangle each"]),
+    ("cap3-projective-1c3t", ["stack cap 3", "projective", "1 circle and 3 triangles each"]),
+])
+def test_a_reading_of_the_rules_is_solved_in_the_page(driver, static_url, tables, rules, words):
+    """A reading of the rules chosen in the variant list is solved in the page, its
+    rules are stated under "Rules and legend", and its values, ratings and supply
+    equal `fano query --rules NAME --json`."""
+    open_page(driver, static_url)
+    driver.find_element(By.ID, "variant").find_element(By.CSS_SELECTOR, 'option[value="%s"]' % rules).click()
+    wait(driver, lambda d: ready(d) and page_state(d)["variant"] == rules, 120)
+    note = driver.execute_script("return document.getElementById('rules-now').textContent;")
+    for w in words:
+        assert w in note, note
+    # White's supply on the empty board is the rules' material.
+    c, t = (int(x) for x in rules.split("-")[-1].replace("c", " ").replace("t", "").split())
+    shown = driver.execute_script("""
+      return Array.from(document.querySelectorAll('.supply-piece[data-colour="white"]')).map(
+        function (b) { return [b.getAttribute('data-shape'), b.getAttribute('data-count')]; });""")
+    assert dict(shown) == {"circle": str(c), "triangle": str(t)}, shown
+    for moves in sample_games(tables, rules, count=2, plies=8):
+        frag = "#variant=%s&moves=%s" % (rules, ",".join(moves))
+        driver.execute_script("location.hash = arguments[0];", frag)
+        wait(driver, lambda d: ready(d) and at(d)[0] == moves and page_state(d)["variant"] == rules)
+        ref = native(tables, rules, moves)
+        st = page_state(driver)
+        assert "error" not in st["statusClass"], st["status"]
+        if ref["game_over"]:
+            assert st["value"] == ref["game_over"]["text"]
+            continue
+        assert st["value"] == value_text(ref["value"], ref["plies"]), (rules, moves)
+        assert [list(x) for x in st["legal"]] == [[m["move"], mover_text(m["result"], m["plies"])] for m in ref["moves"]]
 
 
 def test_game_played_to_end_by_clicking(driver, static_url, tables):
