@@ -277,6 +277,24 @@ def sample_games(tables, variant, count=3, plies=10):
     return games[:: max(1, len(games) // 6)]
 
 
+def assert_page_equals_native(drv, tables, variant, moves):
+    """Opens the game by its link and checks the page's value, rated moves (in
+    order) and principal variation against `fano query --json`."""
+    frag = "#" + ("variant=%s&" % variant if variant != "standard" else "") + "moves=" + ",".join(moves)
+    drv.execute_script("location.hash = arguments[0];", frag)
+    wait(drv, lambda d: ready(d) and at(d)[0] == moves and page_state(d)["variant"] == variant)
+    ref = native(tables, variant, moves)
+    st = page_state(drv)
+    assert "error" not in st["statusClass"], st["status"]
+    if ref["game_over"]:
+        assert st["value"] == ref["game_over"]["text"]
+        return
+    assert st["value"] == value_text(ref["value"], ref["plies"]), (variant, moves)
+    assert [list(x) for x in st["legal"]] == [[m["move"], mover_text(m["result"], m["plies"])]
+                                              for m in ref["moves"]], (variant, moves)
+    assert st["pv"] == ref["pv"][:len(st["pv"])] and st["pv"], (variant, moves)
+
+
 # ---------------------------------------------------------------- tests: the static app
 def test_every_variant_matches_native(driver, static_url, tables):
     """Each variant is offered, solved in the page when first chosen (with a visible
@@ -298,19 +316,7 @@ def test_every_variant_matches_native(driver, static_url, tables):
             wait(driver, lambda d: ready(d) and page_state(d)["variant"] == variant, 120)
             assert driver.execute_script("return window.__sawSolving;"), "no solving indication for " + variant
         for moves in sample_games(tables, variant):
-            frag = "#" + ("variant=%s&" % variant if variant != "standard" else "") + "moves=" + ",".join(moves)
-            driver.execute_script("location.hash = arguments[0];", frag)
-            wait(driver, lambda d: ready(d) and at(d)[0] == moves and page_state(d)["variant"] == variant)
-            ref = native(tables, variant, moves)
-            st = page_state(driver)
-            assert "error" not in st["statusClass"], st["status"]
-            if ref["game_over"]:
-                assert st["value"] == ref["game_over"]["text"]
-                continue
-            assert st["value"] == value_text(ref["value"], ref["plies"]), (variant, moves)
-            assert sorted(st["legal"]) == sorted([m["move"], mover_text(m["result"], m["plies"])] for m in ref["moves"])
-            assert [m for m, _ in st["legal"]] == [m["move"] for m in ref["moves"]]
-            assert st["pv"] == ref["pv"][:len(st["pv"])] and st["pv"], (variant, moves)
+            assert_page_equals_native(driver, tables, variant, moves)
     stats = driver.execute_script("return window.fanoStats;")
     assert set(stats["solve"]) == set(VARIANTS)
 
@@ -336,17 +342,7 @@ def test_a_reading_of_the_rules_is_solved_in_the_page(driver, static_url, tables
         function (b) { return [b.getAttribute('data-shape'), b.getAttribute('data-count')]; });""")
     assert dict(shown) == {"circle": str(c), "triangle": str(t)}, shown
     for moves in sample_games(tables, rules, count=2, plies=8):
-        frag = "#variant=%s&moves=%s" % (rules, ",".join(moves))
-        driver.execute_script("location.hash = arguments[0];", frag)
-        wait(driver, lambda d: ready(d) and at(d)[0] == moves and page_state(d)["variant"] == rules)
-        ref = native(tables, rules, moves)
-        st = page_state(driver)
-        assert "error" not in st["statusClass"], st["status"]
-        if ref["game_over"]:
-            assert st["value"] == ref["game_over"]["text"]
-            continue
-        assert st["value"] == value_text(ref["value"], ref["plies"]), (rules, moves)
-        assert [list(x) for x in st["legal"]] == [[m["move"], mover_text(m["result"], m["plies"])] for m in ref["moves"]]
+        assert_page_equals_native(driver, tables, rules, moves)
 
 
 def test_game_played_to_end_by_clicking(driver, static_url, tables):
