@@ -112,11 +112,35 @@ TEST(Board, VariantNames) {
   EXPECT_FALSE(parse_adjacency("hex", a));
 }
 
+// every_rules() is every valid value, counted here over the fields' whole
+// ranges (valid or not), once each, the named variants first; the tabulated
+// combinations are among them.
+TEST(Board, EveryRulesIsEveryValidValueOnce) {
+  std::set<std::string> valid;
+  for (int cap = 0; cap <= 4; ++cap)
+    for (int adj = 0; adj <= 2; ++adj)
+      for (int lines = 0; lines <= 2; ++lines)
+        for (int c = 0; c <= 4; ++c)
+          for (int t = 0; t <= 4; ++t) {
+            const Variant v{cap, Adjacency(adj), Lines(lines), c, t};
+            if (is_valid_rules(v)) valid.insert(variant_slug(v));
+          }
+  const auto every = every_rules();
+  std::set<std::string> slugs;
+  for (const Variant& v : every) slugs.insert(variant_slug(v));
+  EXPECT_EQ(valid.size(), 72u);
+  EXPECT_EQ(every.size(), slugs.size());
+  EXPECT_EQ(slugs, valid);
+  EXPECT_TRUE(std::equal(kAllVariants.begin(), kAllVariants.end(), every.begin()));
+  for (const Variant& v : all_rule_combinations())
+    EXPECT_TRUE(slugs.count(variant_slug(v))) << variant_slug(v);
+}
+
 // Every rule combination has two names (slug and short name) that read back
 // as exactly it; the named variants keep their names; bad names are refused.
 TEST(Board, EveryRulesNameReadsBack) {
-  const auto all = all_rule_combinations();
-  ASSERT_EQ(all.size(), 40u);
+  const auto all = every_rules();
+  ASSERT_EQ(all.size(), 72u);
   std::set<std::string> slugs;
   for (const Variant& v : all) {
     ASSERT_TRUE(is_valid_rules(v));

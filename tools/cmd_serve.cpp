@@ -48,7 +48,7 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
   }
   // Other rules are served when their table is in the folder ('fano solve
   // --rules NAME --tables DIR'); they are not solved here.
-  for (const Variant& v : all_rule_combinations()) {
+  for (const Variant& v : every_rules()) {
     if (std::find(kAllVariants.begin(), kAllVariants.end(), v) != kAllVariants.end()) continue;
     const std::string path = default_tablebase_path(v, dir);
     try {

@@ -10,7 +10,6 @@
 //
 // params is a JSON array of [key, value] pairs, already decoded (the page
 // builds it with URLSearchParams), so a request means what it means over HTTP.
-#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -62,21 +61,6 @@ void rebuild_api() {
 // 1.5 million classes.
 bool page_can_solve(const Variant& v) {
   return !(v.stack_cap == 3 && v.adjacency == Adjacency::kBoard && v.circles + v.triangles >= 5);
-}
-
-// Every reading of the rules (fano/board.hpp: stack cap, adjacency, lines,
-// material), the four named variants first.
-std::vector<Variant> every_rules() {
-  std::vector<Variant> out(kAllVariants.begin(), kAllVariants.end());
-  for (const Variant& base : kAllVariants)
-    for (const Lines lines : {Lines::kColourOrShape, Lines::kColourOnly})
-      for (int c = 1; c <= 3; ++c)
-        for (int t = 1; t <= 3; ++t) {
-          Variant v = base;
-          v.lines = lines, v.circles = c, v.triangles = t;
-          if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-        }
-  return out;
 }
 
 }  // namespace

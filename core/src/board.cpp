@@ -36,6 +36,19 @@ std::vector<Variant> all_rule_combinations() {
   return out;
 }
 
+std::vector<Variant> every_rules() {
+  std::vector<Variant> out(kAllVariants.begin(), kAllVariants.end());
+  for (const Variant& base : kAllVariants)
+    for (Lines lines : {Lines::kColourOrShape, Lines::kColourOnly})
+      for (int c = 1; c <= 3; ++c)
+        for (int t = 1; t <= 3; ++t) {
+          Variant v = base;
+          v.lines = lines, v.circles = c, v.triangles = t;
+          if (!v.rulebook_material_and_lines()) out.push_back(v);
+        }
+  return out;
+}
+
 namespace {
 
 // The named variant with v's cap and adjacency (the base of its names).

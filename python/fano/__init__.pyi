@@ -1,6 +1,6 @@
 # Type stubs of the package `fano` (the extension module python/src/module.cpp).
 from os import PathLike
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Iterable, Literal, Sequence, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -23,8 +23,12 @@ class UnreachablePosition(ValueError):
 # The array calls' ValueError for item I (message "item I: ...") also carries
 # `index` I.
 
+# Wherever a Variant is expected, a name is accepted too ("cap3-colour-3c1t").
 class Variant:
+    @overload
     def __init__(self, stack_cap: int = 2, adjacency: Literal["board", "projective"] = "board") -> None: ...
+    @overload
+    def __init__(self, name: str) -> None: ...
     @property
     def stack_cap(self) -> int: ...
     @property
@@ -45,7 +49,8 @@ class Variant:
     def __hash__(self) -> int: ...
 
 STANDARD: Variant
-VARIANTS: list[Variant]
+VARIANTS: list[Variant]  # the four named variants
+EVERY_RULES: list[Variant]  # every reading of the rules (72), the named variants first
 
 class Position:
     def __init__(self, text: str, variant: Variant = ...) -> None: ...

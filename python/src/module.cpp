@@ -855,6 +855,9 @@ void bind_variant(py::module_& m) {
                       "common line). Immutable and hashable.")
       .def(py::init(&make_variant), py::arg("stack_cap") = 2, py::arg("adjacency") = "board",
            "Variant(stack_cap=2, adjacency='board'); ValueError for another cap or adjacency.")
+      .def(py::init(&variant_named), py::arg("name"),
+           "Variant('standard-colour'): the rules a name names, as Variant.from_name; a name "
+           "is accepted wherever a Variant is (variant='cap3-3c1t').")
       .def_property_readonly(
           "stack_cap", [](const Variant& v) { return v.stack_cap; },
           "Most pieces a stack may hold (2 or 3).")
@@ -890,10 +893,14 @@ void bind_variant(py::module_& m) {
             if (t.size() >= 3) return variant_named(t[2].cast<std::string>());
             return make_variant(t[0].cast<int>(), t[1].cast<std::string>());
           }));
+  // A name where a Variant is expected: Position.parse(text, 'cap3-colour').
+  py::implicitly_convertible<py::str, Variant>();
   m.attr("STANDARD") = py::cast(kStandard);
-  py::list variants;
+  py::list variants, every;
   for (const Variant& v : kAllVariants) variants.append(py::cast(v));
+  for (const Variant& v : every_rules()) every.append(py::cast(v));
   m.attr("VARIANTS") = variants;
+  m.attr("EVERY_RULES") = every;
 }
 
 py::class_<Position> bind_position(py::module_& m) {

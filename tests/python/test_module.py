@@ -101,6 +101,16 @@ def test_rules_by_name(tmp_path):
     assert pickle.loads(pickle.dumps(small)) == small and hash(small) != hash(fano.STANDARD)
     with pytest.raises(ValueError, match="unknown rules 'cap4'"):
         fano.Variant.from_name("cap4")
+    # A name is a Variant wherever one is expected; EVERY_RULES is every reading.
+    assert fano.Variant("standard-2c1t") == small
+    assert fano.Position.parse("CT/c/C/t/c/-/- w", "standard-2c1t").variant == small
+    with pytest.raises(ValueError, match="unknown rules 'cap4'"):
+        fano.Variant("cap4")
+    with pytest.raises(TypeError):
+        fano.Position.empty("cap4")
+    names = [r.slug for r in fano.EVERY_RULES]
+    assert len(names) == len(set(names)) == 72 and fano.EVERY_RULES[:4] == fano.VARIANTS
+    assert all(fano.Variant(n) == r for n, r in zip(names, fano.EVERY_RULES))
     # Placement ends when the rules' pieces are on the board: 3 each here.
     p = fano.Position.parse("CT/c/C/t/c/-/- w", small)
     assert not p.placement_phase

@@ -134,7 +134,7 @@ def test_type_errors(standard):
         (lambda: fano.Position.parse(5), None),
         (lambda: fano.Position.empty().play(7), None),
         (lambda: fano.Position.empty().play(["C4", 7]), None),
-        (lambda: fano.Variant("3"), None),
+        (lambda: fano.Variant(3.5), None),
         (lambda: fano.open_tablebase(42), None),
         (lambda: standard.probe_codes(["a"]), None),
     ]

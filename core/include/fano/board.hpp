@@ -110,6 +110,11 @@ inline constexpr std::array<Variant, 4> kAllVariants{kStandard, kCap2Projective,
 // cap x adjacency x lines x material, material in {1+1, 2+1, 1+2, 2+2, 3+3}
 // (circles + triangles per player); the named variants' order within.
 std::vector<Variant> all_rule_combinations();
+// Every valid rules value (72: cap x adjacency x lines x 1..3 circles x 1..3
+// triangles), the named variants first, then by base variant, lines and
+// material: the readings `fano serve` loads from its folder and the static
+// explorer offers.
+std::vector<Variant> every_rules();
 
 // Whether every field is in range: cap 2 or 3, a known adjacency and lines,
 // 1..3 circles and triangles.
