@@ -47,7 +47,7 @@ var t0 = performance.now(), s = document.createElement("script");
 function solve(m) {
   var t = performance.now();
   var r = JSON.parse(m.ccall("fano_solve", "string", ["string"], ["standard"]));
-  return { ms: performance.now() - t, engine_ms: r.seconds * 1000, classes: r.classes };
+  return { ms: performance.now() - t, engine_ms: r.seconds * 1000, classes: r.classes, stages: r.stages };
 }
 s.src = "fano_web.js";
 s.onload = function () {
@@ -127,6 +127,17 @@ def one_run(url):
         d.quit()
 
 
+STAGES = ("enumerate", "graph", "retrograde", "table")
+
+
+def stage_text(solves):
+    """The median of each stage of the solves (fano_solve's "stages", in ms)."""
+    have = [s["stages"] for s in solves if s.get("stages")]
+    if not have:
+        return ""
+    return " = " + " + ".join("%s %.0f" % (k, statistics.median(h[k] * 1000 for h in have)) for k in STAGES)
+
+
 def engine_run(url):
     d = driver()
     try:
@@ -145,9 +156,9 @@ def engine_only(url, runs):
           (med([r["script"] for r in results]), med([r["instantiate"] for r in results])))
     for k, what in (("cold", "first solve, fresh engine"), ("warm", "second engine, optimised code")):
         ms = [r[k]["ms"] for r in results]
-        print("standard solve, %-29s median %.0f ms (runs: %s; in C++ median %.0f ms), %d classes" %
+        print("standard solve, %-29s median %.0f ms (runs: %s; in C++ median %.0f ms%s), %d classes" %
               (what + ":", med(ms), ", ".join("%.0f" % x for x in ms), med([r[k]["engine_ms"] for r in results]),
-               results[0][k]["classes"]))
+               stage_text([r[k] for r in results]), results[0][k]["classes"]))
     total = [r["script"] + r["instantiate"] + r["cold"]["ms"] for r in results]
     print("load + compile + instantiate + cold solve: median %.0f ms (runs: %s)" %
           (med(total), ", ".join("%.0f" % x for x in total)))
@@ -185,9 +196,9 @@ def main():
     for v in ("standard", "cap3", "projective", "cap3-projective"):
         ms = [r["solve"][v]["ms"] for r in results]
         eng = [r["solve"][v].get("engine_ms", float("nan")) for r in results]
-        print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms), %d classes, in the %s" %
-              (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), results[0]["solve"][v]["classes"],
-               results[0]["solve"][v].get("where", "page")))
+        print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms%s), %d classes, in the %s" %
+              (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), stage_text([r["solve"][v] for r in results]),
+               results[0]["solve"][v]["classes"], results[0]["solve"][v].get("where", "page")))
     moves = [m for r in results for m in r["moves"]]
     print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
     httpd.shutdown()
