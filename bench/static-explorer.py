@@ -16,6 +16,11 @@ Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] [--thread
 (--thread page: the engine on the page's thread instead of its Web Worker)
 
       /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] --engine
+      /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] --revisit
+(--revisit: the app opened, then, 3 s later, opened again in the same
+profile, as a returning player would: what the browser kept (its HTTP
+cache, the service worker's copy, compiled code it caches) counts then.)
+
 (--engine: the engine alone on a bare page, no app: fano_web.js loaded, the
 module compiled and instantiated, the standard game solved in that fresh
 engine (its code still in the browser's baseline tier, being optimised
@@ -30,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -164,6 +170,40 @@ def engine_only(url, runs):
           (med(total), ", ".join("%.0f" % x for x in total)))
 
 
+def revisit_run(url):
+    d = driver()
+    try:
+        visits = []
+        for _ in range(2):
+            d.get(url)
+            WebDriverWait(d, 60).until(ready)
+            visits.append(d.execute_script("""
+              var nav = performance.getEntriesByType('navigation')[0];
+              var res = performance.getEntriesByType('resource');
+              return {engine: window.fanoStats.engineLoaded, first: window.fanoStats.firstAnalysed,
+                      solve: window.fanoStats.solve.standard,
+                      bytes: nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0) +
+                             (window.fanoStats.workerBytes || 0)};"""))
+            time.sleep(3)
+        return visits
+    finally:
+        d.quit()
+
+
+def revisit(url, runs):
+    results = [revisit_run(url) for _ in range(runs)]
+    med = statistics.median
+    print("runs: %d (fresh profile each, the app opened twice, 3 s apart)" % runs)
+    for k, what in ((0, "first visit"), (1, "second visit")):
+        rs = [r[k] for r in results]
+        print("%s: transferred %d B; navigation to engine loaded median %.0f ms; to first analysed position "
+              "median %.0f ms (runs: %s); standard solve median %.0f ms (runs: %s; in C++ median %.0f ms%s)" %
+              (what, rs[0]["bytes"], med([r["engine"] for r in rs]), med([r["first"] for r in rs]),
+               ", ".join("%.0f" % r["first"] for r in rs), med([r["solve"]["ms"] for r in rs]),
+               ", ".join("%.0f" % r["solve"]["ms"] for r in rs), med([r["solve"]["engine_ms"] for r in rs]),
+               stage_text([r["solve"] for r in rs])))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
@@ -177,6 +217,10 @@ def main():
     url = "http://127.0.0.1:%d/" % httpd.server_address[1]
     if "--engine" in sys.argv:
         engine_only(url, runs)
+        httpd.shutdown()
+        return
+    if "--revisit" in sys.argv:
+        revisit(url, runs)
         httpd.shutdown()
         return
     if "--thread" in sys.argv and sys.argv[sys.argv.index("--thread") + 1] == "page":
