@@ -14,6 +14,18 @@ opens it in a fresh Chromium profile and prints:
 
 Run:  /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] [--thread page]
 (--thread page: the engine on the page's thread instead of its Web Worker)
+
+      /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] --engine
+      /usr/bin/python3 bench/static-explorer.py [build/web] [--runs N] --revisit
+(--revisit: the app opened, then, 3 s later, opened again in the same
+profile, as a returning player would: what the browser kept (its HTTP
+cache, the service worker's copy, compiled code it caches) counts then.)
+
+(--engine: the engine alone on a bare page, no app: fano_web.js loaded, the
+module compiled and instantiated, the standard game solved in that fresh
+engine (its code still in the browser's baseline tier, being optimised
+meanwhile), then a second engine made from the same module, whose code the
+browser has optimised by then, solving it again: cold and warm solve times.)
 """
 import functools
 import gzip
@@ -23,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -34,9 +47,41 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-backgroun
          "--window-size=1280,800")
 
 
+# The bare page of --engine (served at /engine-bench.html beside the app's files).
+ENGINE_PAGE = b"""<!doctype html><meta charset="utf-8"><title>engine</title><body><script>
+var t0 = performance.now(), s = document.createElement("script");
+function solve(m) {
+  var t = performance.now();
+  var r = JSON.parse(m.ccall("fano_solve", "string", ["string"], ["standard"]));
+  return { ms: performance.now() - t, engine_ms: r.seconds * 1000, classes: r.classes, stages: r.stages };
+}
+s.src = "fano_web.js";
+s.onload = function () {
+  var t1 = performance.now();
+  createFano().then(function (m) {
+    var t2 = performance.now(), cold = solve(m);
+    createFano().then(function (m2) {
+      window.engineBench = { script: t1 - t0, instantiate: t2 - t1, cold: cold, warm: solve(m2) };
+    });
+  });
+};
+document.body.appendChild(s);
+</script>
+"""
+
+
 class Quiet(http.server.SimpleHTTPRequestHandler):
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".wasm": "application/wasm", ".js": "text/javascript"})
+
+    def do_GET(self):
+        if self.path != "/engine-bench.html":
+            return super().do_GET()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(ENGINE_PAGE)))
+        self.end_headers()
+        self.wfile.write(ENGINE_PAGE)
 
     def log_message(self, *args):
         pass
@@ -88,6 +133,77 @@ def one_run(url):
         d.quit()
 
 
+STAGES = ("enumerate", "graph", "retrograde", "table")
+
+
+def stage_text(solves):
+    """The median of each stage of the solves (fano_solve's "stages", in ms)."""
+    have = [s["stages"] for s in solves if s.get("stages")]
+    if not have:
+        return ""
+    return " = " + " + ".join("%s %.0f" % (k, statistics.median(h[k] * 1000 for h in have)) for k in STAGES)
+
+
+def engine_run(url):
+    d = driver()
+    try:
+        d.get(url + "engine-bench.html")
+        WebDriverWait(d, 60).until(lambda x: x.execute_script("return window.engineBench || null"))
+        return d.execute_script("return window.engineBench;")
+    finally:
+        d.quit()
+
+
+def engine_only(url, runs):
+    results = [engine_run(url) for _ in range(runs)]
+    med = statistics.median
+    print("runs: %d (fresh profile each, the engine alone on a bare page, page's thread)" % runs)
+    print("fano_web.js loaded: median %.0f ms; module compiled and instantiated: median %.0f ms" %
+          (med([r["script"] for r in results]), med([r["instantiate"] for r in results])))
+    for k, what in (("cold", "first solve, fresh engine"), ("warm", "second engine, optimised code")):
+        ms = [r[k]["ms"] for r in results]
+        print("standard solve, %-29s median %.0f ms (runs: %s; in C++ median %.0f ms%s), %d classes" %
+              (what + ":", med(ms), ", ".join("%.0f" % x for x in ms), med([r[k]["engine_ms"] for r in results]),
+               stage_text([r[k] for r in results]), results[0][k]["classes"]))
+    total = [r["script"] + r["instantiate"] + r["cold"]["ms"] for r in results]
+    print("load + compile + instantiate + cold solve: median %.0f ms (runs: %s)" %
+          (med(total), ", ".join("%.0f" % x for x in total)))
+
+
+def revisit_run(url):
+    d = driver()
+    try:
+        visits = []
+        for _ in range(2):
+            d.get(url)
+            WebDriverWait(d, 60).until(ready)
+            visits.append(d.execute_script("""
+              var nav = performance.getEntriesByType('navigation')[0];
+              var res = performance.getEntriesByType('resource');
+              return {engine: window.fanoStats.engineLoaded, first: window.fanoStats.firstAnalysed,
+                      solve: window.fanoStats.solve.standard,
+                      bytes: nav.transferSize + res.reduce(function (a, r) { return a + r.transferSize; }, 0) +
+                             (window.fanoStats.workerBytes || 0)};"""))
+            time.sleep(3)
+        return visits
+    finally:
+        d.quit()
+
+
+def revisit(url, runs):
+    results = [revisit_run(url) for _ in range(runs)]
+    med = statistics.median
+    print("runs: %d (fresh profile each, the app opened twice, 3 s apart)" % runs)
+    for k, what in ((0, "first visit"), (1, "second visit")):
+        rs = [r[k] for r in results]
+        print("%s: transferred %d B; navigation to engine loaded median %.0f ms; to first analysed position "
+              "median %.0f ms (runs: %s); standard solve median %.0f ms (runs: %s; in C++ median %.0f ms%s)" %
+              (what, rs[0]["bytes"], med([r["engine"] for r in rs]), med([r["first"] for r in rs]),
+               ", ".join("%.0f" % r["first"] for r in rs), med([r["solve"]["ms"] for r in rs]),
+               ", ".join("%.0f" % r["solve"]["ms"] for r in rs), med([r["solve"]["engine_ms"] for r in rs]),
+               stage_text([r["solve"] for r in rs])))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
@@ -99,6 +215,14 @@ def main():
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    if "--engine" in sys.argv:
+        engine_only(url, runs)
+        httpd.shutdown()
+        return
+    if "--revisit" in sys.argv:
+        revisit(url, runs)
+        httpd.shutdown()
+        return
     if "--thread" in sys.argv and sys.argv[sys.argv.index("--thread") + 1] == "page":
         url += "?thread=page"
     files = sorted(f for f in os.listdir(folder) if os.path.isfile(os.path.join(folder, f)))
@@ -116,9 +240,9 @@ def main():
     for v in ("standard", "cap3", "projective", "cap3-projective"):
         ms = [r["solve"][v]["ms"] for r in results]
         eng = [r["solve"][v].get("engine_ms", float("nan")) for r in results]
-        print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms), %d classes, in the %s" %
-              (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), results[0]["solve"][v]["classes"],
-               results[0]["solve"][v].get("where", "page")))
+        print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms%s), %d classes, in the %s" %
+              (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), stage_text([r["solve"][v] for r in results]),
+               results[0]["solve"][v]["classes"], results[0]["solve"][v].get("where", "page")))
     moves = [m for r in results for m in r["moves"]]
     print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
     httpd.shutdown()

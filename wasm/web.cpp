@@ -5,7 +5,12 @@
 // JSON text that stays valid until the next call.
 //
 //   fano_variants()                 -> [{"name", "slug", "description", "named", "solved"}]
-//   fano_solve(name)                -> {"variant", "slug", "classes", "seconds"} or {"error"}
+//   fano_solve(name)                -> {"variant", "slug", "classes", "seconds", "stages"} or
+//   {"error"}
+//
+// "stages": where a solve's seconds went (enumerate, graph, retrograde as the
+// solver times them; table: the in-memory table and its Api), for
+// bench/static-explorer.py; empty when the variant was solved before.
 //   fano_request(method, path, params) -> {"status", "content_type", "headers", "body"}
 //
 // params is a JSON array of [key, value] pairs, already decoded (the page
@@ -88,20 +93,30 @@ const char* fano_solve(const char* name) {
       return reply(Json{{"error", "the " + variant_slug(*v) +
                                       " rules are too large to solve in a page (use fano solve)"}});
     Engine& e = engine();
-    const auto t0 = std::chrono::steady_clock::now();
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point t) {
+      return std::chrono::duration<double>(Clock::now() - t).count();
+    };
+    const auto t0 = Clock::now();
+    Json stages = Json::object();
     if (!e.solved(*v)) {
       const Solution sol = solve(*v);
+      const auto t1 = Clock::now();
       e.tables.push_back({in_memory_tablebase(sol, variant_slug(*v)), "in memory"});
       rebuild_api();
+      stages = Json{{"enumerate", sol.times.enumerate},
+                    {"graph", sol.times.graph},
+                    {"retrograde", sol.times.retrograde},
+                    {"table", since(t1)}};
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = since(t0);
     for (const auto& t : e.tables)
       if (t.table.variant() == *v)
         return reply(Json{{"variant", variant_short_name(*v)},
                           {"slug", variant_slug(*v)},
                           {"classes", t.table.size()},
-                          {"seconds", seconds}});
+                          {"seconds", seconds},
+                          {"stages", stages}});
     return reply(Json{{"error", "not solved"}});
   } catch (const std::exception& ex) {
     return reply(Json{{"error", ex.what()}});

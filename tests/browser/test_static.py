@@ -319,6 +319,11 @@ def test_every_variant_matches_native(driver, static_url, tables):
             assert_page_equals_native(driver, tables, variant, moves)
     stats = driver.execute_script("return window.fanoStats;")
     assert set(stats["solve"]) == set(VARIANTS)
+    for v, s in stats["solve"].items():
+        # each first solve's stages (fano_solve's, for the bench) fit in its time
+        assert set(s["stages"]) == {"enumerate", "graph", "retrograde", "table"}, v
+        assert min(s["stages"].values()) >= 0 and s["stages"]["enumerate"] > 0, v
+        assert sum(s["stages"].values()) * 1000 <= s["engine_ms"] + 1e-6, v
 
 
 @pytest.mark.parametrize("rules,words", [
