@@ -230,6 +230,7 @@ Json mainline_json(const Variant& v, const GameRecord& game, const PositionRepor
   j["mainline"] = std::move(line);
   const State last = r.pv_positions.empty() ? r.position : r.pv_positions.back();
   j["end"] = r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr);
+  j["continues_drawn"] = r.pv_continues_drawn;
   j["winner"] =
       r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser))) : Json(nullptr);
   return j;
