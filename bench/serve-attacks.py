@@ -294,7 +294,8 @@ def long_game(variant, plies, seed=1):
 
 section("expensive requests: 64 clients asking the main line of a long game (104 moves, cap3-projective) "
         "again and again, cheap probes meanwhile")
-game = ",".join(long_game("cap3-projective", 104))
+games = [long_game("cap3-projective", 104, seed) for seed in range(1, 9)]
+game = ",".join(games[0])
 target = "/api/v1/cap3-projective/mainline?moves=" + game
 print("request of %d bytes, %d moves" % (len(target), game.count(",") + 1))
 status, seconds, _ = ask(port, target + "&n=alone", timeout=120)
@@ -307,8 +308,14 @@ end = time.monotonic() + min(args.seconds, 20)
 def expensive_client(k):
     n = 0
     while time.monotonic() < end:
-        # A parameter of its own each time, unused: the cache does not answer them.
-        results.append(ask(port, target + "&n=%d-%d" % (k, n), timeout=120)[:2])
+        # A history of its own each time (one of 8 long games, cut after 50 to
+        # 104 moves: 440 different requests), so that the answers are computed
+        # and fill the cache until they repeat (an unused parameter no longer
+        # defeats the cache: its key is the normalised request).
+        moves = games[(k + n) % len(games)]
+        cut = 50 + (k * 7 + n) % (len(moves) - 49)
+        results.append(ask(port, "/api/v1/cap3-projective/mainline?moves=" + ",".join(moves[:cut]),
+                           timeout=120)[:2])
         n += 1
         time.sleep(0.05)
 
@@ -321,8 +328,8 @@ for t in ts:
 statuses = [r[0] for r in results]
 print("64 clients for %g s: %d answered 200, %d refused 503 (Retry-After), others %s; %s" % (
     min(args.seconds, 20), statuses.count(200), statuses.count(503), [s for s in statuses if s not in (200, 503)], p.report()))
-s = connect(port)
-s.sendall(("GET %s&n=gone HTTP/1.1\r\nHost: x\r\n\r\n" % target).encode())
+s = connect(port)  # a request not asked before (v2): computed, not cached
+s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % target.replace("/api/v1/", "/api/v2/")).encode())
 time.sleep(1)
 s.close()
 cpu1 = cpu_seconds(server.pid)

@@ -5,12 +5,16 @@
 // made drawn ends.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <deque>
+#include <map>
+#include <memory>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/history.hpp"
 #include "fano/notation.hpp"
 #include "fano/solver.hpp"
@@ -300,6 +304,109 @@ TEST(HistoryEngine, PlaysTheHistoryAwareValue) {
   EXPECT_EQ(wins, 20);
   EXPECT_EQ(saved, 10);
 }
+
+// Each variant's table, solved once here (tables are not committed).
+const Tablebase& table_of(const Variant& v) {
+  static std::map<std::string, Tablebase> tables;
+  const std::string slug = variant_slug(v);
+  if (!tables.count(slug)) tables.emplace(slug, in_memory_tablebase(solve(v), slug));
+  return tables.at(slug);
+}
+
+class HistoryReport : public ::testing::TestWithParam<Variant> {};
+
+// The variation of a draw is the engine's own line (principal_variation, run
+// to the usual bound of 1000 plies with a history of its own), cut after
+// max_drawn_pv_plies with pv_continues_drawn, or whole when it ends first at
+// the repetition. The values are those of a separate rate_moves, and the game
+// at the cut is still a draw under its history.
+TEST_P(HistoryReport, DrawnVariationIsTheEnginesLineCutWithContinuesDrawn) {
+  const Variant v = GetParam();
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  const AnalysisOptions defaults;
+  std::mt19937 rng(20261205);
+  int cut = 0, ended = 0;
+  for (int game = 0; game < 2000 && cut + ended < 8; ++game) {
+    GameRecord rec = random_game(rules, rng, game % 2 == 1);
+    if (rec.over() || rec.current().placement_phase()) continue;
+    const PositionReport r = analyse(tb, rec);
+    if (r.value.value != Value::kDraw) continue;
+    SCOPED_TRACE(rec.move_list());
+    const std::vector<RatedMove> rated = rate_moves(tb, rec);
+    ASSERT_EQ(r.moves.size(), rated.size());
+    for (std::size_t i = 0; i < rated.size(); ++i) {
+      EXPECT_EQ(r.moves[i].move, rated[i].move);
+      EXPECT_EQ(r.moves[i].result, rated[i].result);
+    }
+    const GameRecord full = principal_variation(tb, rec, 1000);
+    const std::vector<Move> line(full.moves().begin() + std::ptrdiff_t(rec.plies()),
+                                 full.moves().end());
+    ASSERT_LE(r.pv.size(), line.size());
+    EXPECT_TRUE(std::equal(r.pv.begin(), r.pv.end(), line.begin()));
+    if (line.size() <= defaults.max_drawn_pv_plies && full.over()) {
+      ++ended;
+      EXPECT_EQ(r.pv.size(), line.size());
+      ASSERT_TRUE(r.pv_end);
+      EXPECT_EQ(r.pv_end->reason, EndReason::kRepetition);
+      EXPECT_FALSE(r.pv_continues_drawn);
+    } else {
+      ++cut;
+      EXPECT_EQ(r.pv.size(), defaults.max_drawn_pv_plies);
+      EXPECT_FALSE(r.pv_end);
+      EXPECT_TRUE(r.pv_continues_drawn);
+      GameRecord at_cut = rec;
+      for (const Move& m : r.pv) at_cut.play(m);
+      EXPECT_EQ(at_cut.current(), r.pv_positions.back());
+      EXPECT_FALSE(at_cut.over());
+      EXPECT_EQ(game_value(tb, at_cut).value, Value::kDraw);
+      EXPECT_TRUE(report_json(r)["pv_continues_drawn"].get<bool>());
+      EXPECT_TRUE(principal_variation_json(r)["continues_drawn"].get<bool>());
+      EXPECT_TRUE(principal_variation_json(r)["end"].is_null());
+    }
+  }
+  EXPECT_EQ(cut + ended, 8);
+  // In the standard game the engine's drawn lines repeat within 72 plies;
+  // in the others most wander for hundreds (results: bench --history).
+  if (v == kStandard)
+    EXPECT_GT(ended, 0);
+  else
+    EXPECT_GT(cut, 0);
+}
+
+// A set flag or a past deadline stops the analysis with Interrupted; an
+// Interrupt that never fires changes nothing.
+TEST_P(HistoryReport, AnInterruptStopsTheAnalysis) {
+  const Variant v = GetParam();
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  std::mt19937 rng(11);
+  GameRecord rec = random_game(rules, rng, true);
+  while (rec.over()) rec.undo();
+  const auto expect_stopped = [&](const Interrupt& i, Interrupted::Reason reason) {
+    AnalysisOptions o;
+    o.interrupt = i;
+    try {
+      (void)analyse(tb, rec, o);
+      ADD_FAILURE() << "analyse was not interrupted";
+    } catch (const Interrupted& e) {
+      EXPECT_EQ(e.reason(), reason);
+    }
+    EXPECT_THROW((void)principal_variation(tb, rec, 1000, i), Interrupted);
+  };
+  auto flag = std::make_shared<std::atomic<bool>>(true);
+  expect_stopped(Interrupt::when_set(flag), Interrupted::Reason::kCancelled);
+  expect_stopped(Interrupt().until(Interrupt::Clock::now()), Interrupted::Reason::kDeadline);
+
+  flag->store(false);
+  AnalysisOptions o;
+  o.interrupt = Interrupt::when_set(flag).until(Interrupt::Clock::now() + std::chrono::hours(1));
+  const PositionReport a = analyse(tb, rec, o), b = analyse(tb, rec);
+  EXPECT_EQ(report_json(a), report_json(b));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, HistoryReport, ::testing::ValuesIn(kAllVariants),
+                         variant_param_name);
 
 // A game that never reached the movement phase: its history cannot recur
 // (every move adds a piece), so the ratings are the table's.

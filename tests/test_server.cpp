@@ -455,6 +455,43 @@ TEST(ServerApi, CachingAndCorsHeaders) {
   EXPECT_TRUE(header(get("/api/v1/standard", {{"moves", "Q9"}}), "ETag").empty());
 }
 
+// A request whose Interrupt fires (the server's deadline, here already
+// past; or its client gone) is answered 503 naming why, and that answer is
+// not kept: the same request without it is computed (200, the report).
+TEST(ServerApi, AnInterruptedAnalysisIs503AndNotCached) {
+  for (const char* route : {"/api/v2/cap3-projective", "/api/v1/cap3-projective/mainline"}) {
+    SCOPED_TRACE(route);
+    Request r;
+    r.path = route;
+    r.params = {{"moves", "C4,t1,C5,c6,T1,t4,T4,c2,1-5,6-1,5-1"}};
+    r.interrupt = Interrupt().until(Interrupt::Clock::now());
+    const Response stopped = api().handle(r);
+    EXPECT_EQ(stopped.status, 503);
+    EXPECT_NE(json::parse(stopped.body)["error"].get<std::string>().find("deadline"),
+              std::string::npos)
+        << stopped.body;
+    auto flag = std::make_shared<std::atomic<bool>>(true);
+    r.interrupt = Interrupt::when_set(flag);
+    const Response gone = api().handle(r);
+    EXPECT_EQ(gone.status, 503);
+    EXPECT_NE(gone.body.find("cancelled"), std::string::npos) << gone.body;
+    r.interrupt = {};
+    const Response answered = api().handle(r);
+    EXPECT_EQ(answered.status, 200) << answered.body;
+    EXPECT_EQ(json::parse(answered.body)["position"],
+              format_position(GameRecord::from_moves(Rules(kCap3Projective), kEmptyBoard,
+                                                     "C4,t1,C5,c6,T1,t4,T4,c2,1-5,6-1,5-1")
+                                  .current()));
+  }
+  // A batch polls once an item.
+  Request post;
+  post.method = "POST";
+  post.path = "/api/v2/standard/batch";
+  post.body = R"({"items": ["moves: C4,t3"]})";
+  post.interrupt = Interrupt().until(Interrupt::Clock::now());
+  EXPECT_EQ(api().handle(post).status, 503);
+}
+
 TEST(ServerApi, ParametersNoRouteReadsShareTheCachedAnswer) {
   const auto etag_of = [](const Response& r) {
     for (const auto& [k, v] : r.headers)

@@ -54,19 +54,24 @@ struct Gate {
 };
 
 // A server on an ephemeral port answering: /echo (the method, path and
-// parameters as JSON), /hold (waits at the gate; counted expensive), else 404.
+// parameters as JSON), /hold (waits at the gate; counted expensive), /spin
+// (works until its request's Interrupt stops it, as the analysis does;
+// expensive), /quick (expensive, answered at once), else 404.
 class Served {
  public:
   explicit Served(server::ServerOptions o = {}, bool run_now = true) {
     o.port = 0;
     o.bind = "127.0.0.1";
-    http_ =
-        std::make_unique<server::HttpServer>([this](const Request& r) { return answer(r); }, o,
-                                             [](const Request& r) { return r.path == "/hold"; });
+    http_ = std::make_unique<server::HttpServer>([this](const Request& r) { return answer(r); }, o,
+                                                 [](const Request& r) {
+                                                   return r.path == "/hold" || r.path == "/spin" ||
+                                                          r.path == "/quick";
+                                                 });
     port_ = http_->start();
     if (run_now) run();
   }
   ~Served() {
+    quit = true;
     gate.release();
     http_->stop();
     if (thread_.joinable()) thread_.join();
@@ -84,12 +89,39 @@ class Served {
   Gate gate;
   std::atomic<bool> stopped{false};
   std::atomic<int> answered{0};
+  std::atomic<bool> quit{false};
+  std::atomic<int> spinning{0}, cancelled{0}, past_deadline{0};
+
+  // Waits (up to kPatienceMs) until `n` /spin requests have started.
+  bool wait_spinning(int n) const {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPatienceMs);
+    while (spinning < n && std::chrono::steady_clock::now() < end)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return spinning >= n;
+  }
 
  private:
+  // Polls the Interrupt as the analysis does once a ply; gives up after
+  // kPatienceMs (an answer 200 "not stopped") or when the test ends.
+  void spin(const Request& r) {
+    ++spinning;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPatienceMs);
+    while (!quit && std::chrono::steady_clock::now() < end) {
+      try {
+        r.interrupt.poll();
+      } catch (const Interrupted& e) {
+        ++(e.reason() == Interrupted::Reason::kCancelled ? cancelled : past_deadline);
+        throw;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+
   Response answer(const Request& r) {
     if (r.path == "/hold") gate.wait_inside();
+    if (r.path == "/spin") spin(r);
     Response out;
-    if (r.path != "/echo" && r.path != "/hold") {
+    if (r.path != "/echo" && r.path != "/hold" && r.path != "/spin" && r.path != "/quick") {
       out.status = 404;
       out.body = R"({"error":"no such route"})";
       return out;
@@ -536,6 +568,91 @@ TEST(HttpServer, ExpensiveRequestsOverTheLimitGet503WithRetryAfter) {
   EXPECT_EQ(read_reply(held, pending).status(), 200);
   ::close(held);
   EXPECT_EQ(ask(s.port(), "/hold").status(), 200) << "the limit was not freed";
+}
+
+// An expensive request whose client closes its connection stops computing
+// (the server watches the socket and sets the Interrupt's flag): the limit
+// (1) frees and the next expensive request is admitted, where it got 503
+// while the first one was computing.
+TEST(HttpServer, ExpensiveWorkStopsWhenItsClientDisconnects) {
+  server::ServerOptions o = short_deadlines(2);
+  o.expensive_limit = 1;
+  o.expensive_deadline = std::chrono::milliseconds(0);  // none: only the close stops it
+  Served s(o);
+  const int client = connect_to(s.port());
+  ASSERT_TRUE(send_all(client, "GET /spin HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(s.wait_spinning(1));
+  EXPECT_EQ(ask(s.port(), "/quick").status(), 503) << "the limit is not held by the first";
+  ::close(client);
+  int status = 0;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPatienceMs);
+  while (status != 200 && std::chrono::steady_clock::now() < end) {
+    status = ask(s.port(), "/quick").status();
+    if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(status, 200) << "the work of the client gone still holds the limit";
+  EXPECT_EQ(s.cancelled, 1);
+  EXPECT_EQ(s.past_deadline, 0);
+}
+
+// Past the deadline an expensive request's work stops and is answered 503
+// with Retry-After, naming the deadline; the limit frees.
+TEST(HttpServer, ExpensiveWorkPastTheDeadlineGets503WithRetryAfter) {
+  server::ServerOptions o = short_deadlines(2);
+  o.expensive_limit = 1;
+  o.retry_after_seconds = 7;
+  o.expensive_deadline = std::chrono::milliseconds(50);
+  Served s(o);
+  const Reply r = ask(s.port(), "/spin");
+  EXPECT_EQ(r.status(), 503);
+  EXPECT_TRUE(r.has("Retry-After: 7")) << r.head;
+  EXPECT_TRUE(r.has("X-Content-Type-Options: nosniff")) << r.head;
+  EXPECT_NE(std::string(nlohmann::json::parse(r.body)["error"]).find("deadline of 50 ms"),
+            std::string::npos)
+      << r.body;
+  EXPECT_EQ(s.past_deadline, 1);
+  EXPECT_EQ(s.cancelled, 0);
+  EXPECT_EQ(ask(s.port(), "/quick").status(), 200) << "the limit was not freed";
+  EXPECT_EQ(ask(s.port(), "/echo").status(), 200);
+}
+
+// A request sent on the same connection while an expensive one is computed
+// is read by the watch on the socket, kept, and answered after it (the
+// first stops at its deadline, not as a client gone).
+TEST(HttpServer, ARequestPipelinedDuringExpensiveWorkIsAnsweredAfterIt) {
+  server::ServerOptions o = short_deadlines(2);
+  o.expensive_deadline = std::chrono::milliseconds(300);
+  Served s(o);
+  const int fd = connect_to(s.port());
+  ASSERT_TRUE(send_all(fd, "GET /spin HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(s.wait_spinning(1));
+  ASSERT_TRUE(send_all(fd, "GET /echo?after=1 HTTP/1.1\r\nHost: x\r\n\r\n"));
+  std::string pending;
+  EXPECT_EQ(read_reply(fd, pending).status(), 503);
+  const Reply second = read_reply(fd, pending);
+  EXPECT_EQ(second.status(), 200);
+  EXPECT_EQ(nlohmann::json::parse(second.body)["params"]["after"], "1");
+  EXPECT_EQ(s.past_deadline, 1);
+  EXPECT_EQ(s.cancelled, 0);
+  ::close(fd);
+}
+
+// A client that half-closes after an expensive request cannot be told from
+// one gone (README): its work stops, and it is still told why (503).
+TEST(HttpServer, AHalfCloseAfterAnExpensiveRequestStopsItsWorkWithAnAnswer) {
+  server::ServerOptions o = short_deadlines(2);
+  o.expensive_deadline = std::chrono::milliseconds(0);
+  Served s(o);
+  const int fd = connect_to(s.port());
+  ASSERT_TRUE(send_all(fd, "GET /spin HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(s.wait_spinning(1));
+  ::shutdown(fd, SHUT_WR);
+  std::string pending;
+  const Reply r = read_reply(fd, pending);
+  EXPECT_EQ(r.status(), 503);
+  EXPECT_NE(r.body.find("cancelled"), std::string::npos) << r.body;
+  EXPECT_EQ(s.cancelled, 1);
+  ::close(fd);
 }
 
 TEST(HttpServer, ExpensiveMeansAHistoryOrAPrincipalVariationWithOne) {

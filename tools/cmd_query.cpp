@@ -125,7 +125,8 @@ int cmd_query(const Args& args) {
       "Shows the position, its value for the side to move with plies to the end, every legal "
       "move with the result it gives its player, best first (fastest wins, then draws, then "
       "slowest losses), the engine's choice and the principal variation (best play to the end "
-      "of the game, or to the repetition that ends a draw). With --moves the game's history "
+      "of the game, or to the repetition that ends a draw; a drawn line is cut after 100 "
+      "plies, 'continues drawn'). With --moves the game's history "
       "applies: a move into an earlier position is a draw (rule 3).\n\n"
       "--batch reads one item a line: a position, or 'moves:' followed by a move list from "
       "the empty board (rule 3 applies, as with --moves); blank lines are skipped, every other "
@@ -194,6 +195,7 @@ int cmd_query(const Args& args) {
     std::cout << " ("
               << describe_end(*r.pv_end, r.pv_positions.empty() ? st : r.pv_positions.back())
               << ")";
+  if (r.pv_continues_drawn) std::cout << " ... (continues drawn)";
   std::cout << "\n";
   return 0;
 }

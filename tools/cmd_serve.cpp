@@ -92,6 +92,9 @@ int cmd_serve(const Args& args) {
       "expensive", po::value<int>()->default_value(2),
       "long analyses (a history of more than 8 moves, or a principal variation with one) "
       "computed at once; more are answered 503 with Retry-After (1..1024)")(
+      "deadline-ms", po::value<int>()->default_value(2000),
+      "milliseconds a long analysis may take before it is stopped and answered 503 with "
+      "Retry-After (0: no deadline; 1..600000); it also stops when its client disconnects")(
       "read-timeout", po::value<int>()->default_value(5000),
       "milliseconds for a whole request (and the wait for the next one on a kept-alive "
       "connection) before the connection is closed (100..600000)")(
@@ -101,7 +104,7 @@ int cmd_serve(const Args& args) {
   const auto vm =
       parse("serve",
             "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N] "
-            "[--read-timeout MS] [--web DIR|none]",
+            "[--deadline-ms MS] [--read-timeout MS] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.\n\n"
             "Examples:\n"
@@ -120,6 +123,9 @@ int cmd_serve(const Args& args) {
   const int expensive = (*vm)["expensive"].as<int>();
   if (expensive < 1 || expensive > 1024)
     throw UsageError("--expensive must be 1..1024, got " + std::to_string(expensive));
+  const int deadline = (*vm)["deadline-ms"].as<int>();
+  if (deadline < 0 || deadline > 600000)
+    throw UsageError("--deadline-ms must be 0..600000, got " + std::to_string(deadline));
   const int read_timeout = (*vm)["read-timeout"].as<int>();
   if (read_timeout < 100 || read_timeout > 600000)
     throw UsageError("--read-timeout must be 100..600000, got " + std::to_string(read_timeout));
@@ -142,6 +148,7 @@ int cmd_serve(const Args& args) {
   options.port = port;
   options.threads = threads;
   options.expensive_limit = expensive;
+  options.expensive_deadline = std::chrono::milliseconds(deadline);
   options.read_timeout = std::chrono::milliseconds(read_timeout);
   options.web_dir = vm->count("web") ? (*vm)["web"].as<std::string>() : default_web_dir();
   if (options.web_dir == "none") options.web_dir.clear();

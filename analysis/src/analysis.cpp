@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -236,15 +237,20 @@ namespace {
 // The engine's moves for both sides from `game` on, until the game ends or
 // max_plies moves were made, with one history kept along the line (each ply
 // asks only about the position it adds). `first` is rate_moves of `game`
-// when the caller has it.
+// when the caller has it, `history` the history of `game` that computed it
+// (its region searched already), else one is made here.
 GameRecord engine_line(const Tablebase& tb, GameRecord line, std::size_t max_plies,
-                       std::vector<Outcome>* results, std::vector<RatedMove> first = {}) {
-  GameHistory history(tb, line.rules(), line.positions());
+                       std::vector<Outcome>* results, std::vector<RatedMove> first = {},
+                       const Interrupt& interrupt = {}, GameHistory* given = nullptr) {
+  std::optional<GameHistory> own;
+  if (!given) own.emplace(tb, line.rules(), line.positions());
+  GameHistory& history = given ? *given : *own;
   // The engine's tie-breaks probe every reply of each best move; the next
   // ply's moves are the replies of the move played, and along a long line (a
   // draw runs to the bound on its plies) other positions come back too.
   const auto probe = [&](State s) { return history.table_value(s); };
   for (std::size_t i = 0; i < max_plies && !line.over(); ++i) {
+    interrupt.poll();
     const std::vector<RatedMove> rated =
         i == 0 && !first.empty() ? std::move(first) : rate_moves(tb, line, history);
     const RatedMove& m = rated[choose_index(line.rules(), rated, probe)];
@@ -263,8 +269,9 @@ EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_pli
   return g;
 }
 
-GameRecord principal_variation(const Tablebase& tb, const GameRecord& game, std::size_t max_plies) {
-  return engine_line(tb, game, max_plies, nullptr);
+GameRecord principal_variation(const Tablebase& tb, const GameRecord& game, std::size_t max_plies,
+                               const Interrupt& interrupt) {
+  return engine_line(tb, game, max_plies, nullptr, {}, interrupt);
 }
 
 PositionReport analyse(const Tablebase& tb, const GameRecord& game,
@@ -282,18 +289,28 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
     if (r.game_over->reason == EndReason::kRepetition) r.value = Outcome{};
     return r;
   }
-  r.moves = rate_moves(tb, game);
+  options.interrupt.poll();
+  // One history for the ratings and the variation: its region is searched once.
+  GameHistory history(tb, rules, game.positions());
+  r.moves = rate_moves(tb, game, history);
   if (!r.moves.empty()) r.value = r.moves.front().result;
-  if (options.engine_choice) r.engine_choice = choose_index(tb, rules, r.moves);
+  if (options.engine_choice)
+    r.engine_choice = choose_index(rules, r.moves, [&](State s) { return history.table_value(s); });
   const bool history_matters = !(r.value == r.table_value);
   if (options.principal_variation || history_matters) {
-    const GameRecord line = engine_line(tb, game, options.max_pv_plies, nullptr, r.moves);
+    // Every move of a drawn variation keeps the draw (each is a best move).
+    const bool drawn = r.value.value == Value::kDraw;
+    const std::size_t bound =
+        drawn ? std::min(options.max_pv_plies, options.max_drawn_pv_plies) : options.max_pv_plies;
+    const GameRecord line =
+        engine_line(tb, game, bound, nullptr, r.moves, options.interrupt, &history);
     if (history_matters) r.history_note = history_note(tb, r, game, line);
     if (options.principal_variation) {
       r.pv.assign(line.moves().begin() + std::ptrdiff_t(game.plies()), line.moves().end());
       r.pv_positions.assign(line.positions().begin() + std::ptrdiff_t(game.plies()) + 1,
                             line.positions().end());
       r.pv_end = line.end();
+      r.pv_continues_drawn = drawn && !r.pv_end;
     }
   }
   return r;

@@ -56,6 +56,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -81,19 +82,28 @@ bool is_proof_edge(Outcome parent, Outcome child) {
 }
 
 // Table values by position, each probed once: a lookup here costs a fraction
-// of a probe's canonicalisation (336 images in the projective variants).
+// of a probe's canonicalisation (336 images in the projective variants). The
+// backward search of the region meets most positions several times (as a
+// parent of several region positions), the engine's line meets the same
+// replies again, so both ask here.
 class ProbeMemo {
  public:
   explicit ProbeMemo(const Tablebase& tb) : tb_(&tb), keys_(1024, kEmpty), values_(1024) {}
 
-  Outcome operator()(State st) {
+  // tb.probe(st): nullopt for a position the table lacks (no game reaches it).
+  std::optional<Outcome> lookup(State st) {
     std::size_t i = slot(st.code);
     for (; keys_[i] != kEmpty; i = (i + 1) & (keys_.size() - 1))
       if (keys_[i] == st.code) return values_[i];
-    const Outcome o = probe_reachable(*tb_, st);
+    const std::optional<Outcome> o = tb_->probe(st);
     keys_[i] = st.code, values_[i] = o;
     if (2 * ++size_ > keys_.size()) grow();
     return o;
+  }
+  // probe_reachable(tb, st).
+  Outcome operator()(State st) {
+    const std::optional<Outcome> o = lookup(st);
+    return o ? *o : probe_reachable(*tb_, st);  // throws the table's error
   }
 
  private:
@@ -103,7 +113,7 @@ class ProbeMemo {
   }
   void grow() {
     std::vector<std::uint64_t> keys(2 * keys_.size(), kEmpty);
-    std::vector<Outcome> values(keys.size());
+    std::vector<std::optional<Outcome>> values(keys.size());
     keys.swap(keys_), values.swap(values_);
     for (std::size_t k = 0; k < keys.size(); ++k) {
       if (keys[k] == kEmpty) continue;
@@ -115,7 +125,7 @@ class ProbeMemo {
 
   const Tablebase* tb_;
   std::vector<std::uint64_t> keys_;
-  std::vector<Outcome> values_;
+  std::vector<std::optional<Outcome>> values_;
   std::size_t size_ = 0;
 };
 
@@ -168,7 +178,7 @@ struct GameHistory::Impl {
       for_each_unmove(rules, y, [&](State z) {
         if (z.pieces_on_board() < min_pieces || earlier.count(z.code) || index.count(z.code))
           return;
-        const auto vz = tb->probe(z);
+        const auto vz = probe.lookup(z);
         if (!vz || vz->value == Value::kDraw || !is_proof_edge(*vz, vy)) return;
         if (game_over(rules, z) != GameOver::kNone) return;  // not a real move
         index.emplace(z.code, std::uint32_t(nodes.size()));

@@ -30,6 +30,7 @@ Json report_json(const PositionReport& r) {
        r.engine_choice ? Json(format_move(r.moves[*r.engine_choice].move)) : Json(nullptr)},
       {"pv", std::move(pv)},
       {"pv_end", r.pv_end ? game_end_json(*r.pv_end, pv_last) : Json(nullptr)},
+      {"pv_continues_drawn", r.pv_continues_drawn},
       {"history_note", r.history_note.empty() ? Json(nullptr) : Json(r.history_note)},
   };
 }
@@ -57,6 +58,7 @@ Json principal_variation_json(const PositionReport& r) {
               {"plies", plies_json(r.value)},
               {"mainline", std::move(line)},
               {"end", r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr)},
+              {"continues_drawn", r.pv_continues_drawn},
               {"winner", r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser)))
                                                      : Json(nullptr)}};
 }

@@ -230,6 +230,7 @@ Json mainline_json(const Variant& v, const GameRecord& game, const PositionRepor
   j["mainline"] = std::move(line);
   const State last = r.pv_positions.empty() ? r.position : r.pv_positions.back();
   j["end"] = r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr);
+  j["continues_drawn"] = r.pv_continues_drawn;
   j["winner"] =
       r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser))) : Json(nullptr);
   return j;
@@ -239,7 +240,8 @@ Json mainline_json(const Variant& v, const GameRecord& game, const PositionRepor
 // or "moves: ..." from the empty board) as a JSON array, answered in order
 // with the CLI's lines (report_json, or value_only's three fields). All or
 // nothing: the first bad item refuses the whole request, naming it.
-Response batch_response(const Tablebase& tb, const Rules& rules, const std::string& body) {
+Response batch_response(const Tablebase& tb, const Rules& rules, const std::string& body,
+                        const Interrupt& interrupt) {
   Json request;
   try {
     request = Json::parse(body);
@@ -264,6 +266,7 @@ Response batch_response(const Tablebase& tb, const Rules& rules, const std::stri
   Json answers = Json::array();
   std::string line;
   for (std::size_t i = 0; i < items.size(); ++i) {
+    interrupt.poll();
     const std::string where = "batch item " + std::to_string(i + 1);
     if (!items[i].is_string()) throw ApiError{400, where + " is not a string"};
     const std::string text = items[i].get<std::string>();
@@ -535,7 +538,7 @@ Response Api::route(const Request& req) const {
   }
   const Variant v = t->table.variant();
   const Rules rules(v);
-  if (batch) return batch_response(t->table, rules, req.body);
+  if (batch) return batch_response(t->table, rules, req.body, req.interrupt);
   if (what == "puzzle" || what == "stats") {
     if (!v2) throw ApiError{404, "no such route: " + path + " (under /api/v2/)"};
     return json_response(200, what == "puzzle" ? puzzle_json(t->table, req) : stats_json(t->table));
@@ -554,6 +557,7 @@ Response Api::route(const Request& req) const {
   }
   AnalysisOptions options;
   options.principal_variation = v2 || what == "mainline";  // v2 is the whole report
+  options.interrupt = req.interrupt;
   const PositionReport report = analyse(t->table, game, options);
   if (v2)
     return json_response(200, what == "mainline" ? v2_mainline_json(v, game, report)
@@ -605,6 +609,13 @@ Response Api::handle(const Request& req) const {
     }
   } catch (const ApiError& e) {
     r = error_response(e.status, e.message);
+  } catch (const Interrupted& e) {
+    // Not cached (thrown before the answer is kept): asked again, it is computed again.
+    r = error_response(503, std::string(e.what()) +
+                                (e.reason() == Interrupted::Reason::kDeadline
+                                     ? " (the server's limit for one request); retry later, or "
+                                       "ask about a shorter game"
+                                     : " (the client closed its connection)"));
   } catch (const NotationError& e) {
     r = error_response(error_info(ErrorKind::kBadInput).http_status, e.what());
   } catch (const UnreachablePosition& e) {

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 // clang-format off
@@ -311,6 +312,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void dispatch(Request r) {
     state_ = State::kWorking;
     const bool expensive = server_.expensive(r);
+    const std::chrono::milliseconds deadline = server_.options.expensive_deadline;
     if (expensive && ++server_.expensive_running > server_.options.expensive_limit) {
       --server_.expensive_running;
       Response busy;
@@ -324,17 +326,34 @@ class Session : public std::enable_shared_from_this<Session> {
       return respond(std::move(busy));
     }
     ++server_.working;
+    std::shared_ptr<std::atomic<bool>> gone;
+    if (expensive) {
+      gone = std::make_shared<std::atomic<bool>>(false);
+      r.interrupt = Interrupt::when_set(gone);
+      watch(std::move(gone));
+    }
     asio::post(expensive ? server_.expensive_pool : server_.cheap_pool,
-               [self = shared_from_this(), r = std::move(r), expensive]() mutable {
+               [self = shared_from_this(), r = std::move(r), expensive, deadline]() mutable {
                  if (expensive) lower_this_threads_priority();
+                 if (expensive && deadline.count() > 0) r.interrupt.within(deadline);
                  Response out;
                  try {
                    out = self->server_.handler(r);
+                 } catch (const Interrupted& e) {
+                   out.status = 503;
+                   out.body = error_body(e.what());
+                   out.headers = security_headers(r.path);
                  } catch (const std::exception&) {
                    out.status = 500;
                    out.body = error_body("internal error");
                    out.headers = security_headers("");
                  }
+                 // A stopped analysis (past the deadline) may succeed later.
+                 if (out.status == 503 &&
+                     std::none_of(out.headers.begin(), out.headers.end(),
+                                  [](const auto& h) { return h.first == "Retry-After"; }))
+                   out.headers.push_back(
+                       {"Retry-After", std::to_string(self->server_.options.retry_after_seconds)});
                  if (expensive) --self->server_.expensive_running;
                  --self->server_.working;
                  auto executor = self->stream_.get_executor();
@@ -344,8 +363,38 @@ class Session : public std::enable_shared_from_this<Session> {
                });
   }
 
+  // While an expensive answer is computed, a read stays pending on the
+  // socket: the client's close (or a reset) completes it with an error and
+  // sets `gone`, which the analysis polls once a ply. Bytes that arrive
+  // instead (a pipelined request) are kept in the buffer for the next read,
+  // and the watch ends there.
+  void watch(std::shared_ptr<std::atomic<bool>> gone) {
+    const std::size_t room = buffer_.max_size() - buffer_.size();
+    if (room == 0) return;
+    watching_ = true;
+    stream_.socket().async_read_some(
+        buffer_.prepare(std::min<std::size_t>(room, 4096)),
+        [self = shared_from_this(), gone = std::move(gone)](beast::error_code ec, std::size_t n) {
+          self->watching_ = false;
+          if (!ec)
+            self->buffer_.commit(n);
+          else if (ec != asio::error::operation_aborted)
+            gone->store(true);
+          if (self->after_watch_) {
+            self->after_watch_ = false;
+            self->after_write();
+          }
+        });
+  }
+
   // An answer from the Api (or the server itself).
   void respond(Response out) {
+    if (watching_) {
+      // The answer is ready: the watch ends (its handler runs before the
+      // answer's write completes, see send()).
+      beast::error_code ignored;
+      stream_.socket().cancel(ignored);
+    }
     auto res =
         std::make_shared<http::response<http::string_body>>(http::status(out.status), version_);
     for (const auto& [k, v] : out.headers) res->insert(k, v);
@@ -408,9 +457,16 @@ class Session : public std::enable_shared_from_this<Session> {
     http::async_write(stream_, *res,
                       [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
                         if (ec) return self->close();
-                        if (self->keep_alive_ && !self->server_.stopping) return self->read();
-                        self->linger();
+                        self->after_write();
                       });
+  }
+
+  void after_write() {
+    // One read at a time: the next request's (or the lingering drain) waits
+    // for the watch's end.
+    if (watching_) return void(after_watch_ = true);
+    if (keep_alive_ && !server_.stopping) return read();
+    linger();
   }
 
   // Closing: the answer is sent; the rest of what the client sends (a body
@@ -451,6 +507,8 @@ class Session : public std::enable_shared_from_this<Session> {
   State state_ = State::kReading;
   bool head_ = false;
   bool keep_alive_ = false;
+  bool watching_ = false;     // watch()'s read is pending
+  bool after_watch_ = false;  // after_write() when it completes
   unsigned version_ = 11;
 };
 

@@ -75,6 +75,24 @@ def test_query_reports(schema, table):
         validate(schema, "report", json.loads(r.stdout))
 
 
+def test_query_report_of_a_cut_draw(schema, tmp_path):
+    # The empty board of cap 3, projective is a draw whose engine line wanders
+    # past 100 plies: the variation is cut there with pv_continues_drawn.
+    path = str(tmp_path / "cap3-projective.fanotb")
+    subprocess.run([FANO_BIN, "solve", "--rules", "cap3-projective", "--out", path], check=True,
+                   capture_output=True)
+    r = fano("query", "--tb", path, "--json", "--", "-/-/-/-/-/-/- w")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    validate(schema, "report", report)
+    assert report["value"] == "draw"
+    assert report["pv_continues_drawn"] is True and report["pv_end"] is None
+    assert len(report["pv"]) == 100
+    report["pv_continues_drawn"] = "yes"  # the check can fail
+    with pytest.raises(jsonschema.ValidationError):
+        validate(schema, "report", report)
+
+
 def test_batch_lines(schema, table):
     text = "\n".join(POSITIONS + ["moves: C4,t3", "not a position"]) + "\n"
     for flags, name in ((["--value-only"], "value_only"), ([], "report")):

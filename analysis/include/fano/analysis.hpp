@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fano/game.hpp"
+#include "fano/interrupt.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"
@@ -97,7 +98,16 @@ extern const char* const kEngineChoiceRule;
 struct AnalysisOptions {
   bool principal_variation = true;  // best play to the end of the game
   bool engine_choice = true;        // the engine's move (computes tie-break counts)
-  std::size_t max_pv_plies = 1000;  // a bound on the variation (a draw ends by repetition first)
+  std::size_t max_pv_plies = 1000;  // a bound on the variation
+  // A drawn variation is cut after this many plies (pv_continues_drawn) unless
+  // it ends first, at the repetition that ends the game drawn. The engine
+  // prefers a move that sets a trap to the repetition, so in the larger
+  // variants a drawn line wanders for hundreds of plies before it repeats,
+  // and each ply costs the tie-breaks' probes; past a hundred plies the line
+  // shows nothing a player reads.
+  std::size_t max_drawn_pv_plies = 100;
+  // Polled between the stages and once a ply of the variation (throws Interrupted).
+  Interrupt interrupt{};
 };
 
 struct PositionReport {
@@ -112,7 +122,10 @@ struct PositionReport {
   // end of the game (a line, no move, or the repetition that ends a draw).
   std::vector<Move> pv;
   std::vector<State> pv_positions;  // after each move of pv
-  std::optional<GameEnd> pv_end;    // how the variation ends (unset only if cut at max_pv_plies)
+  std::optional<GameEnd> pv_end;    // how the variation ends (unset only when it is cut)
+  // The variation of a draw was cut at max_drawn_pv_plies: the game goes on,
+  // drawn, under best play (no end is shown).
+  bool pv_continues_drawn = false;
   // Why the history changes the table's value (empty when it does not).
   std::string history_note;
 };
@@ -138,8 +151,9 @@ struct EngineGame {
 };
 EngineGame engine_game(const Tablebase& tb, GameRecord game, std::size_t max_plies);
 
-// The principal variation alone, as a game record continuing `game`.
+// The principal variation alone, as a game record continuing `game`
+// (`interrupt` polled once a ply).
 GameRecord principal_variation(const Tablebase& tb, const GameRecord& game,
-                               std::size_t max_plies = 1000);
+                               std::size_t max_plies = 1000, const Interrupt& interrupt = {});
 
 }  // namespace fano

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "fano/interrupt.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 
@@ -31,6 +32,9 @@ struct Request {
   std::multimap<std::string, std::string> params;  // decoded query parameters
   std::string if_none_match;                       // the If-None-Match header, if any
   std::string body{};  // a POST's body (the batch route); {}: aggregate initialisers may omit it
+  // Stops a long analysis (the server's deadline, or the client gone): the
+  // answer is then 503 and is not cached.
+  Interrupt interrupt{};
 };
 
 struct Response {
@@ -52,8 +56,8 @@ struct Response {
 //   GET / (the explorer page), GET /api (the API's documentation page)
 // Errors: 400 bad input, 404 unknown route or variant, 405 a method other
 // than GET or HEAD (POST for the batch route), 413 a batch of more than
-// kMaxBatchItems items, 422 a legal position no game reaches; the body is
-// {"error": "..."}.
+// kMaxBatchItems items, 422 a legal position no game reaches, 503 an
+// analysis stopped by the request's interrupt; the body is {"error": "..."}.
 inline constexpr std::size_t kMaxBatchItems = 1000;
 class Api {
  public:

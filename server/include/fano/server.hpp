@@ -29,6 +29,12 @@ struct ServerOptions {
   // refused with 503 and Retry-After, so that cheap requests keep the CPU.
   int expensive_limit = 2;
   int retry_after_seconds = 2;
+  // An expensive request's analysis is stopped past this long (it polls once
+  // a ply) and answered 503 with Retry-After; 0: no deadline. It is also
+  // stopped when its client closes the connection while it is computed: a
+  // read stays pending on the socket meanwhile (a client that half-closes
+  // after sending an expensive request counts as gone).
+  std::chrono::milliseconds expensive_deadline{2000};
   // On stop(): answers being computed or written get this long to finish
   // (their connections then close); idle and reading connections close at once.
   std::chrono::milliseconds shutdown_grace{1500};
