@@ -200,6 +200,7 @@ class Retrograde {
       frontier_size_ = next_size_.exchange(0);
       frontier_.swap(next_);
     }
+    free_buffer(frontier_), free_buffer(next_);
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
@@ -379,7 +380,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                        std::to_string(sol.times.enumerate) + " s");
 
     t0 = Clock::now();
-    const Predecessors pred = build_predecessors(g);
+    Predecessors pred = build_predecessors(g);
+    free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
     sol.times.graph = seconds_since(t0);
     if (options.progress)
       options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
@@ -388,9 +390,15 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     t0 = Clock::now();
     Retrograde analysis(g, pred);
     analysis.decide_ended_games();
+    free_buffer(g.out_begin), free_buffer(g.line_formed);  // read by the ended games only
+    analysis.run_levels();
+    free_buffer(pred.in_begin), free_buffer(pred.in_edges);
+    // The codes section's compression takes megabytes of workspace (zstd's
+    // tables at level 6), so it starts once the levels' lists are freed, and
+    // runs beside the rest: the outcomes, the statistics and the caller's
+    // encoding of the outcomes.
     if (options.encode_codes)
       beside.encode_codes_section(variant, sol.positions, sol.codes_section);
-    analysis.run_levels();
     analysis.outcomes_in_code_order(sol.outcomes);
     sol.times.retrograde = seconds_since(t0);
 
