@@ -65,6 +65,12 @@ class CodeTable {
     void prefetch_value(std::uint32_t slot) const { __builtin_prefetch(values_.data() + slot); }
 
     std::uint64_t key(std::uint32_t slot) const { return keys_[slot]; }
+    // f(key, value) for every key, in slot order.
+    template <class F>
+    void for_each(F&& f) const {
+      for (std::size_t i = 0; i < capacity(); ++i)
+        if (keys_[i] != kEmpty) f(keys_[i], values_[i]);
+    }
     std::uint32_t& value(std::uint32_t slot) { return values_[slot]; }
 
     // Rebuilds with room for at least `needed` keys at load factor <= 15/16,

@@ -78,9 +78,11 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     shard.value(shard.insert(kEmptyBoard.code, inserted)) = 0;
   }
   MoveGraph g;
-  UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
-  UninitVector<std::uint8_t> line_of;                     // by id (with edges only)
-  UninitVector<std::uint16_t> orbit_of;                   // by id (with edges only)
+  // The codes of the layer being expanded (by id - layer_begin) and of the
+  // next one; the table holds every class's code and id until the search ends.
+  UninitVector<std::uint64_t> layer_codes{kEmptyBoard.code}, next_codes;
+  UninitVector<std::uint8_t> line_of;    // by id (with edges only)
+  UninitVector<std::uint16_t> orbit_of;  // by id (with edges only)
   // With edges: out_begin[id + 1] holds id's degree until its layer's prefix sum.
   auto& out_begin = g.out_begin;
   auto& out_edges = g.out_edges;
@@ -88,7 +90,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   par::enumerable_thread_specific<Batch> batches;
   std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
   // The layer being expanded is the ids [layer_begin, layer_end).
-  for (std::size_t depth = 1, layer_begin = 0, layer_end = 1; layer_begin < layer_end; ++depth) {
+  std::size_t layer_begin = 0, layer_end = 1;
+  for (std::size_t depth = 1; layer_begin < layer_end; ++depth) {
     for (Batch& b : batches) {
       b.expanded.clear(), b.shard_seq.clear();
       for (auto& children : b.children) children.clear();
@@ -101,7 +104,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                         Batch& b = batches.local();
                         if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
-                          const State st{code_of[id]};
+                          const State st{layer_codes[id - layer_begin]};
                           const bool ended = formed_lines(rules, st) != 0;  // no move is made then
                           if (with_edges) {
                             line_of[id] = ended, out_begin[id + 1] = 0;
@@ -149,16 +152,16 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     });
     // Number the new classes shard by shard, then turn children's slots into ids.
     std::array<std::uint32_t, kShards> first_id;
-    std::uint32_t next_id = std::uint32_t(code_of.size());
+    std::uint32_t next_id = std::uint32_t(layer_end);
     for (unsigned s = 0; s < kShards; ++s)
       first_id[s] = next_id, next_id += std::uint32_t(fresh[s].size());
-    resize_snug(code_of, next_id);
+    next_codes.resize(next_id - layer_end);
     par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table->shard(s);
       std::uint32_t id = first_id[s];
       for (const std::uint32_t slot : fresh[s]) {
         shard.value(slot) = id;
-        code_of[id++] = shard.key(slot);
+        next_codes[id++ - layer_end] = shard.key(slot);
       }
       for (Batch* b : all) {
         auto& children = b->children[s];
@@ -174,7 +177,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       // in one go are consecutive, so their lists are one stretch of
       // out_edges, and the thread's children in move order fill it.
       for (size_t id = layer_begin; id < layer_end; ++id) out_begin[id + 1] += out_begin[id];
-      resize_snug(out_edges, out_begin[layer_end]);
+      out_edges.resize(out_begin[layer_end]);
       par::parallel_for(size_t(0), all.size(), [&](size_t v) {
         const Batch& b = *all[v];
         std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
@@ -186,29 +189,32 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       });
     }
     layer_begin = layer_end;
-    layer_end = code_of.size();
+    layer_end = next_id;
+    layer_codes.swap(next_codes);
     if (options.progress && layer_begin < layer_end)
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
-                       std::to_string(code_of.size()) + " classes");
+                       std::to_string(layer_end) + " classes");
   }
   // The search's buffers are not needed for the ranking below.
-  table.reset();
+  const size_t n = layer_end;
+  free_buffer(layer_codes), free_buffer(next_codes);
   batches.clear();
   for (auto& f : fresh) free_buffer(f);
   // Sort (class number, id) packed in one word: the class number (below 2^39,
   // see numbering.hpp) orders like the code, and the id in the low bits gives
-  // each class's rank without a lookup.
-  const size_t n = code_of.size();
+  // each class's rank without a lookup. The table holds every class's code and
+  // id, so the keys come from it, and then it is freed.
   // Ids take 24 bits, or more for larger games (three pieces of a kind, cap 3:
   // 20.8 M classes, 25 bits), beside class numbers of up to 39 bits
   // (2 * 41^7 < 2^39 for cap 3). The order is the class numbers' either way.
   const int kIdBits = std::max(24, int(std::bit_width(n)));
   const Numbering numbering(rules.stack_cap());
   UninitVector<std::uint64_t> keys(n);
-  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t id = r.begin(); id != r.end(); ++id)
-      keys[id] = numbering.number(State{code_of[id]});
+  par::parallel_for(0u, kShards, [&](unsigned s) {
+    table->shard(s).for_each(
+        [&](std::uint64_t code, std::uint32_t id) { keys[id] = numbering.number(State{code}); });
   });
+  table.reset();
   std::uint64_t any = 0;
   for (size_t id = 0; id < n; ++id) any |= keys[id];
   if (std::bit_width(any) + kIdBits > 64) throw std::length_error("too many classes to rank");
@@ -216,15 +222,19 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = keys[id] << kIdBits | id;
   });
   radix_sort(keys, kIdBits);
-  g.positions.resize(n);
+  // The sorted keys become the codes in place (a class number decodes to its
+  // state), so the sort's array is the positions' array.
   if (with_edges) g.id_of.resize(n);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
-      const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
-      g.positions[i] = code_of[id];
-      if (with_edges) g.id_of[i] = id;
+      if (with_edges) g.id_of[i] = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
+      State st;
+      [[maybe_unused]] const bool valid = numbering.state(keys[i] >> kIdBits, st);
+      assert(valid);
+      keys[i] = st.code;
     }
   });
+  g.positions = std::move(keys);
   g.line_formed = std::move(line_of);
   g.orbit = std::move(orbit_of);
   return g;
