@@ -176,9 +176,17 @@ BufferStats arena_stats() {
   return a.stats;
 }
 
+void arena_reset_peak() {
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  a.stats.peak_live = a.stats.live;
+}
+
 #else
 
 BufferStats arena_stats() { return {}; }
+
+void arena_reset_peak() {}
 
 // Cache-line aligned (the solver's prefetches and atomics assume no sharing).
 constexpr std::align_val_t kBlockAlignment{64};
@@ -192,4 +200,5 @@ void free_large(void* block, std::size_t) noexcept { ::operator delete(block, kB
 
 namespace fano {
 BufferStats buffer_stats() { return detail::arena_stats(); }
+void reset_buffer_peak() { detail::arena_reset_peak(); }
 }  // namespace fano

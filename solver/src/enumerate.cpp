@@ -69,9 +69,11 @@ void resize_snug(V& v, std::size_t n) {
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  // 2^18 slots (3 MiB) hold the standard game (138,125 classes) without a
-  // rehash; larger variants grow shard by shard between layers.
-  std::optional<CodeTable> table(std::in_place, 1 << 18);
+  // The table starts small and grows shard by shard before each layer's
+  // inserts (CodeTable::Shard::reserve), so its size follows the game: a
+  // fixed 2^18 slots (3 MiB) fitted the standard game but cost a game with
+  // one piece of a kind two huge pages zeroed for a few hundred classes.
+  std::optional<CodeTable> table(std::in_place, CodeTable::kShards * 64);
   {
     bool inserted = false;
     CodeTable::Shard& shard = table->shard(CodeTable::shard_of(kEmptyBoard.code));
@@ -222,16 +224,21 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = keys[id] << kIdBits | id;
   });
   radix_sort(keys, kIdBits);
-  // The sorted keys become the codes in place (a class number decodes to its
-  // state), so the sort's array is the positions' array.
+  // The sorted keys become the codes in place, so the sort's array is the
+  // positions' array: the class numbers ascend, so each block's first is
+  // decoded from scratch and the rest by adding the difference to the one
+  // before (a step touches only the digits its carry reaches).
   if (with_edges) g.id_of.resize(n);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    Numbering::Cursor cursor;
+    std::uint64_t at = 0;  // the cursor's number
     for (size_t i = r.begin(); i != r.end(); ++i) {
       if (with_edges) g.id_of[i] = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
-      State st;
-      [[maybe_unused]] const bool valid = numbering.state(keys[i] >> kIdBits, st);
+      const std::uint64_t number = keys[i] >> kIdBits;
+      [[maybe_unused]] const bool valid = numbering.advance(cursor, number - at);
       assert(valid);
-      keys[i] = st.code;
+      at = number;
+      keys[i] = cursor.state.code;
     }
   });
   g.positions = std::move(keys);

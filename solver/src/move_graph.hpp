@@ -1,6 +1,7 @@
 // The successor graph of a variant's reachable symmetry classes (internal).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -26,8 +27,17 @@ class EdgeArray {
   std::uint32_t operator[](std::size_t k) const {
     return segments_[k >> kBits][k & (kSegment - 1)];
   }
-  const std::uint32_t* address(std::size_t k) const {
-    return segments_[k >> kBits].data() + (k & (kSegment - 1));
+  // f(k, p, count): entries k .. k + count - 1 of [first, end) are at p,
+  // one segment's stretch after another (for loops that walk the array in
+  // order without the two-level index per entry).
+  template <class F>
+  void for_each_stretch(std::size_t first, std::size_t end, F&& f) const {
+    while (first < end) {
+      const std::size_t in = first & (kSegment - 1);
+      const std::size_t count = std::min(end - first, kSegment - in);
+      f(first, segments_[first >> kBits].data() + in, count);
+      first += count;
+    }
   }
   void swap(EdgeArray& other) noexcept {
     segments_.swap(other.segments_);

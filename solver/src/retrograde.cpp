@@ -58,10 +58,12 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
     std::fill(count, count + n, 0);
     const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
     const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    for (std::uint32_t k = first; k < end; ++k) {
-      if (k + kAhead < end) __builtin_prefetch(count + out_edges[k + kAhead]);
-      ++count[out_edges[k]];
-    }
+    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
+        ++count[e[k]];
+      }
+    });
   });
   Predecessors pred;
   auto& in_begin = pred.in_begin;
@@ -80,12 +82,18 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
   in_edges.resize(in_begin[n]);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
     std::uint32_t* next_slot = cursor.data() + c * n;
+    const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
     const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    for (std::size_t i = c * per_chunk, e = std::min(n, i + per_chunk); i < e; ++i)
-      for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k) {
-        if (k + kAhead < end) __builtin_prefetch(next_slot + out_edges[k + kAhead]);
-        in_edges[next_slot[out_edges[k]]++] = std::uint32_t(i);
-      }
+    std::size_t i = c * per_chunk;  // the source of move k (rows in order)
+    out_edges.for_each_stretch(first, end,
+                               [&](std::size_t k0, const std::uint32_t* e, std::size_t m) {
+                                 for (std::size_t k = 0; k < m; ++k) {
+                                   while (k0 + k >= out_begin[i + 1]) ++i;
+                                   if (k + kAhead < m)
+                                     __builtin_prefetch(next_slot + e[k + kAhead]);
+                                   in_edges[next_slot[e[k]]++] = std::uint32_t(i);
+                                 }
+                               });
   });
   return pred;
 }

@@ -43,6 +43,8 @@ struct BufferStats {
   std::size_t reached = 0;    // the most address space handed out at once (pages touched)
 };
 BufferStats buffer_stats();
+// Starts a new peak: peak_live becomes the bytes live now.
+void reset_buffer_peak();
 
 // A std::allocator that default-initialises: vector<T>(n) and resize(n) leave
 // trivial elements unwritten (callers write every element before reading it).
