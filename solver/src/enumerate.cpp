@@ -204,19 +204,24 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   for (auto& f : fresh) free_buffer(f);
   // Sort (class number, id) packed in one word: the class number (below 2^39,
   // see numbering.hpp) orders like the code, and the id in the low bits gives
-  // each class's rank without a lookup. The table holds every class's code and
-  // id, so the keys come from it, and then it is freed.
+  // each class's rank without a lookup.
   // Ids take 24 bits, or more for larger games (three pieces of a kind, cap 3:
   // 20.8 M classes, 25 bits), beside class numbers of up to 39 bits
   // (2 * 41^7 < 2^39 for cap 3). The order is the class numbers' either way.
   const int kIdBits = std::max(24, int(std::bit_width(n)));
   const Numbering numbering(rules.stack_cap());
-  UninitVector<std::uint64_t> keys(n);
+  // Every class's code by id, from the table, which is then freed: the keys
+  // and the sort's second array take its place.
+  UninitVector<std::uint64_t> code_of(n);
   par::parallel_for(0u, kShards, [&](unsigned s) {
-    table->shard(s).for_each(
-        [&](std::uint64_t code, std::uint32_t id) { keys[id] = numbering.number(State{code}); });
+    table->shard(s).for_each([&](std::uint64_t code, std::uint32_t id) { code_of[id] = code; });
   });
   table.reset();
+  UninitVector<std::uint64_t> keys(n);
+  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (size_t id = r.begin(); id != r.end(); ++id)
+      keys[id] = numbering.number(State{code_of[id]});
+  });
   std::uint64_t any = 0;
   for (size_t id = 0; id < n; ++id) any |= keys[id];
   if (std::bit_width(any) + kIdBits > 64) throw std::length_error("too many classes to rank");
@@ -225,22 +230,16 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   });
   radix_sort(keys, kIdBits);
   // The sorted keys become the codes in place, so the sort's array is the
-  // positions' array: the class numbers ascend, so each block's first is
-  // decoded from scratch and the rest by adding the difference to the one
-  // before (a step touches only the digits its carry reaches).
+  // positions' array.
   if (with_edges) g.id_of.resize(n);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    Numbering::Cursor cursor;
-    std::uint64_t at = 0;  // the cursor's number
     for (size_t i = r.begin(); i != r.end(); ++i) {
-      if (with_edges) g.id_of[i] = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
-      const std::uint64_t number = keys[i] >> kIdBits;
-      [[maybe_unused]] const bool valid = numbering.advance(cursor, number - at);
-      assert(valid);
-      at = number;
-      keys[i] = cursor.state.code;
+      const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
+      if (with_edges) g.id_of[i] = id;
+      keys[i] = code_of[id];
     }
   });
+  free_buffer(code_of);
   g.positions = std::move(keys);
   g.line_formed = std::move(line_of);
   g.orbit = std::move(orbit_of);
