@@ -6,6 +6,10 @@ the median peak resident memory, minor faults and CPU time (user + system,
 which other processes' load inflates less than the wall time; from wait4),
 and the median of the per-pair ratios A/B.
 
+The peak memory has a floor: the forked child holds this Python process's
+resident pages (about 11 MB) until it execs, and wait4 reports the larger
+of the two; for smaller figures use `/usr/bin/time -f %M`.
+
 usage: bench/cold-solve-ab.py A_BINARY B_BINARY [--runs 15] [--threads 1,2]
        [--rules standard] [--out-dir /tmp]
 """
