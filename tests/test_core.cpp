@@ -686,9 +686,9 @@ TEST(Numbering, CursorAgreesWithDecodingEachNumber) {
 }
 
 // The solver's buffers: growth across the large-block threshold keeps every
-// value (a vector moving from operator new to a mapped block and between
-// mapped blocks), and blocks from 2 MiB up are 2 MiB-aligned, smaller ones
-// aligned to their size rounded up to a power of two.
+// value (a vector moving from operator new to the arena and between arena
+// blocks), and large blocks are page-aligned (the solver's prefetches and
+// atomics assume cache-line alignment at least).
 TEST(Buffer, GrowsAcrossTheLargeBlockSizeAndKeepsValues) {
   UninitVector<std::uint32_t> v;
   std::mt19937 rng(15);
@@ -698,16 +698,16 @@ TEST(Buffer, GrowsAcrossTheLargeBlockSizeAndKeepsValues) {
     v.push_back(x), expect.push_back(x);
   }
   EXPECT_TRUE(std::equal(v.begin(), v.end(), expect.begin(), expect.end()));
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % (std::uintptr_t(1) << 21), 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 4096, 0u);
   UninitVector<std::uint64_t> medium(kLargeBuffer / sizeof(std::uint64_t) + 1, 5);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(medium.data()) % (2 * kLargeBuffer), 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(medium.data()) % 4096, 0u);
   EXPECT_EQ(std::count(medium.begin(), medium.end(), 5u), std::ptrdiff_t(medium.size()));
   UninitVector<std::uint8_t> small(100, 7);  // explicit values are still written
   EXPECT_EQ(std::count(small.begin(), small.end(), 7), 100);
 }
 
-// A freed block comes back for the same size, whole and writable, and two live
-// blocks never overlap.
+// A freed block's memory comes back for a request of the same or a smaller
+// size, whole and writable, and live blocks never overlap.
 TEST(Buffer, FreedBlocksAreReusedAndWritable) {
   const std::size_t n = (std::size_t(3) << 20) / sizeof(std::uint64_t);
   const std::uint64_t* first = nullptr;
@@ -725,6 +725,34 @@ TEST(Buffer, FreedBlocksAreReusedAndWritable) {
     ASSERT_EQ(b[i], i);
     ASSERT_EQ(c[i], ~i);
   }
+  const std::uint64_t* b_at = b.data();
+  free_buffer(b);
+  EXPECT_EQ(b.capacity(), 0u);
+  UninitVector<std::uint32_t> smaller(n / 3);  // fits in b's freed range
+  EXPECT_EQ(static_cast<const void*>(smaller.data()), static_cast<const void*>(b_at));
+}
+
+// The arena's accounting: live bytes rise and fall with the blocks (in whole
+// pages), the peak keeps the most live at once, and a block freed and taken
+// again adds nothing to the address space handed out.
+TEST(Buffer, StatisticsFollowTheLiveBlocks) {
+  const BufferStats before = buffer_stats();
+  const std::size_t bytes = (std::size_t(1) << 20) + 100;  // 257 pages
+  const std::size_t pages = (bytes + 4095) / 4096 * 4096;
+  std::size_t reached = 0;
+  {
+    UninitVector<std::uint8_t> a(bytes), b(bytes);
+    const BufferStats during = buffer_stats();
+    EXPECT_EQ(during.live, before.live + 2 * pages);
+    EXPECT_GE(during.peak_live, during.live);
+    reached = during.reached;
+  }
+  EXPECT_EQ(buffer_stats().live, before.live);
+  {
+    UninitVector<std::uint8_t> again(pages);
+    EXPECT_EQ(buffer_stats().reached, reached);
+  }
+  EXPECT_GE(buffer_stats().peak_live, before.live + 2 * pages);
 }
 
 // The printed board's maps (fano/geometry.hpp) send the spaces where the

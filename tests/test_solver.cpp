@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "../solver/src/code_table.hpp"  // internal: tested directly
+#include "../solver/src/move_graph.hpp"  // internal: tested directly
 #include "../solver/src/radix_sort.hpp"  // internal: tested directly
+#include "fano/buffer.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
@@ -814,6 +816,73 @@ TEST(SolverCodeTable, ShardsAgreeWithAMapAcrossRehashes) {
     EXPECT_FALSE(inserted);
     EXPECT_EQ(shard.value(slot), v);
   }
+  // for_each visits every key once with its value (the search's ranking
+  // reads the table this way).
+  std::unordered_map<std::uint64_t, std::uint32_t> seen;
+  for (unsigned s = 0; s < Table::kShards; ++s)
+    table.shard(s).for_each([&](std::uint64_t c, std::uint32_t v) {
+      EXPECT_TRUE(seen.emplace(c, v).second) << "code " << c << " seen twice";
+    });
+  EXPECT_EQ(seen, want);
+}
+
+// The successor lists' segmented array: entries keep their values across
+// segment boundaries while it grows, and for_each_stretch hands out exactly
+// [first, end) in order.
+TEST(SolverEdgeArray, GrowsAcrossSegmentsAndWalksRangesInOrder) {
+  detail::EdgeArray edges;
+  std::vector<std::uint32_t> want;
+  std::mt19937 rng(34);
+  for (const std::size_t size : {std::size_t(5), std::size_t(40000), std::size_t(100000),
+                                 std::size_t(100001), std::size_t(230000)}) {
+    const std::size_t from = edges.size();
+    edges.resize(size);
+    want.resize(size);
+    for (std::size_t k = from; k < size; ++k) edges[k] = want[k] = std::uint32_t(rng());
+  }
+  ASSERT_EQ(edges.size(), want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) ASSERT_EQ(edges[k], want[k]) << k;
+  for (const auto& [first, end] : {std::pair<std::size_t, std::size_t>{0, 230000},
+                                   {32767, 32769},
+                                   {1000, 1000},
+                                   {65535, 200001}}) {
+    std::vector<std::uint32_t> walked;
+    std::size_t next = first;
+    edges.for_each_stretch(first, end, [&](std::size_t k, const std::uint32_t* p, std::size_t m) {
+      EXPECT_EQ(k, next);
+      EXPECT_GT(m, 0u);
+      walked.insert(walked.end(), p, p + m);
+      next = k + m;
+    });
+    EXPECT_EQ(next, end);
+    EXPECT_TRUE(std::equal(walked.begin(), walked.end(), want.begin() + first, want.begin() + end))
+        << first << ".." << end;
+  }
+}
+
+// The solver's memory follows the game's size: the hash table starts small
+// and grows with the layers, and each stage frees what the next does not
+// read. A game of one circle and one triangle a side (a few hundred classes)
+// needs well under a megabyte of buffers (the table alone took 3 MiB when it
+// was sized for the standard game), and the standard game's peak stays near
+// its data: 138,125 classes and 373,495 moves, with the hash table, the
+// successor and predecessor lists, and zstd's level-6 tables (3.5 MiB) for
+// the codes section.
+TEST(SolverMemory, PeakBuffersFollowTheGameSize) {
+  SolveOptions opts;
+  opts.threads = 1;
+  opts.encode_codes = true;
+  Variant tiny = kStandard;
+  tiny.circles = tiny.triangles = 1;
+  reset_buffer_peak();
+  const std::size_t live = buffer_stats().live;
+  const Solution small = solve(tiny, opts);
+  EXPECT_LT(small.stats.canonical, 2000u);
+  EXPECT_LT(buffer_stats().peak_live - live, std::size_t(1) << 20);
+  reset_buffer_peak();
+  const Solution standard = solve(kStandard, opts);
+  EXPECT_EQ(standard.stats.canonical, 138125u);
+  EXPECT_LT(buffer_stats().peak_live - live, std::size_t(10) << 20);
 }
 
 }  // namespace

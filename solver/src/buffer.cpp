@@ -1,6 +1,6 @@
 #include "fano/buffer.hpp"
 
-// Huge pages and the block cache need mmap (Linux and other POSIX systems);
+// Huge pages and the arena need mmap (Linux and other POSIX systems);
 // elsewhere (WebAssembly) a large block is plain aligned memory.
 #if defined(__unix__) && !defined(__EMSCRIPTEN__)
 #define FANO_BUFFER_MMAP 1
@@ -9,48 +9,39 @@
 #define FANO_BUFFER_MMAP 0
 #endif
 
-#include <bit>
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace fano::detail {
 #if FANO_BUFFER_MMAP
 namespace {
 
 constexpr std::size_t kHugePage = std::size_t(1) << 21;
-// Freed blocks are kept for reuse while they total at most this much: a
-// solve frees and re-requests the same sizes layer after layer, and a bench
-// or a server solves again, so each page is faulted in once.
-constexpr std::size_t kCacheBytes = std::size_t(256) << 20;
+// Blocks are whole 4 KiB pages at page offsets in a chunk.
+constexpr std::size_t kPage = std::size_t(1) << 12;
+// Address space reserved per chunk. Only what is touched costs memory, so a
+// chunk is large enough that the standard game's whole solve, stage after
+// stage, lives in one, and a freed block's pages are handed to the next
+// request of any size instead of new pages being faulted in.
+constexpr std::size_t kChunkBytes = std::size_t(256) << 20;
+// Chunks that fall empty are kept while they total at most this much: a
+// bench or a server solves again, and each page is then faulted in once.
+constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
 
-// From 2 MiB up a block is a whole number of huge pages of its own; below, a
-// power of two (so that a freed block is found again) carved from a shared
-// huge page at an offset that is a multiple of its size, so a few KiB of data
-// do not cost a 2 MiB page each, yet still sit on huge pages.
-std::size_t rounded(std::size_t bytes) {
-  return bytes >= kHugePage ? (bytes + kHugePage - 1) & ~(kHugePage - 1) : std::bit_ceil(bytes);
-}
-
-struct Cache {
-  std::mutex mutex;
-  std::multimap<std::size_t, void*> free_blocks;  // by rounded size
-  std::size_t bytes = 0;
-  char* carving = nullptr;  // the huge page small blocks are carved from
-  std::size_t carved = 0;   // bytes of it handed out
-};
-// Never destroyed: blocks may be freed by static destructors after main.
-Cache& cache() {
-  static Cache* c = new Cache;
-  return *c;
-}
+std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) & ~(to - 1); }
 
 // `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, huge pages requested.
+// Nothing is touched: the kernel supplies a page (a 2 MiB one where it can)
+// when it is first written.
 char* map_huge(std::size_t size) {
   // Map one huge page more than needed and trim both ends to a 2 MiB boundary.
-  void* raw =
-      mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* raw = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + kHugePage - 1) & ~std::uintptr_t(kHugePage - 1);
@@ -64,49 +55,138 @@ char* map_huge(std::size_t size) {
   return block;
 }
 
+// A reserved stretch of address space, handed out from the bottom: below
+// `top` the free ranges (merged with their neighbours), above it nothing has
+// been handed out yet.
+struct Chunk {
+  char* base = nullptr;
+  std::size_t size = 0, top = 0;
+  std::size_t reached = 0;                  // the highest top so far (what has been touched)
+  std::map<std::size_t, std::size_t> free;  // offset -> length, all below top
+};
+
+struct Arena {
+  std::mutex mutex;
+  std::vector<Chunk> chunks;
+  std::size_t kept = 0;  // bytes of empty chunks kept mapped
+  BufferStats stats;
+
+  // The smallest free range that fits (the lowest address among equals),
+  // else the first chunk with room at its top, else a new chunk.
+  char* allocate(std::size_t size) {
+    Chunk* best = nullptr;
+    std::map<std::size_t, std::size_t>::iterator best_it;
+    for (Chunk& c : chunks)
+      for (auto it = c.free.begin(); it != c.free.end(); ++it)
+        if (it->second >= size && (best == nullptr || it->second < best_it->second))
+          best = &c, best_it = it;
+    if (best != nullptr) {
+      const auto [at, length] = *best_it;
+      best->free.erase(best_it);
+      if (length > size) best->free.emplace(at + size, length - size);
+      return best->base + at;
+    }
+    for (Chunk& c : chunks)
+      if (c.size - c.top >= size) {
+        if (c.top == 0) kept -= c.size;
+        c.top += size;
+        return c.base + c.top - size;
+      }
+    Chunk c;
+    c.size = std::max(kChunkBytes, round_up(size, kHugePage));
+    c.base = map_huge(c.size);
+    c.top = size;
+    try {
+      chunks.push_back(std::move(c));
+    } catch (...) {
+      munmap(c.base, c.size);
+      throw;
+    }
+    return chunks.back().base;
+  }
+
+  void release(char* block, std::size_t size) noexcept {
+    const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
+      return c.base <= block && block < c.base + c.size;
+    });
+    assert(chunk != chunks.end());
+    Chunk& c = *chunk;
+    std::size_t at = std::size_t(block - c.base), length = size;
+    // Merge with the free ranges on either side.
+    auto next = c.free.lower_bound(at);
+    if (next != c.free.begin()) {
+      const auto prev = std::prev(next);
+      if (prev->first + prev->second == at)
+        at = prev->first, length += prev->second, c.free.erase(prev);
+    }
+    if (next != c.free.end() && at + length == next->first)
+      length += next->second, next = c.free.erase(next);
+    if (at + length == c.top) {
+      c.top = at;  // the pages stay mapped and are handed out again from the top
+    } else {
+      try {
+        c.free.emplace(at, length);
+      } catch (...) {  // no memory for the map node: the range is lost to this process
+      }
+    }
+    if (c.top == 0) {
+      if (kept + c.size <= kKeepBytes) {
+        kept += c.size;
+      } else {
+        munmap(c.base, c.size);
+        chunks.erase(chunk);
+      }
+    }
+  }
+};
+
+// Never destroyed: blocks may be freed by static destructors after main.
+Arena& arena() {
+  static Arena* a = new Arena;
+  return *a;
+}
+
 }  // namespace
 
 void* allocate_large(std::size_t bytes) {
   assert(bytes >= kLargeBuffer);
-  const std::size_t size = rounded(bytes);
-  Cache& c = cache();
-  std::lock_guard lock(c.mutex);
-  if (auto it = c.free_blocks.find(size); it != c.free_blocks.end()) {
-    void* block = it->second;
-    c.free_blocks.erase(it);
-    c.bytes -= size;
-    return block;
-  }
-  if (size >= kHugePage) return map_huge(size);
-  // Carve: the offset is rounded up to the block's size, which divides 2 MiB.
-  std::size_t at = (c.carved + size - 1) & ~(size - 1);
-  if (c.carving == nullptr || at + size > kHugePage) {
-    c.carving = map_huge(kHugePage);  // the rest of the previous page stays unused
-    at = 0;
-  }
-  c.carved = at + size;
-  return c.carving + at;
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  const std::size_t size = round_up(bytes, kPage);
+  char* block = a.allocate(size);
+  a.stats.live += size;
+  a.stats.peak_live = std::max(a.stats.peak_live, a.stats.live);
+  std::size_t reached = 0;
+  for (Chunk& c : a.chunks) reached += c.reached = std::max(c.reached, c.top);
+  a.stats.reached = std::max(a.stats.reached, reached);
+  return block;
 }
 
 void free_large(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
-  const std::size_t size = rounded(bytes);
-  {
-    Cache& c = cache();
-    std::lock_guard lock(c.mutex);
-    if (c.bytes + size <= kCacheBytes) {
-      try {
-        c.free_blocks.emplace(size, block);
-        c.bytes += size;
-        return;
-      } catch (...) {  // no memory for the map node: unmap instead
-      }
-    }
-  }
-  munmap(block, size);  // page-aligned (a carved block too: the kernel splits its huge page)
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  a.release(static_cast<char*>(block), round_up(bytes, kPage));
+  a.stats.live -= round_up(bytes, kPage);
+}
+
+BufferStats arena_stats() {
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  return a.stats;
+}
+
+void arena_reset_peak() {
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  a.stats.peak_live = a.stats.live;
 }
 
 #else
+
+BufferStats arena_stats() { return {}; }
+
+void arena_reset_peak() {}
 
 // Cache-line aligned (the solver's prefetches and atomics assume no sharing).
 constexpr std::align_val_t kBlockAlignment{64};
@@ -117,3 +197,8 @@ void free_large(void* block, std::size_t) noexcept { ::operator delete(block, kB
 
 #endif
 }  // namespace fano::detail
+
+namespace fano {
+BufferStats buffer_stats() { return detail::arena_stats(); }
+void reset_buffer_peak() { detail::arena_reset_peak(); }
+}  // namespace fano

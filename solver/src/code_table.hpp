@@ -65,6 +65,12 @@ class CodeTable {
     void prefetch_value(std::uint32_t slot) const { __builtin_prefetch(values_.data() + slot); }
 
     std::uint64_t key(std::uint32_t slot) const { return keys_[slot]; }
+    // f(key, value) for every key, in slot order.
+    template <class F>
+    void for_each(F&& f) const {
+      for (std::size_t i = 0; i < capacity(); ++i)
+        if (keys_[i] != kEmpty) f(keys_[i], values_[i]);
+    }
     std::uint32_t& value(std::uint32_t slot) { return values_[slot]; }
 
     // Rebuilds with room for at least `needed` keys at load factor <= 15/16,
@@ -74,18 +80,21 @@ class CodeTable {
     // keys in all for the standard game.
     void reserve(std::size_t needed) {
       if (16 * needed <= 15 * capacity()) return;
-      std::vector<std::pair<std::uint64_t, std::uint32_t>> old;
-      old.reserve(size_);
-      for (std::size_t i = 0; i < capacity(); ++i)
-        if (keys_[i] != kEmpty) old.emplace_back(keys_[i], values_[i]);
+      // Straight from the old arrays into the new ones.
+      UninitVector<std::uint64_t> old_keys;
+      UninitVector<std::uint32_t> old_values;
+      old_keys.swap(keys_), old_values.swap(values_);
+      const std::size_t held = size_;
       reset(needed + needed / 15 + 1);
-      for (const auto& [k, v] : old) {
+      for (std::size_t j = 0; j < old_keys.size(); ++j) {
+        const std::uint64_t k = old_keys[j];
+        if (k == kEmpty) continue;
         std::size_t i = slot_of(k);
         while (keys_[i] != kEmpty) i = (i + 1) & mask_;
         keys_[i] = k;
-        values_[i] = v;
+        values_[i] = old_values[j];
       }
-      size_ = old.size();
+      size_ = held;
     }
 
    private:

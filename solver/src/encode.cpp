@@ -25,16 +25,15 @@ namespace {
 // results/design-measurements.md).
 constexpr int kCodesZstdLevel = 6, kOutcomesZstdLevel = 1;
 
-// One zstd frame of `raw`. Each thread keeps its compression context's
-// workspace, on the solver's buffers (huge pages, see fano/buffer.hpp): zstd
-// zeroes its tables for every frame, megabytes at level 6, and from malloc
-// they were faulted in 4 KiB at a time (results/design-measurements.md). The context is the same as
+// One zstd frame of `raw`. The compression context's workspace is one of the
+// solver's buffers (huge pages, see fano/buffer.hpp): zstd zeroes its tables
+// for every frame, megabytes at level 6, and from malloc they were faulted in
+// 4 KiB at a time (results/design-measurements.md). It is freed after the
+// frame, so its pages serve the next stage. The context is the same as
 // zstd's own for this level and size, so are the bytes.
 UninitVector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
-  thread_local UninitVector<std::uint8_t> workspace;
-  const std::size_t need =
-      ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, raw.size(), 0));
-  if (workspace.size() < need) workspace = UninitVector<std::uint8_t>(need);
+  UninitVector<std::uint8_t> workspace(
+      ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, raw.size(), 0)));
   ZSTD_CCtx* cctx = ZSTD_initStaticCCtx(workspace.data(), workspace.size());
   if (cctx == nullptr) throw std::bad_alloc();
   UninitVector<std::uint8_t> out(ZSTD_compressBound(raw.size()));
@@ -102,6 +101,7 @@ CodesSection encode_codes_section(const Variant& variant, std::span<const std::u
       } while (d);
     }
   });
+  free_buffer(numbers);  // freed before the compression's workspace is taken
   return {variant, n, compress(deltas, kCodesZstdLevel)};
 }
 

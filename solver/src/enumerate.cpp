@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -23,16 +24,17 @@ namespace detail {
 //
 // Each layer is expanded in parallel: every class's number of moves, standing
 // line and orbit size are stored by id, and each thread's batch keeps the
-// ranges of ids it expanded and their children's canonical codes, sorted by
-// the hash table's shard (in move order within a shard; each child's shard is
-// kept in move order too). Then one task per shard inserts that shard's children of
-// every batch, so no two threads write the same shard, and once the new
-// classes are counted, the same task numbers its new ones (ids in discovery
-// order, stored in the table) and turns its children's codes into ids. The
-// new ids of a layer are consecutive, so they are the next layer. Ids depend
-// on thread timing; the graph is built on them (the analysis's values do not
-// depend on the numbering), and the classes are listed in code order with
-// each one's id by a radix sort, which is the same for any thread count.
+// ranges of ids it expanded in this layer and their children's canonical
+// codes, sorted by the hash table's shard (in move order within a shard; each
+// child's shard is kept in move order too). Then one task per shard inserts that shard's children
+// of every batch, so no two threads write the same shard, and once the new classes are counted, the
+// same task numbers its new ones (ids in discovery order, stored in the table) and turns its
+// children's codes into ids. The new ids of a layer are consecutive, so they are the next layer.
+// The layer's successor lists are then copied into the graph, so the batches hold one layer's
+// children at a time, and the hash table is freed before the sort. Ids depend on thread timing; the
+// graph is built on them (the analysis's values do not depend on the numbering), and the classes
+// are listed in code order with each one's id by a radix sort, which is the same for any thread
+// count.
 namespace {
 
 constexpr unsigned kShards = CodeTable::kShards;
@@ -42,52 +44,72 @@ constexpr unsigned kShards = CodeTable::kShards;
 constexpr std::size_t kAhead = 16;
 
 // One per thread, kept across layers so that its buffers grow instead of being
-// allocated (and faulted in) again for every layer; with edges it holds every
-// layer this thread expanded, in order.
+// allocated (and faulted in) again for every layer; it holds the layer being
+// expanded only (its successor lists go into the graph once the layer's
+// children are numbered).
 struct Batch {
   // The ranges of ids this thread expanded, in order (with edges only).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> expanded;
   UninitVector<std::uint8_t> shard_seq;  // each child's shard, in move order (with edges only)
   // Per shard, the children in move order: codes, then ids once inserted.
   std::array<UninitVector<std::uint64_t>, kShards> children;
-  std::array<std::size_t, kShards> layer{};  // children[s][layer[s]..] belong to the current layer
 };
+
+// Resizes v to n, growing its capacity by an eighth beyond n rather than
+// doubling it: the arrays by id grow layer by layer to their final size, and a
+// doubled capacity is memory the solve never uses (the freed blocks go back
+// to the buffers' arena for the next request).
+template <class V>
+void resize_snug(V& v, std::size_t n) {
+  if (n > v.capacity()) v.reserve(n + n / 8);
+  v.resize(n);
+}
 
 }  // namespace
 
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges) {
-  // 2^18 slots (3 MiB) hold the standard game (138,125 classes) without a
-  // rehash; larger variants grow shard by shard between layers.
-  CodeTable table(1 << 18);
+  // The table starts small and grows shard by shard before each layer's
+  // inserts (CodeTable::Shard::reserve), so its size follows the game: a
+  // fixed 2^18 slots (3 MiB) fitted the standard game but cost a game with
+  // one piece of a kind two huge pages zeroed for a few hundred classes.
+  std::optional<CodeTable> table(std::in_place, CodeTable::kShards * 64);
   {
     bool inserted = false;
-    CodeTable::Shard& shard = table.shard(CodeTable::shard_of(kEmptyBoard.code));
+    CodeTable::Shard& shard = table->shard(CodeTable::shard_of(kEmptyBoard.code));
     shard.value(shard.insert(kEmptyBoard.code, inserted)) = 0;
   }
-  UninitVector<std::uint64_t> code_of{kEmptyBoard.code};  // by id
-  UninitVector<std::uint8_t> degree_of, line_of;          // by id (with edges only)
-  UninitVector<std::uint16_t> orbit_of;                   // by id (with edges only)
+  MoveGraph g;
+  // The codes of the layer being expanded (by id - layer_begin) and of the
+  // next one; the table holds every class's code and id until the search ends.
+  UninitVector<std::uint64_t> layer_codes{kEmptyBoard.code}, next_codes;
+  UninitVector<std::uint8_t> line_of;    // by id (with edges only)
+  UninitVector<std::uint16_t> orbit_of;  // by id (with edges only)
+  // With edges: out_begin[id + 1] holds id's degree until its layer's prefix sum.
+  auto& out_begin = g.out_begin;
+  auto& out_edges = g.out_edges;
+  if (with_edges) out_begin.assign(1, 0);
   par::enumerable_thread_specific<Batch> batches;
   std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
   // The layer being expanded is the ids [layer_begin, layer_end).
-  for (std::size_t depth = 1, layer_begin = 0, layer_end = 1; layer_begin < layer_end; ++depth) {
-    for (Batch& b : batches)
-      for (unsigned s = 0; s < kShards; ++s) {
-        if (!with_edges) b.children[s].clear();
-        b.layer[s] = b.children[s].size();
-      }
+  std::size_t layer_begin = 0, layer_end = 1;
+  for (std::size_t depth = 1; layer_begin < layer_end; ++depth) {
+    for (Batch& b : batches) {
+      b.expanded.clear(), b.shard_seq.clear();
+      for (auto& children : b.children) children.clear();
+    }
     if (with_edges)
-      degree_of.resize(layer_end), line_of.resize(layer_end), orbit_of.resize(layer_end);
+      resize_snug(line_of, layer_end), resize_snug(orbit_of, layer_end),
+          resize_snug(out_begin, layer_end + 1);
     par::parallel_for(par::blocked_range<size_t>(layer_begin, layer_end, 512),
                       [&](const par::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
                         if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
-                          const State st{code_of[id]};
+                          const State st{layer_codes[id - layer_begin]};
                           const bool ended = formed_lines(rules, st) != 0;  // no move is made then
                           if (with_edges) {
-                            line_of[id] = ended, degree_of[id] = 0;
+                            line_of[id] = ended, out_begin[id + 1] = 0;
                             orbit_of[id] = std::uint16_t(sym.orbit_size(st));
                           }
                           if (ended) continue;
@@ -107,22 +129,22 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                             b.children[s].push_back(kids[d]);
                             if (with_edges) seq[d] = std::uint8_t(s);
                           }
-                          if (with_edges) degree_of[id] = std::uint8_t(degree);
+                          if (with_edges) out_begin[id + 1] = degree;
                         }
                       });
     std::vector<Batch*> all;
     for (Batch& b : batches) all.push_back(&b);
     // Insert, one task per shard; children hold table slots for now.
     par::parallel_for(0u, kShards, [&](unsigned s) {
-      CodeTable::Shard& shard = table.shard(s);
+      CodeTable::Shard& shard = table->shard(s);
       std::size_t candidates = 0;
-      for (const Batch* b : all) candidates += b->children[s].size() - b->layer[s];
+      for (const Batch* b : all) candidates += b->children[s].size();
       shard.reserve(shard.size() + candidates);
       fresh[s].clear();
       bool is_new = false;
       for (Batch* b : all) {
         auto& children = b->children[s];
-        for (size_t k = b->layer[s]; k < children.size(); ++k) {
+        for (size_t k = 0; k < children.size(); ++k) {
           if (k + kAhead < children.size()) shard.prefetch(children[k + kAhead]);
           const std::uint32_t slot = shard.insert(children[k], is_new);
           if (is_new) fresh[s].push_back(slot);
@@ -132,41 +154,69 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     });
     // Number the new classes shard by shard, then turn children's slots into ids.
     std::array<std::uint32_t, kShards> first_id;
-    std::uint32_t next_id = std::uint32_t(code_of.size());
+    std::uint32_t next_id = std::uint32_t(layer_end);
     for (unsigned s = 0; s < kShards; ++s)
       first_id[s] = next_id, next_id += std::uint32_t(fresh[s].size());
-    code_of.resize(next_id);
+    next_codes.resize(next_id - layer_end);
     par::parallel_for(0u, kShards, [&](unsigned s) {
-      CodeTable::Shard& shard = table.shard(s);
+      CodeTable::Shard& shard = table->shard(s);
       std::uint32_t id = first_id[s];
       for (const std::uint32_t slot : fresh[s]) {
         shard.value(slot) = id;
-        code_of[id++] = shard.key(slot);
+        next_codes[id++ - layer_end] = shard.key(slot);
       }
       for (Batch* b : all) {
         auto& children = b->children[s];
-        for (size_t k = b->layer[s]; k < children.size(); ++k) {
+        for (size_t k = 0; k < children.size(); ++k) {
           if (k + kAhead < children.size())
             shard.prefetch_value(std::uint32_t(children[k + kAhead]));
           children[k] = shard.value(std::uint32_t(children[k]));
         }
       }
     });
+    if (with_edges) {
+      // The layer's successor lists, in id order: the ids a thread expanded
+      // in one go are consecutive, so their lists are one stretch of
+      // out_edges, and the thread's children in move order fill it.
+      for (size_t id = layer_begin; id < layer_end; ++id) out_begin[id + 1] += out_begin[id];
+      out_edges.resize(out_begin[layer_end]);
+      par::parallel_for(size_t(0), all.size(), [&](size_t v) {
+        const Batch& b = *all[v];
+        std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
+        for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
+        const std::uint8_t* seq = b.shard_seq.data();
+        for (const auto& [first, end] : b.expanded)
+          for (std::uint32_t k = out_begin[first]; k < out_begin[end]; ++k)
+            out_edges[k] = std::uint32_t(*next[*seq++]++);
+      });
+    }
     layer_begin = layer_end;
-    layer_end = code_of.size();
+    layer_end = next_id;
+    layer_codes.swap(next_codes);
     if (options.progress && layer_begin < layer_end)
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
-                       std::to_string(code_of.size()) + " classes");
+                       std::to_string(layer_end) + " classes");
   }
+  // The search's buffers are not needed for the ranking below.
+  const size_t n = layer_end;
+  free_buffer(layer_codes), free_buffer(next_codes);
+  batches.clear();
+  for (auto& f : fresh) free_buffer(f);
   // Sort (class number, id) packed in one word: the class number (below 2^39,
   // see numbering.hpp) orders like the code, and the id in the low bits gives
   // each class's rank without a lookup.
-  const size_t n = code_of.size();
   // Ids take 24 bits, or more for larger games (three pieces of a kind, cap 3:
   // 20.8 M classes, 25 bits), beside class numbers of up to 39 bits
   // (2 * 41^7 < 2^39 for cap 3). The order is the class numbers' either way.
   const int kIdBits = std::max(24, int(std::bit_width(n)));
   const Numbering numbering(rules.stack_cap());
+  // Every class's code by id, from the table, which is then freed: the keys
+  // and the sort's second array take its place.
+  UninitVector<std::uint64_t> code_of(n);
+  par::parallel_for(0u, kShards, [&](unsigned s) {
+    table->shard(s).for_each([&](std::uint64_t code, std::uint32_t id) { code_of[id] = code; });
+  });
+  table.reset();
   UninitVector<std::uint64_t> keys(n);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t id = r.begin(); id != r.end(); ++id)
@@ -179,37 +229,20 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = keys[id] << kIdBits | id;
   });
   radix_sort(keys, kIdBits);
-  MoveGraph g;
-  g.positions.resize(n);
+  // The sorted keys become the codes in place, so the sort's array is the
+  // positions' array.
   if (with_edges) g.id_of.resize(n);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
       const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
-      g.positions[i] = code_of[id];
       if (with_edges) g.id_of[i] = id;
+      keys[i] = code_of[id];
     }
   });
-  if (!with_edges) return g;
-  // The successor lists in id order: the ids a thread expanded in one go are
-  // consecutive, so their lists are one stretch of out_edges, and the
-  // thread's children in move order fill it.
+  free_buffer(code_of);
+  g.positions = std::move(keys);
   g.line_formed = std::move(line_of);
   g.orbit = std::move(orbit_of);
-  g.out_begin.resize(n + 1);
-  g.out_begin[0] = 0;
-  for (size_t id = 0; id < n; ++id) g.out_begin[id + 1] = g.out_begin[id] + degree_of[id];
-  g.out_edges.resize(g.out_begin[n]);
-  std::vector<const Batch*> all_batches;
-  for (const Batch& b : batches) all_batches.push_back(&b);
-  par::parallel_for(size_t(0), all_batches.size(), [&](size_t v) {
-    const Batch& b = *all_batches[v];
-    std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
-    for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
-    const std::uint8_t* seq = b.shard_seq.data();
-    for (const auto& [first, end] : b.expanded)
-      for (std::uint32_t k = g.out_begin[first]; k < g.out_begin[end]; ++k)
-        g.out_edges[k] = std::uint32_t(*next[*seq++]++);
-  });
   return g;
 }
 

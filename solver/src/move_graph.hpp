@@ -1,13 +1,55 @@
 // The successor graph of a variant's reachable symmetry classes (internal).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "fano/buffer.hpp"
 #include "fano/solver.hpp"
 
 namespace fano::detail {
+
+// An array of ids in fixed segments, so that growing it layer by layer never
+// copies it: a vector's growth held the old and the new block at once, the
+// largest moment of the standard game's search (results/cold-solve.md).
+class EdgeArray {
+ public:
+  std::size_t size() const { return size_; }
+  // Grows to n entries (the new ones unwritten).
+  void resize(std::size_t n) {
+    while (segments_.size() << kBits < n) segments_.emplace_back(kSegment);
+    size_ = n;
+  }
+  std::uint32_t& operator[](std::size_t k) { return segments_[k >> kBits][k & (kSegment - 1)]; }
+  std::uint32_t operator[](std::size_t k) const {
+    return segments_[k >> kBits][k & (kSegment - 1)];
+  }
+  // f(k, p, count): entries k .. k + count - 1 of [first, end) are at p,
+  // one segment's stretch after another (for loops that walk the array in
+  // order without the two-level index per entry).
+  template <class F>
+  void for_each_stretch(std::size_t first, std::size_t end, F&& f) const {
+    while (first < end) {
+      const std::size_t in = first & (kSegment - 1);
+      const std::size_t count = std::min(end - first, kSegment - in);
+      f(first, segments_[first >> kBits].data() + in, count);
+      first += count;
+    }
+  }
+  void swap(EdgeArray& other) noexcept {
+    segments_.swap(other.segments_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  static constexpr int kBits = 15;  // 128 KiB segments
+  static constexpr std::size_t kSegment = std::size_t(1) << kBits;
+  std::vector<UninitVector<std::uint32_t>> segments_;
+  std::size_t size_ = 0;
+};
 
 // Indexed by id, the breadth-first discovery order, which depends on thread
 // timing; positions and id_of give the classes in code order.
@@ -17,8 +59,8 @@ struct MoveGraph {
   UninitVector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
   UninitVector<std::uint16_t> orbit;       // positions in the class (for the statistics)
   UninitVector<std::uint32_t>
-      out_begin;  // successors of id i: out_edges[out_begin[i] .. out_begin[i+1])
-  UninitVector<std::uint32_t> out_edges;  // one entry per legal move, as ids
+      out_begin;        // successors of id i: out_edges[out_begin[i] .. out_begin[i+1])
+  EdgeArray out_edges;  // one entry per legal move, as ids
 };
 
 // Breadth-first enumeration of the reachable classes; with_edges also builds

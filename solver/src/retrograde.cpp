@@ -58,10 +58,12 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
     std::fill(count, count + n, 0);
     const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
     const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    for (std::uint32_t k = first; k < end; ++k) {
-      if (k + kAhead < end) __builtin_prefetch(count + out_edges[k + kAhead]);
-      ++count[out_edges[k]];
-    }
+    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
+        ++count[e[k]];
+      }
+    });
   });
   Predecessors pred;
   auto& in_begin = pred.in_begin;
@@ -80,12 +82,18 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
   in_edges.resize(in_begin[n]);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
     std::uint32_t* next_slot = cursor.data() + c * n;
+    const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
     const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    for (std::size_t i = c * per_chunk, e = std::min(n, i + per_chunk); i < e; ++i)
-      for (std::uint32_t k = out_begin[i]; k < out_begin[i + 1]; ++k) {
-        if (k + kAhead < end) __builtin_prefetch(next_slot + out_edges[k + kAhead]);
-        in_edges[next_slot[out_edges[k]]++] = std::uint32_t(i);
-      }
+    std::size_t i = c * per_chunk;  // the source of move k (rows in order)
+    out_edges.for_each_stretch(first, end,
+                               [&](std::size_t k0, const std::uint32_t* e, std::size_t m) {
+                                 for (std::size_t k = 0; k < m; ++k) {
+                                   while (k0 + k >= out_begin[i + 1]) ++i;
+                                   if (k + kAhead < m)
+                                     __builtin_prefetch(next_slot + e[k + kAhead]);
+                                   in_edges[next_slot[e[k]]++] = std::uint32_t(i);
+                                 }
+                               });
   });
   return pred;
 }
@@ -200,6 +208,7 @@ class Retrograde {
       frontier_size_ = next_size_.exchange(0);
       frontier_.swap(next_);
     }
+    free_buffer(frontier_), free_buffer(next_);
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
@@ -379,7 +388,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                        std::to_string(sol.times.enumerate) + " s");
 
     t0 = Clock::now();
-    const Predecessors pred = build_predecessors(g);
+    Predecessors pred = build_predecessors(g);
+    free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
     sol.times.graph = seconds_since(t0);
     if (options.progress)
       options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
@@ -388,9 +398,14 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     t0 = Clock::now();
     Retrograde analysis(g, pred);
     analysis.decide_ended_games();
+    free_buffer(g.out_begin), free_buffer(g.line_formed);  // read by the ended games only
+    // The codes section needs only the classes: its compression (zstd's
+    // level-6 tables take 3.5 MiB) runs on the other core beside the levels,
+    // which run on one thread.
     if (options.encode_codes)
       beside.encode_codes_section(variant, sol.positions, sol.codes_section);
     analysis.run_levels();
+    free_buffer(pred.in_begin), free_buffer(pred.in_edges);
     analysis.outcomes_in_code_order(sol.outcomes);
     sol.times.retrograde = seconds_since(t0);
 

@@ -1,15 +1,18 @@
 // Buffers for the solver's large arrays: not zeroed on construction, and, from
-// kLargeBuffer bytes up, placed on transparent huge pages (requested) and kept
-// for reuse once freed.
+// kLargeBuffer bytes up, carved from an arena of address space on transparent
+// huge pages (requested), where a freed block's pages serve the next request.
 //
-// Why: the standard game's solve touches tens of megabytes once, and with
-// 4 KiB pages the kernel's page zeroing and faulting took longer than the
-// solve's own work. Huge pages cut the faults ~500-fold where the kernel
-// grants them (THP "madvise" mode, Debian's default); elsewhere the buffers
-// behave as ordinary memory. Faults also serialise threads on the process's
-// memory map lock, and the blocks that malloc returned to the system were
-// faulted in again by the next solve (the figures:
-// results/design-measurements.md).
+// Why: with 4 KiB pages the kernel's page zeroing and faulting took longer
+// than the solve's own work (a fault costs 8 us on the project's VMs, a 2 MiB
+// huge page 0.5 us per 4 KiB); huge pages cut the faults ~500-fold where the
+// kernel grants them (THP "madvise" mode, Debian's default); elsewhere the
+// buffers behave as ordinary memory. Faults also serialise threads on the
+// process's memory map lock. One arena rather than a block per request: a
+// block of its own rounded a few hundred KiB up to a 2 MiB page, and a cache
+// of freed blocks by size kept every stage's memory after the stage, so a
+// cold solve of the standard game held 43 MB for 9 MB of live data; in the
+// arena the next stage reuses the pages the last one freed
+// (results/cold-solve.md).
 #pragma once
 
 #include <cstddef>
@@ -23,14 +26,25 @@ namespace fano {
 inline constexpr std::size_t kLargeBuffer = std::size_t(1) << 14;
 
 namespace detail {
-// A block of at least `bytes` (>= kLargeBuffer), aligned to its size rounded
-// up to a power of two or to 2 MiB; a freed block of the same rounded size is
-// reused (its contents are arbitrary). Throws std::bad_alloc when the system refuses.
+// A block of at least `bytes` (>= kLargeBuffer), 4 KiB-aligned, from the
+// arena: the smallest free range that fits, else fresh address space (its
+// contents are arbitrary). Throws std::bad_alloc when the system refuses.
 // Thread-safe.
 void* allocate_large(std::size_t bytes);
 // Returns a block from allocate_large(bytes) (same `bytes`).
 void free_large(void* block, std::size_t bytes) noexcept;
 }  // namespace detail
+
+// What the large blocks have used so far in this process, in bytes (whole
+// pages). All zero where large blocks are plain heap memory (WebAssembly).
+struct BufferStats {
+  std::size_t live = 0;       // in blocks not yet freed
+  std::size_t peak_live = 0;  // the most live at once
+  std::size_t reached = 0;    // the most address space handed out at once (pages touched)
+};
+BufferStats buffer_stats();
+// Starts a new peak: peak_live becomes the bytes live now.
+void reset_buffer_peak();
 
 // A std::allocator that default-initialises: vector<T>(n) and resize(n) leave
 // trivial elements unwritten (callers write every element before reading it).
@@ -71,5 +85,12 @@ struct BufferAllocator {
 // A vector whose growth does not zero trivial elements (see BufferAllocator).
 template <class T>
 using UninitVector = std::vector<T, BufferAllocator<T>>;
+
+// Empties v and gives its memory back (clear() and `v = {}` keep the capacity),
+// so that the next stage of a solve reuses it.
+template <class V>
+void free_buffer(V& v) noexcept {
+  V().swap(v);
+}
 
 }  // namespace fano

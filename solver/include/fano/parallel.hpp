@@ -149,6 +149,7 @@ class enumerable_thread_specific {
   auto end() { return copies_.end(); }
   auto begin() const { return copies_.begin(); }
   auto end() const { return copies_.end(); }
+  void clear() { copies_.clear(); }
 
  private:
   std::vector<T> copies_;
