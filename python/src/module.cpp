@@ -1090,7 +1090,8 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
         py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
         "The report of 'fano query --json' as a dict: position, to_move, value, plies, "
         "table_value, table_plies, game_over, moves (every legal move rated, best first: "
-        "move, position, result, plies, repeats), engine_move, pv, pv_end, history_note. "
+        "move, position, result, plies, repeats), engine_move, pv, pv_end, pv_continues_drawn "
+        "(a drawn pv cut at 100 plies with no repetition yet), history_note. "
         "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
         "position; the game's history applies: a repeated position is a draw, rule 3).")
       .def(
@@ -1103,7 +1104,8 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
           "The principal variation (the engine's play for both sides to the end of the game, "
           "or to the repetition that ends a draw) as the HTTP API's v2 /mainline object: "
           "position, to_move, value, plies, mainline (each move with its position and its "
-          "mover's result and plies), end, winner; arguments as analyse().");
+          "mover's result and plies), end, winner, continues_drawn (a drawn line cut at 100 "
+          "plies with no repetition yet); arguments as analyse().");
 }
 
 void bind_table_arrays(py::class_<PyTablebase>& tb) {

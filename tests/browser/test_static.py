@@ -553,6 +553,9 @@ def test_draw_line_ends_or_is_cut(driver, app):
     st = page_state(driver)
     assert 0 < len(st["pv"]) <= 40
     assert st["pvCut"] and "continues drawn" in st["pvEnd"], st["pvEnd"]
+    # The engine's drawn line has no repetition within its bound (continues_drawn):
+    # the page says the line stops there, drawn.
+    assert "no repetition yet" in st["pvEnd"] and "after 100 moves" in st["pvEnd"], st["pvEnd"]
 
 
 def test_illegal_click_says_why(driver, app):
