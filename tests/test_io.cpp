@@ -245,6 +245,29 @@ TEST_F(FilesEndToEnd, MissingFolderOfAnExplicitPathIsRefusedNotCreated) {
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
+// The destination is checked before the work: a solve into a missing folder
+// prints no progress (no stage ran), a picture into one prints no board, and
+// `fano serve` refuses an explicit tables folder that does not exist.
+TEST_F(FilesEndToEnd, MissingOutputFolderIsRefusedBeforeTheWork) {
+  TempDir dir;
+  std::string out;
+  const auto status = run_shell("FANO_QUIET=0 " + shell_quote(FANO_BIN) + " solve --out " +
+                                    shell_quote((dir / "no" / "x.fanotb").string()) + " 2>&1",
+                                out);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(WEXITSTATUS(*status), exit_code_of(TablebaseErrorKind::kIo)) << out;
+  EXPECT_FALSE(contains(out, "enumerate")) << out;
+  EXPECT_TRUE(contains(out, "no folder")) << out;
+  const RunResult s = run_fano({"show", kEmpty, "--svg", (dir / "no" / "p.svg").string()});
+  EXPECT_EQ(s.exit_code, 6) << s.err;
+  EXPECT_EQ(s.out, "");
+  const RunResult t = run_fano({"serve", "--port", "0", "--tables", (dir / "none").string()});
+  EXPECT_EQ(t.exit_code, 2) << t.err;
+  EXPECT_EQ(t.err_lines(), 1) << t.err;
+  EXPECT_TRUE(contains(t.err, "no such folder")) << t.err;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
 TEST(DefaultFolder, OnlyTheDefaultTablesFolderIsCreated) {
   TempDir dir;
   const fs::path tables = dir / "a" / "tables";

@@ -16,10 +16,12 @@
 
 namespace fano::cli {
 
-std::string output_path_from(const po::variables_map& vm, const std::string& option) {
+std::string output_path_from(const po::variables_map& vm, const std::string& option,
+                             bool stdout_ok) {
   const std::string path = vm[option].as<std::string>();
   if (path.empty())
-    throw UsageError("--" + option + " needs a file name (or - for standard output), got ''");
+    throw UsageError("--" + option + " needs a file name" +
+                     (stdout_ok ? " (or - for standard output)" : "") + ", got ''");
   return path;
 }
 

@@ -45,7 +45,8 @@ class UsageError : public std::runtime_error {
 
 // The value of an output option (--out, --svg): a file name, or "-" for
 // stdout. Throws UsageError for an empty one.
-std::string output_path_from(const po::variables_map& vm, const std::string& option);
+std::string output_path_from(const po::variables_map& vm, const std::string& option,
+                             bool stdout_ok = true);
 
 // --stack-cap and --adjacency.
 void add_variant_options(po::options_description& desc);

@@ -139,6 +139,10 @@ int cmd_serve(const Args& args) {
 
   const std::string dir =
       vm->count("tables") ? (*vm)["tables"].as<std::string>() : default_table_dir().path;
+  // An explicit folder must exist (a typo would otherwise be served from
+  // memory, its tables solved again at every start); the default one is made.
+  if (std::error_code ec; vm->count("tables") && !std::filesystem::is_directory(dir, ec))
+    throw UsageError("--tables " + dir + ": no such folder");
   const int cache_mb = (*vm)["cache-mb"].as<int>();
   if (cache_mb < 0 || cache_mb > 65536)
     throw UsageError("--cache-mb must be 0..65536, got " + std::to_string(cache_mb));

@@ -1,5 +1,6 @@
 // fano show: the board of a position as text, and as an SVG picture.
 #include <iostream>
+#include <optional>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -71,10 +72,14 @@ int cmd_show(const Args& args) {
     write_stdout(board_svg(st, options));
     return 0;
   }
+  // The destination is checked before anything is printed.
+  std::optional<AtomicFileWriter> file;
+  if (!svg.empty()) file.emplace(svg);
   std::cout << format_position(st) << "\n\n" << render_board(st, v);
   for (const std::string& note : options.notes) std::cout << note << "\n";
-  if (!svg.empty()) {
-    write_output(svg, board_svg(st, options));
+  if (file) {
+    file->write(board_svg(st, options));
+    file->commit();
     std::cout << "svg: " << svg << "\n";
   }
   return 0;

@@ -32,10 +32,11 @@ int cmd_solve(const Args& args) {
   const bool explicit_path = vm->count("out") || vm->count("tables");
   const std::string out =
       vm->count("out")
-          ? output_path_from(*vm, "out")
+          ? output_path_from(*vm, "out", false)
           : default_tablebase_path(v, vm->count("tables") ? (*vm)["tables"].as<std::string>() : "");
   if (out == "-") throw UsageError("--out - is not supported: a tablebase is written to a file");
   if (!explicit_path) create_table_dir();
+  TableFileWriter file(out);  // refuses a missing folder now, not after the solve
   const auto t0 = std::chrono::steady_clock::now();
   SolveOptions opts;
   opts.threads = threads;
@@ -45,7 +46,7 @@ int cmd_solve(const Args& args) {
 
   const auto tw = std::chrono::steady_clock::now();
   const auto bytes = encode_solution(sol, threads);
-  write_file_atomically(out, bytes);
+  file.write_and_commit(bytes);
   const double write_s = seconds_since(tw), total_s = seconds_since(t0);
   progress("write: " + std::to_string(bytes.size()) + " bytes to " + out);
 

@@ -68,16 +68,36 @@ bool read_exactly(int fd, std::uint8_t* out, std::size_t size, off_t offset) {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes) {
+namespace {
+// A table file's FileError as the TablebaseError of write_file_atomically.
+[[noreturn]] void rethrow_as_table_error(const FileError& e) {
+  throw TablebaseError(e.problem() == FileProblem::kNotAFile ? TablebaseErrorKind::kNotAFile
+                                                             : TablebaseErrorKind::kIo,
+                       e.what());
+}
+}  // namespace
+
+TableFileWriter::TableFileWriter(const std::string& path) {
   try {
-    AtomicFileWriter out(path);
-    out.write(bytes);
-    out.commit();
+    file_ = std::make_unique<AtomicFileWriter>(path);
   } catch (const FileError& e) {
-    throw TablebaseError(e.problem() == FileProblem::kNotAFile ? TablebaseErrorKind::kNotAFile
-                                                               : TablebaseErrorKind::kIo,
-                         e.what());
+    rethrow_as_table_error(e);
   }
+}
+
+TableFileWriter::~TableFileWriter() = default;
+
+void TableFileWriter::write_and_commit(std::span<const std::uint8_t> bytes) {
+  try {
+    file_->write(bytes);
+    file_->commit();
+  } catch (const FileError& e) {
+    rethrow_as_table_error(e);
+  }
+}
+
+void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes) {
+  TableFileWriter(path).write_and_commit(bytes);
 }
 
 void create_table_dir(const std::string& dir) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,6 +13,8 @@
 #include "fano/tablebase.hpp"
 
 namespace fano {
+
+class AtomicFileWriter;  // fano/files.hpp
 
 // Opens and checks a table file (size, magic, version, checksum, sections,
 // and the variant if one is expected); the header is read and checked against
@@ -24,6 +27,20 @@ Tablebase open_tablebase(const std::string& path, std::optional<Variant> expecte
 // folders). Throws TablebaseError (kNotAFile for a directory or special file,
 // else kIo) naming the destination and the cause.
 void write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes);
+
+// write_file_atomically in two steps: the constructor checks the destination
+// and makes its temporary, so a command refuses a folder that does not exist
+// before a long solve, not after it; write_and_commit publishes the bytes.
+// Throws as write_file_atomically.
+class TableFileWriter {
+ public:
+  explicit TableFileWriter(const std::string& path);
+  ~TableFileWriter();
+  void write_and_commit(std::span<const std::uint8_t> bytes);
+
+ private:
+  std::unique_ptr<AtomicFileWriter> file_;
+};
 
 // Creates the tables folder `dir` (default_table_dir() when empty) and its
 // parents when missing. Throws TablebaseError (kIo) naming the cause.
