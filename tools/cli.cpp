@@ -200,7 +200,10 @@ std::string examples_for(const std::string& command) {
        "  fano play\n  fano play --as black --moves C4\n"
        "  fano play --engine-vs-engine --max-plies 20\n  echo C7 | fano play"},
       {"show", "  fano show \"-/-/-/C/-/-/- b\"\n  fano show --moves C4,t3 --svg board.svg --best"},
-      {"serve", "  fano serve\n  fano serve --port 8080 --threads 4"},
+      {"serve",
+       "  fano serve  (then open http://127.0.0.1:8330/)\n"
+       "  fano serve --port 0 --tables DIR  (any free port, printed)\n"
+       "  curl 'http://127.0.0.1:8330/api/v2/standard?moves=C4,t3'"},
       {"verify",
        "  fano verify\n  fano verify --lines games.txt --json\n"
        "  fano verify --perft published.txt"},

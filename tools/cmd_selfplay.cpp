@@ -67,7 +67,8 @@ int cmd_selfplay(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   add_table_options(desc);
-  desc.add_options()("white", po::value<std::string>()->required(), "White's player (see below)")(
+  desc.add_options()("white", po::value<std::string>()->required(),
+                     "White's player (one of the players listed above)")(
       "black", po::value<std::string>()->required(), "Black's player")(
       "games,n", po::value<long long>()->default_value(1000), "games to play (1..10000000)")(
       "seed", po::value<unsigned long long>()->default_value(1),
@@ -84,18 +85,18 @@ int cmd_selfplay(const Args& args) {
       "the share of moves that lose at once (form a line) and mirror fallbacks. The output is "
       "the same for a seed at any thread count. Games end by the rules: a line, no legal move, "
       "or a repeated position (rule 3, a draw), so every game ends.\n\nPlayers:\n"
-      "  random      a uniformly random legal move\n"
-      "  greedy      random among the moves that do not lose at once (form no line), if any\n"
-      "  search:K    depth-K minimax without the table (K = 1..8), random among the best\n"
-      "  perfect     random among the moves of the best result by the table (rule 3 applies)\n"
-      "  perfect:P   with probability P (0..1) a perfect move, else a uniformly random one\n"
-      "  nonlosing   random among the moves that do not lose by the table, if any\n"
-      "  engine      the play engine's choice (deterministic; see 'fano play --help')\n"
-      "  keeping     the engine's rule before its trap model: the fewest replies keeping the "
+      "  random: a uniformly random legal move\n"
+      "  greedy: random among the moves that do not lose at once (form no line), if any\n"
+      "  search:K: depth-K minimax without the table (K = 1..8), random among the best\n"
+      "  perfect: random among the moves of the best result by the table (rule 3 applies)\n"
+      "  perfect:P: with probability P (0..1) a perfect move, else a uniformly random one\n"
+      "  nonlosing: random among the moves that do not lose by the table, if any\n"
+      "  engine: the play engine's choice (deterministic; see 'fano play --help')\n"
+      "  keeping: the engine's rule before its trap model: the fewest replies keeping the "
       "opponent's result\n"
-      "  cover       random among the moves onto the space of the opponent's last move, else "
+      "  cover: random among the moves onto the space of the opponent's last move, else "
       "any\n"
-      "  mirror:MAP  the image of the opponent's last move under MAP, else random (first move: "
+      "  mirror:MAP: the image of the opponent's last move under MAP, else random (first move: "
       "the centre); MAP is copy, reflect-x, reflect-y, half-turn, rotate-120, rotate-240, "
       "reflect-5 or reflect-3 (README.md)\n"
       "perfect, perfect:P, nonlosing, engine and keeping read the tablebase.",

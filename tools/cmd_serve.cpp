@@ -106,11 +106,7 @@ int cmd_serve(const Args& args) {
             "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N] "
             "[--deadline-ms MS] [--read-timeout MS] [--web DIR|none]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
-            "(/api documents it) and a browser explorer at /.\n\n"
-            "Examples:\n"
-            "  fano serve                       # http://127.0.0.1:8330/\n"
-            "  fano serve --port 0              # any free port\n"
-            "  curl 'http://127.0.0.1:8330/api/v1/standard?moves=C4,t3'",
+            "(/api documents it) and a browser explorer at /.",
             desc, nullptr, args);
   if (!vm) return 0;
   const int port = (*vm)["port"].as<int>();

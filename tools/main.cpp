@@ -44,9 +44,11 @@ void usage(std::ostream& out) {
          "for details)\n       fano --version\n\n"
          "Solver for Fano330-R-Morris, the ruthless stacking game on the Fano plane.\n\n"
          "commands:\n";
+  std::size_t width = 0;  // the longest name and a space: the summaries line up
+  for (const Command& c : kCommands) width = std::max(width, std::string_view(c.name).size() + 1);
   for (const Command& c : kCommands) {
     std::string name = c.name;
-    name.resize(std::max<std::size_t>(8, name.size() + 1), ' ');  // "selfplay" is 8 long
+    name.resize(width, ' ');
     out << "  " << name << c.summary << "\n";
   }
   out << "\nexamples:\n  fano solve\n  fano query \"-/-/-/C/-/-/- b\"\n  fano play --as black\n"

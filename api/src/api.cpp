@@ -532,9 +532,14 @@ Response Api::route(const Request& req) const {
   const ServedTable* t = table_for(name);
   if (!t) {
     if (variant_from_name(name))
-      throw ApiError{404, "variant '" + std::string(name) + "' is not served (no table loaded)"};
-    throw ApiError{404, "unknown variant '" + std::string(name) +
-                            "' (standard, cap3, projective, cap3-projective)"};
+      throw ApiError{404, "variant '" + std::string(name) +
+                              "' is not served (no table loaded: 'fano solve --rules " +
+                              std::string(name) + " --tables DIR' makes it)"};
+    std::string served;
+    for (const ServedTable& s : tables_)
+      served += (served.empty() ? "" : ", ") + variant_short_name(s.table.variant());
+    throw ApiError{404, "unknown variant '" + std::string(name) + "' (served here: " + served +
+                            "; /api/v1/info lists them)"};
   }
   const Variant v = t->table.variant();
   const Rules rules(v);

@@ -37,7 +37,8 @@ std::string solve_hint(const std::string& path, const std::optional<Variant>& v)
   std::string cmd = "fano solve";
   if (!v)
     return "run '" + cmd + " --out " + quoted(path) +
-           "' with the variant's flags (--stack-cap, --adjacency) to create it";
+           "' with the variant's options (--rules NAME, or --stack-cap, --adjacency, "
+           "--line-rule, --circles, --triangles) to create it";
   if (!v->rulebook_material_and_lines()) {
     cmd += " --rules " + variant_slug(*v);
   } else {
