@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -753,6 +754,34 @@ TEST(Buffer, StatisticsFollowTheLiveBlocks) {
     EXPECT_EQ(buffer_stats().reached, reached);
   }
   EXPECT_GE(buffer_stats().peak_live, before.live + 2 * pages);
+}
+
+// The resident memory of this process in KiB (VmRSS), or -1 where /proc has none.
+long resident_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// Freed blocks keep their pages for the next solve; release_free_buffer_pages
+// gives them back (fano serve after its start-up solves), and a block made
+// afterwards still works.
+TEST(Buffer, FreePagesAreGivenBackOnRequest) {
+  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
+  const std::size_t bytes = std::size_t(64) << 20;
+  {
+    UninitVector<std::uint8_t> big(bytes);
+    std::fill(big.begin(), big.end(), std::uint8_t(1));
+  }
+  const long kept = resident_kib();
+  release_free_buffer_pages();
+  const long released = resident_kib();
+  EXPECT_GE(kept - released, 32 * 1024) << kept << " KiB before, " << released << " after";
+  UninitVector<std::uint8_t> again(bytes);
+  std::fill(again.begin(), again.end(), std::uint8_t(2));
+  EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
 }
 
 // The printed board's maps (fano/geometry.hpp) send the spaces where the

@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "fano/buffer.hpp"
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
@@ -143,6 +144,7 @@ int cmd_serve(const Args& args) {
   if (cache_mb < 0 || cache_mb > 65536)
     throw UsageError("--cache-mb must be 0..65536, got " + std::to_string(cache_mb));
   const server::Api api(load_tables(dir), kVersion, std::size_t(cache_mb) << 20);
+  release_free_buffer_pages();  // the solves' pages, kept for another solve that never comes
   server::ServerOptions options;
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;

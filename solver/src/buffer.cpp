@@ -182,7 +182,29 @@ void arena_reset_peak() {
   a.stats.peak_live = a.stats.live;
 }
 
+void arena_release_free_pages() {
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  for (auto it = a.chunks.begin(); it != a.chunks.end();) {
+    Chunk& c = *it;
+    if (c.top == 0) {  // empty: unmapped whole
+      munmap(c.base, c.size);
+      a.kept -= c.size;
+      it = a.chunks.erase(it);
+      continue;
+    }
+    // The pages above the top and in the free ranges are given back; the
+    // mapping stays, and a later block there is faulted in afresh.
+    if (c.reached > c.top) madvise(c.base + c.top, c.reached - c.top, MADV_DONTNEED);
+    c.reached = c.top;
+    for (const auto& [at, length] : c.free) madvise(c.base + at, length, MADV_DONTNEED);
+    ++it;
+  }
+}
+
 #else
+
+void arena_release_free_pages() {}
 
 BufferStats arena_stats() { return {}; }
 
@@ -201,4 +223,5 @@ void free_large(void* block, std::size_t) noexcept { ::operator delete(block, kB
 namespace fano {
 BufferStats buffer_stats() { return detail::arena_stats(); }
 void reset_buffer_peak() { detail::arena_reset_peak(); }
+void release_free_buffer_pages() { detail::arena_release_free_pages(); }
 }  // namespace fano

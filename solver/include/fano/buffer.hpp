@@ -45,6 +45,10 @@ struct BufferStats {
 BufferStats buffer_stats();
 // Starts a new peak: peak_live becomes the bytes live now.
 void reset_buffer_peak();
+// Returns to the system the pages no live block holds (kept for the next
+// solve otherwise): for a process that solves once and then serves for long
+// (`fano serve` solving its missing tables at start). Thread-safe.
+void release_free_buffer_pages();
 
 // A std::allocator that default-initialises: vector<T>(n) and resize(n) leave
 // trivial elements unwritten (callers write every element before reading it).
