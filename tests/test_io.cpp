@@ -533,9 +533,10 @@ TEST_F(FilesEndToEnd, MissingTableHintGivesTheVariantsFlags) {
       << t.err;
   const std::string file = (dir / "mine.fanotb").string();
   const RunResult n = run_fano({"query", "--tb", file, kEmpty});
-  EXPECT_TRUE(
-      contains(n.err, "(run 'fano solve --out " + file +
-                          "' with the variant's flags (--stack-cap, --adjacency) to create it)"))
+  EXPECT_TRUE(contains(
+      n.err, "(run 'fano solve --out " + file +
+                 "' with the variant's options (--rules NAME, or --stack-cap, --adjacency, "
+                 "--line-rule, --circles, --triangles) to create it)"))
       << n.err;
   const RunResult f = run_fano({"query", "--stack-cap", "3", "--tb", file, kEmpty});
   EXPECT_TRUE(contains(f.err, "(run 'fano solve --stack-cap 3 --out " + file + "' to create it)"))
