@@ -547,6 +547,16 @@ TEST(HttpServer, StopReturnsAfterTheGraceWithAnAnswerStillComputing) {
 // Expensive requests have their own limit (1 here): one more is answered
 // 503 with Retry-After, cheap requests are answered meanwhile, and the
 // limit frees when the held one ends.
+// A 503 that says when to come back: the Retry-After header, the usual
+// security headers, and a JSON error with `words` in it.
+void expect_503_with_retry_after(const Reply& r, int seconds, const std::string& words) {
+  EXPECT_EQ(r.status(), 503);
+  EXPECT_TRUE(r.has("Retry-After: " + std::to_string(seconds))) << r.head;
+  EXPECT_TRUE(r.has("X-Content-Type-Options: nosniff")) << r.head;
+  EXPECT_NE(std::string(nlohmann::json::parse(r.body)["error"]).find(words), std::string::npos)
+      << r.body;
+}
+
 TEST(HttpServer, ExpensiveRequestsOverTheLimitGet503WithRetryAfter) {
   server::ServerOptions o = short_deadlines(2);
   o.expensive_limit = 1;
@@ -555,13 +565,7 @@ TEST(HttpServer, ExpensiveRequestsOverTheLimitGet503WithRetryAfter) {
   const int held = connect_to(s.port());
   ASSERT_TRUE(send_all(held, "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n"));
   ASSERT_TRUE(s.gate.wait_entered(1));
-  const Reply busy = ask(s.port(), "/hold");
-  EXPECT_EQ(busy.status(), 503);
-  EXPECT_TRUE(busy.has("Retry-After: 7")) << busy.head;
-  EXPECT_TRUE(busy.has("X-Content-Type-Options: nosniff")) << busy.head;
-  EXPECT_NE(std::string(nlohmann::json::parse(busy.body)["error"]).find("retry after 7 s"),
-            std::string::npos)
-      << busy.body;
+  expect_503_with_retry_after(ask(s.port(), "/hold"), 7, "retry after 7 s");
   for (int i = 0; i < 10; ++i) EXPECT_EQ(ask(s.port(), "/echo").status(), 200);
   s.gate.release();
   std::string pending;
@@ -603,13 +607,7 @@ TEST(HttpServer, ExpensiveWorkPastTheDeadlineGets503WithRetryAfter) {
   o.retry_after_seconds = 7;
   o.expensive_deadline = std::chrono::milliseconds(50);
   Served s(o);
-  const Reply r = ask(s.port(), "/spin");
-  EXPECT_EQ(r.status(), 503);
-  EXPECT_TRUE(r.has("Retry-After: 7")) << r.head;
-  EXPECT_TRUE(r.has("X-Content-Type-Options: nosniff")) << r.head;
-  EXPECT_NE(std::string(nlohmann::json::parse(r.body)["error"]).find("deadline of 50 ms"),
-            std::string::npos)
-      << r.body;
+  expect_503_with_retry_after(ask(s.port(), "/spin"), 7, "deadline of 50 ms");
   EXPECT_EQ(s.past_deadline, 1);
   EXPECT_EQ(s.cancelled, 0);
   EXPECT_EQ(ask(s.port(), "/quick").status(), 200) << "the limit was not freed";
