@@ -180,8 +180,9 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
     refuse(TablebaseErrorKind::kCorrupt, name, "the codes section is damaged");
   const auto deltas = decompress_exact(codes_frame, delta_size, name, "codes");
   // The outcomes section omits the classes with a standing line (a win in 0
-  // plies, implied by the code). Its size is in its frame's header, so it is
-  // decompressed first and the codes and outcomes are filled in one pass.
+  // plies, implied by the code). Its size is read from its frame's header
+  // (not counted from the codes' lines), and checked against the classes
+  // without a line in the outcomes pass below.
   const unsigned long long stored_size =
       ZSTD_getFrameContentSize(outcomes_frame.data(), outcomes_frame.size());
   if (stored_size > h.canonical)
