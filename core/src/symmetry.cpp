@@ -1,9 +1,12 @@
 #include "fano/symmetry.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
+#include <mutex>
 #include <numeric>
+#include <optional>
 
 // The byte-shuffle kernels. SSSE3 is compiled in when the build passes its
 // flag to this file (FANO_SSSE3, every x86-64 CPU since 2006; emscripten maps
@@ -207,23 +210,15 @@ int Symmetry::images(State st, std::uint64_t* out) const {
 
 const Symmetry& symmetry_of(const Variant& rules) {
   assert(is_valid_rules(rules));
-  // Every valid rules value: cap, adjacency, lines, circles, triangles.
-  static const std::vector<Symmetry> all = [] {
-    std::vector<Symmetry> out;
-    for (int cap = 2; cap <= 3; ++cap)
-      for (int adj = 0; adj < 2; ++adj)
-        for (int lines = 0; lines < 2; ++lines)
-          for (int c = 1; c <= 3; ++c)
-            for (int t = 1; t <= 3; ++t)
-              out.emplace_back(Variant{cap, Adjacency(adj), Lines(lines), c, t});
-    return out;
-  }();
-  const int index =
-      ((((rules.stack_cap - 2) * 2 + int(rules.adjacency)) * 2 + int(rules.lines)) * 3 +
-       rules.circles - 1) *
-          3 +
-      rules.triangles - 1;
-  return all[std::size_t(index)];
+  // The group depends on the adjacency and on whether the shapes may swap
+  // (rule_symmetries), so four Symmetry values serve every rules value. Each
+  // is built on first use only: building all of them cost a fresh `fano
+  // solve` about a millisecond and 50 page faults for a group it never reads.
+  static std::array<std::once_flag, 4> once;
+  static std::array<std::optional<Symmetry>, 4> built;
+  const std::size_t index = std::size_t(int(rules.adjacency) * 2 + int(rules.shapes_alike()));
+  std::call_once(once[index], [&] { built[index].emplace(rules); });
+  return *built[index];
 }
 
 int Symmetry::orbit_size(State st) const {
