@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "codes_section.hpp"
 #include "fano/numbering.hpp"
 #include "fano/parallel.hpp"
 #include "fano/rules.hpp"
@@ -45,64 +46,30 @@ UninitVector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level
 
 }  // namespace
 
-// Both sections are built in fixed slices of classes in parallel (each
-// slice's byte count first, then its bytes at their offsets), so the bytes are
-// the same for any thread count.
-constexpr std::size_t kSlice = std::size_t(1) << 14;
-
-// Where each slice of n classes starts in a section: bytes_in(c, first, end)
-// counts slice c's bytes (classes [first, end)), on all slices in parallel;
-// returns at[c] = the bytes before slice c (at[slices] = the section's size).
-template <class BytesIn>
-std::vector<std::size_t> slice_offsets(std::size_t n, BytesIn&& bytes_in) {
-  const std::size_t slices = (n + kSlice - 1) / kSlice;
-  std::vector<std::size_t> at(slices + 1, 0);
-  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    at[c + 1] = bytes_in(c, c * kSlice, std::min(n, (c + 1) * kSlice));
-  });
-  for (std::size_t c = 0; c < slices; ++c) at[c + 1] += at[c];
-  return at;
+namespace detail {
+CodesSection codes_section_from_deltas(const Variant& variant, std::size_t classes,
+                                       std::span<const std::uint8_t> deltas) {
+  return {variant, classes, compress(deltas, kCodesZstdLevel)};
 }
+}  // namespace detail
 
 CodesSection encode_codes_section(const Variant& variant, std::span<const std::uint64_t> codes) {
-  // Differences between successive class numbers (the first from 0) as
-  // LEB128 varints.
   const Numbering digits(variant.stack_cap);
-  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  const std::size_t n = codes.size(), slices = (n + detail::kSlice - 1) / detail::kSlice;
   UninitVector<std::uint64_t> numbers(n);  // class numbers (< 2^39)
-  const auto varint_bytes = [](std::uint64_t d) {
-    return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
-  };
-  const auto at = slice_offsets(n, [&](std::size_t c, std::size_t first, std::size_t end) {
-    for (std::size_t i = first; i < end; ++i) {
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    for (std::size_t i = c * detail::kSlice, e = std::min(n, i + detail::kSlice); i < e; ++i) {
       const State st{codes[i]};
       if (i > 0 && codes[i] <= codes[i - 1])
         throw std::invalid_argument("codes must be strictly ascending");
       if (!digits.valid(st)) throw std::invalid_argument("invalid state code");
       numbers[i] = digits.number(st);
     }
-    // Numbers grow with the codes, so each slice's first delta needs only
-    // the previous number, which the class before the slice also computes
-    // from its code here.
-    std::uint64_t prev = c == 0 ? 0 : digits.number(State{codes[first - 1]});
-    std::size_t bytes = 0;
-    for (std::size_t i = first; i < end; ++i)
-      bytes += varint_bytes(numbers[i] - prev), prev = numbers[i];
-    return bytes;
   });
-  UninitVector<std::uint8_t> deltas(at[slices]);
-  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    std::uint8_t* out = deltas.data() + at[c];
-    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      std::uint64_t d = numbers[i] - (i == 0 ? 0 : numbers[i - 1]);
-      do {
-        *out++ = std::uint8_t((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
-        d >>= 7;
-      } while (d);
-    }
-  });
+  UninitVector<std::uint8_t> deltas =
+      detail::class_number_deltas(n, [&](std::size_t i) { return numbers[i]; });
   free_buffer(numbers);  // freed before the compression's workspace is taken
-  return {variant, n, compress(deltas, kCodesZstdLevel)};
+  return detail::codes_section_from_deltas(variant, n, deltas);
 }
 
 std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
@@ -117,10 +84,10 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   // Outcomes: one byte per class without a standing line; both sections are
   // compressed at once. Half the classes have a standing line, at random, so
   // both passes are written without a branch on it.
-  const std::size_t n = codes.size(), slices = (n + kSlice - 1) / kSlice;
+  const std::size_t n = codes.size(), slices = (n + detail::kSlice - 1) / detail::kSlice;
   const Rules rules(variant);
   UninitVector<std::uint8_t> stands(n);  // 1 where a line stands
-  const auto at = slice_offsets(n, [&](std::size_t, std::size_t first, std::size_t end) {
+  const auto at = detail::slice_offsets(n, [&](std::size_t, std::size_t first, std::size_t end) {
     std::size_t bytes = 0;
     bool wrong = false;
     for (std::size_t i = first; i < end; ++i) {
@@ -135,9 +102,9 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   UninitVector<std::uint8_t> raw_outcomes(at[slices]);
   par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     // Every class's byte is written and kept where no line stands.
-    std::array<std::uint8_t, kSlice> bytes;
+    std::array<std::uint8_t, detail::kSlice> bytes;
     std::size_t k = 0;
-    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
+    for (std::size_t i = c * detail::kSlice, e = std::min(n, i + detail::kSlice); i < e; ++i)
       bytes[k] = outcome_byte(outcomes[i]), k += !stands[i];
     std::copy_n(bytes.begin(), k, raw_outcomes.data() + at[c]);
   });

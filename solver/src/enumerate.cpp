@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "code_table.hpp"
+#include "codes_section.hpp"
 #include "fano/numbering.hpp"
 #include "fano/parallel.hpp"
 #include "move_graph.hpp"
@@ -237,6 +238,11 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = keys[id] << kIdBits | id;
   });
   radix_sort(keys, kIdBits);
+  // The sorted class numbers are the codes section's input: its deltas are
+  // taken here, before the keys become codes, and the table writer never
+  // numbers the classes again.
+  if (options.encode_codes)
+    g.code_deltas = class_number_deltas(n, [&](std::size_t i) { return keys[i] >> kIdBits; });
   // The sorted keys become the codes in place, so the sort's array is the
   // positions' array.
   if (with_edges) g.id_of.resize(n);

@@ -61,6 +61,9 @@ struct MoveGraph {
   UninitVector<std::uint32_t>
       out_begin;        // successors of id i: out_edges[out_begin[i] .. out_begin[i+1])
   EdgeArray out_edges;  // one entry per legal move, as ids
+  // With SolveOptions::encode_codes: the codes section's varint deltas of
+  // the classes in code order (codes_section.hpp), to be compressed.
+  UninitVector<std::uint8_t> code_deltas;
 };
 
 // Breadth-first enumeration of the reachable classes; with_edges also builds

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fano/buffer.hpp"
 #include "fano/parallel.hpp"
 
 namespace fano::detail {
@@ -33,7 +34,11 @@ void radix_sort(Keys& keys, int low_bit) {
   const int high_bit = 64 - std::countl_zero(any);  // one past the highest set bit
   const std::size_t chunks = (n + kChunk - 1) / kChunk;
   Keys other(n);
-  std::vector<std::array<std::uint32_t, kBuckets>> offsets(chunks);
+  // A solver buffer, not a std::vector: 8 KiB a chunk (139 KiB for the
+  // standard game) from malloc was a fresh mapping of 4 KiB pages faulted in
+  // and zeroed, where the arena has pages faulted in already; each pass
+  // fills its counts before reading them.
+  UninitVector<std::array<std::uint32_t, kBuckets>> offsets(chunks);
   for (int shift = low_bit; shift < high_bit; shift += kDigitBits) {
     const auto digit = [shift](std::uint64_t k) {
       return std::size_t(k >> shift) & (kBuckets - 1);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "codes_section.hpp"
 #include "fano/buffer.hpp"
 #include "fano/parallel.hpp"
 #include "fano/solver.hpp"
@@ -114,11 +115,16 @@ class BesideWork {
       }
   }
 
+  // Compresses the codes section from the search's deltas (freed once done).
   void encode_codes_section([[maybe_unused]] const Variant& variant,
-                            [[maybe_unused]] const UninitVector<std::uint64_t>& positions,
+                            [[maybe_unused]] std::size_t classes,
+                            [[maybe_unused]] UninitVector<std::uint8_t>& deltas,
                             [[maybe_unused]] std::optional<CodesSection>& section) {
 #if FANO_HAVE_ZSTD
-    group_.run([&] { section = fano::encode_codes_section(variant, positions); });
+    group_.run([&variant, classes, &deltas, &section] {
+      section = detail::codes_section_from_deltas(variant, classes, deltas);
+      free_buffer(deltas);
+    });
 #else
     throw std::logic_error("encode_codes: this build has no table writer (no zstd)");
 #endif
@@ -403,7 +409,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     // level-6 tables take 3.5 MiB) runs on the other core beside the levels,
     // which run on one thread.
     if (options.encode_codes)
-      beside.encode_codes_section(variant, sol.positions, sol.codes_section);
+      beside.encode_codes_section(variant, n, g.code_deltas, sol.codes_section);
     analysis.run_levels();
     free_buffer(pred.in_begin), free_buffer(pred.in_edges);
     analysis.outcomes_in_code_order(sol.outcomes);
