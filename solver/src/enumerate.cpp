@@ -54,14 +54,6 @@ struct Batch {
   UninitVector<std::uint8_t> shard_seq;  // each child's shard, in move order (with edges only)
   // Per shard, the children in move order: codes, then ids once inserted.
   std::array<UninitVector<std::uint64_t>, kShards> children;
-
-  // Every buffer starts at the size of a large buffer: grown from nothing,
-  // the children of 16 shards took their first 16 KiB each from malloc's
-  // heap, a hundred 4 KiB page faults per thread in a cold process.
-  Batch() {
-    shard_seq.reserve(kLargeBuffer);
-    for (auto& c : children) c.reserve(kLargeBuffer / sizeof(std::uint64_t));
-  }
 };
 
 // Resizes v to n, growing its capacity by an eighth beyond n rather than

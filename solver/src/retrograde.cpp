@@ -116,15 +116,22 @@ class BesideWork {
   }
 
   // Compresses the codes section from the search's deltas (freed once done).
-  void encode_codes_section([[maybe_unused]] const Variant& variant,
-                            [[maybe_unused]] std::size_t classes,
-                            [[maybe_unused]] UninitVector<std::uint8_t>& deltas,
-                            [[maybe_unused]] std::optional<CodesSection>& section) {
-#if FANO_HAVE_ZSTD
+  void encode_codes_section(const Variant& variant, std::size_t classes,
+                            UninitVector<std::uint8_t>& deltas,
+                            std::optional<CodesSection>& section) {
     group_.run([&variant, classes, &deltas, &section] {
-      section = detail::codes_section_from_deltas(variant, classes, deltas);
-      free_buffer(deltas);
+      section = compress_codes_section(variant, classes, deltas);
     });
+  }
+
+  // The same, on the calling thread.
+  static CodesSection compress_codes_section([[maybe_unused]] const Variant& variant,
+                                             [[maybe_unused]] std::size_t classes,
+                                             [[maybe_unused]] UninitVector<std::uint8_t>& deltas) {
+#if FANO_HAVE_ZSTD
+    CodesSection section = detail::codes_section_from_deltas(variant, classes, deltas);
+    free_buffer(deltas);
+    return section;
 #else
     throw std::logic_error("encode_codes: this build has no table writer (no zstd)");
 #endif
@@ -381,42 +388,54 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
   Solution sol;
   sol.variant = variant;
   arena.execute([&] {
-    const Rules rules(variant);
-    const Symmetry& sym = symmetry_of(variant);
-    auto t0 = Clock::now();
-    detail::MoveGraph g = detail::build_move_graph(rules, sym, options, true);
-    sol.times.enumerate = seconds_since(t0);
-    sol.positions = std::move(g.positions);
-    const std::size_t n = sol.positions.size();
-    if (options.progress)
-      options.progress("enumerate: " + std::to_string(n) + " classes, " +
-                       std::to_string(g.out_edges.size()) + " moves in " +
-                       std::to_string(sol.times.enumerate) + " s");
+    // On one thread the codes section is compressed last, once the search's
+    // and the analysis's arrays are gone: the task beside the levels would
+    // only run at the join anyway, and there zstd's 3.5 MiB found the arena
+    // fragmented and took a huge page more (results/cold-solve.md).
+    UninitVector<std::uint8_t> deltas_last;
+    {
+      const Rules rules(variant);
+      const Symmetry& sym = symmetry_of(variant);
+      auto t0 = Clock::now();
+      detail::MoveGraph g = detail::build_move_graph(rules, sym, options, true);
+      sol.times.enumerate = seconds_since(t0);
+      sol.positions = std::move(g.positions);
+      const std::size_t n = sol.positions.size();
+      if (options.progress)
+        options.progress("enumerate: " + std::to_string(n) + " classes, " +
+                         std::to_string(g.out_edges.size()) + " moves in " +
+                         std::to_string(sol.times.enumerate) + " s");
 
-    t0 = Clock::now();
-    Predecessors pred = build_predecessors(g);
-    free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
-    sol.times.graph = seconds_since(t0);
-    if (options.progress)
-      options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
+      t0 = Clock::now();
+      Predecessors pred = build_predecessors(g);
+      free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
+      sol.times.graph = seconds_since(t0);
+      if (options.progress)
+        options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
 
-    BesideWork beside;
-    t0 = Clock::now();
-    Retrograde analysis(g, pred);
-    analysis.decide_ended_games();
-    free_buffer(g.out_begin), free_buffer(g.line_formed);  // read by the ended games only
-    // The codes section needs only the classes: its compression (zstd's
-    // level-6 tables take 3.5 MiB) runs on the other core beside the levels,
-    // which run on one thread.
-    if (options.encode_codes)
-      beside.encode_codes_section(variant, n, g.code_deltas, sol.codes_section);
-    analysis.run_levels();
-    free_buffer(pred.in_begin), free_buffer(pred.in_edges);
-    analysis.outcomes_in_code_order(sol.outcomes);
-    sol.times.retrograde = seconds_since(t0);
+      BesideWork beside;
+      t0 = Clock::now();
+      Retrograde analysis(g, pred);
+      analysis.decide_ended_games();
+      free_buffer(g.out_begin), free_buffer(g.line_formed);  // read by the ended games only
+      // The codes section needs only the classes: its compression (zstd's
+      // level-6 tables take 3.5 MiB) runs on the other core beside the levels,
+      // which run on one thread.
+      if (options.encode_codes && threads > 1)
+        beside.encode_codes_section(variant, n, g.code_deltas, sol.codes_section);
+      else if (options.encode_codes)
+        deltas_last = std::move(g.code_deltas);
+      analysis.run_levels();
+      free_buffer(pred.in_begin), free_buffer(pred.in_edges);
+      analysis.outcomes_in_code_order(sol.outcomes);
+      sol.times.retrograde = seconds_since(t0);
 
-    beside.join();
-    sol.stats = solution_stats(variant, g, sol.positions, sol.outcomes);
+      beside.join();
+      sol.stats = solution_stats(variant, g, sol.positions, sol.outcomes);
+    }
+    if (!deltas_last.empty())
+      sol.codes_section =
+          BesideWork::compress_codes_section(variant, sol.positions.size(), deltas_last);
   });
   return sol;
 }
