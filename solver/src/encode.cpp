@@ -72,42 +72,39 @@ CodesSection encode_codes_section(const Variant& variant, std::span<const std::u
   return detail::codes_section_from_deltas(variant, n, deltas);
 }
 
-std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
-                                           std::span<const std::uint64_t> codes,
-                                           std::span<const Outcome> outcomes,
-                                           const CodesSection* codes_section) {
-  if (codes.size() != outcomes.size())
-    throw std::invalid_argument("codes and outcomes differ in size");
-  if (codes_section &&
-      (codes_section->classes != codes.size() || !(codes_section->variant == variant)))
-    throw std::invalid_argument("the codes section was built for other codes");
-  // Outcomes: one byte per class without a standing line; both sections are
-  // compressed at once. Half the classes have a standing line, at random, so
-  // both passes are written without a branch on it.
-  const std::size_t n = codes.size(), slices = (n + detail::kSlice - 1) / detail::kSlice;
-  const Rules rules(variant);
-  UninitVector<std::uint8_t> stands(n);  // 1 where a line stands
+namespace {
+
+// The outcomes section before compression: the byte of every class where no
+// line stands, in order. line(i) says whether one stands at class i (asked
+// twice per class, from several threads). Half the classes have a standing
+// line, at random, so both passes are written without a branch on it.
+template <class Line>
+UninitVector<std::uint8_t> raw_outcomes_section(std::span<const Outcome> outcomes, Line&& line) {
+  const std::size_t n = outcomes.size(), slices = (n + detail::kSlice - 1) / detail::kSlice;
   const auto at = detail::slice_offsets(n, [&](std::size_t, std::size_t first, std::size_t end) {
     std::size_t bytes = 0;
-    bool wrong = false;
-    for (std::size_t i = first; i < end; ++i) {
-      const bool line = formed_lines(rules, State{codes[i]}) != 0;
-      stands[i] = line;
-      bytes += !line;
-      wrong |= line & (outcomes[i] != Outcome{Value::kWin, 0});
-    }
-    if (wrong) throw std::invalid_argument("a position with a standing line must be a win in 0");
+    for (std::size_t i = first; i < end; ++i) bytes += !line(i);
     return bytes;
   });
-  UninitVector<std::uint8_t> raw_outcomes(at[slices]);
+  UninitVector<std::uint8_t> raw(at[slices]);
   par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     // Every class's byte is written and kept where no line stands.
     std::array<std::uint8_t, detail::kSlice> bytes;
     std::size_t k = 0;
     for (std::size_t i = c * detail::kSlice, e = std::min(n, i + detail::kSlice); i < e; ++i)
-      bytes[k] = outcome_byte(outcomes[i]), k += !stands[i];
-    std::copy_n(bytes.begin(), k, raw_outcomes.data() + at[c]);
+      bytes[k] = outcome_byte(outcomes[i]), k += !line(i);
+    std::copy_n(bytes.begin(), k, raw.data() + at[c]);
   });
+  return raw;
+}
+
+// The file: the header, the codes section (codes_section, else built from
+// codes) and the outcomes section compressed from raw_outcomes; both
+// sections are compressed at once.
+std::vector<std::uint8_t> assemble_tablebase(const Variant& variant, const TablebaseCounts& counts,
+                                             std::span<const std::uint64_t> codes,
+                                             const CodesSection* codes_section,
+                                             std::span<const std::uint8_t> raw_outcomes) {
   CodesSection built;
   UninitVector<std::uint8_t> outcomes_z;
   par::parallel_invoke(
@@ -130,11 +127,53 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   std::memcpy(file.data(), &h, sizeof h);
   return file;
 }
+
+void check_codes_section(const Variant& variant, std::size_t classes,
+                         const CodesSection* codes_section) {
+  if (codes_section && (codes_section->classes != classes || !(codes_section->variant == variant)))
+    throw std::invalid_argument("the codes section was built for other codes");
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const TablebaseCounts& counts,
+                                           std::span<const std::uint64_t> codes,
+                                           std::span<const Outcome> outcomes,
+                                           const CodesSection* codes_section) {
+  if (codes.size() != outcomes.size())
+    throw std::invalid_argument("codes and outcomes differ in size");
+  check_codes_section(variant, codes.size(), codes_section);
+  // Where a line stands, by the rules; such a class must be won in 0 plies.
+  const std::size_t n = codes.size(), slices = (n + detail::kSlice - 1) / detail::kSlice;
+  const Rules rules(variant);
+  UninitVector<std::uint8_t> stands(n);
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    bool wrong = false;
+    for (std::size_t i = c * detail::kSlice, e = std::min(n, i + detail::kSlice); i < e; ++i) {
+      const bool line = formed_lines(rules, State{codes[i]}) != 0;
+      stands[i] = line;
+      wrong |= line & (outcomes[i] != Outcome{Value::kWin, 0});
+    }
+    if (wrong) throw std::invalid_argument("a position with a standing line must be a win in 0");
+  });
+  const auto raw = raw_outcomes_section(outcomes, [&](std::size_t i) { return stands[i] != 0; });
+  free_buffer(stands);
+  return assemble_tablebase(variant, counts, codes, codes_section, raw);
+}
+
 std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
   par::task_arena arena(threads > 0 ? threads : par::default_concurrency());
   return arena.execute([&] {
-    return encode_tablebase(s.variant, tablebase_counts(s), s.positions, s.outcomes,
-                            s.codes_section ? &*s.codes_section : nullptr);
+    const CodesSection* codes_section = s.codes_section ? &*s.codes_section : nullptr;
+    check_codes_section(s.variant, s.positions.size(), codes_section);
+    // In a solution the classes won in 0 plies are exactly those where a line
+    // stands (the analysis decides those first; a class without a line and
+    // without a move is lost in 0; the levels decide the rest in 1 ply or
+    // more), so the rules are not asked again for every class.
+    const Outcome won_now{Value::kWin, 0};
+    const auto raw =
+        raw_outcomes_section(s.outcomes, [&](std::size_t i) { return s.outcomes[i] == won_now; });
+    return assemble_tablebase(s.variant, tablebase_counts(s), s.positions, codes_section, raw);
   });
 }
 
