@@ -391,7 +391,9 @@ void progress(const std::string& line) {
     const char* q = std::getenv("FANO_QUIET");
     return q && *q && std::string(q) != "0";
   }();
-  if (!quiet) std::cerr << printable(line) << std::endl;
+  // One write per line (std::cerr is unbuffered: `<< line << std::endl`
+  // was two system calls, a solve's progress to a terminal 30 of them).
+  if (!quiet) std::cerr << printable(line) + '\n' << std::flush;
 }
 
 }  // namespace fano::cli
