@@ -370,9 +370,7 @@ TablebaseCounts tablebase_counts(const Solution& s) {
 }
 
 Tablebase in_memory_tablebase(const Solution& s, const std::string& name) {
-  return Tablebase::from_classes(s.variant, tablebase_counts(s),
-                                 std::vector<std::uint64_t>(s.positions.begin(), s.positions.end()),
-                                 s.outcomes, name);
+  return Tablebase::from_classes(s.variant, tablebase_counts(s), s.positions, s.outcomes, name);
 }
 
 std::optional<Outcome> Solution::lookup(State st) const {

@@ -25,14 +25,14 @@ namespace {
 }
 
 #if FANO_HAVE_ZSTD
-std::vector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame,
-                                           std::uint64_t expect, const std::string& name,
-                                           const char* section) {
+UninitVector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame,
+                                            std::uint64_t expect, const std::string& name,
+                                            const char* section) {
   const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size != expect)
     refuse(TablebaseErrorKind::kCorrupt, name,
            std::string("the ") + section + " section is damaged");
-  std::vector<std::uint8_t> out(size);
+  UninitVector<std::uint8_t> out(size);
   const size_t n = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
   if (ZSTD_isError(n) || n != size)
     refuse(TablebaseErrorKind::kCorrupt, name,
@@ -163,7 +163,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   Tablebase tb(v);
   tb.header_ = h;
   tb.name_ = name;
-  if (h.symmetry_order != tb.symmetry_.order())
+  if (h.symmetry_order != tb.symmetry_->order())
     refuse(TablebaseErrorKind::kCorrupt, name, "was built with another symmetry group");
   // At most one entry per position, and no variant has 2^24 positions (9,018,802
   // for stack cap 3, either side to move): a larger count is damage, refused
@@ -242,7 +242,7 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
 }
 
 Tablebase Tablebase::from_classes(const Variant& variant, const TablebaseCounts& counts,
-                                  std::vector<std::uint64_t> canonical_codes,
+                                  std::span<const std::uint64_t> canonical_codes,
                                   std::span<const Outcome> outcomes, const std::string& name) {
   if (canonical_codes.size() != outcomes.size())
     throw std::invalid_argument("codes and outcomes differ in size");
@@ -252,7 +252,7 @@ Tablebase Tablebase::from_classes(const Variant& variant, const TablebaseCounts&
   Tablebase tb(variant);
   tb.header_ = tablebase_header(variant, counts, canonical_codes.size());
   tb.name_ = name;
-  tb.codes_ = std::move(canonical_codes);
+  tb.codes_.assign(canonical_codes.begin(), canonical_codes.end());
   tb.outcomes_.resize(outcomes.size());
   std::transform(outcomes.begin(), outcomes.end(), tb.outcomes_.begin(), outcome_byte);
   tb.build_index();
@@ -273,7 +273,7 @@ void Tablebase::build_index() {
 }
 
 std::optional<Outcome> Tablebase::probe(State st) const {
-  const std::uint64_t c = symmetry_.canonical(st).code;
+  const std::uint64_t c = symmetry_->canonical(st).code;
   const std::size_t b = bucket_of(c);
   const auto begin = codes_.begin() + first_[b], end = codes_.begin() + first_[b + 1];
   const auto it = std::lower_bound(begin, end, c);

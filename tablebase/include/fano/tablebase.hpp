@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/buffer.hpp"
 #include "fano/errors.hpp"
 #include "fano/state.hpp"
 #include "fano/symmetry.hpp"
@@ -120,7 +121,7 @@ class Tablebase {
   // ascending, one outcome each; else std::invalid_argument): no encoding, no
   // decoder. Its header has section sizes and checksum zero.
   static Tablebase from_classes(const Variant& variant, const TablebaseCounts& counts,
-                                std::vector<std::uint64_t> canonical_codes,
+                                std::span<const std::uint64_t> canonical_codes,
                                 std::span<const Outcome> outcomes, const std::string& name);
 
   const TablebaseHeader& header() const { return header_; }
@@ -134,10 +135,12 @@ class Tablebase {
   std::size_t size() const { return codes_.size(); }
   State position_at(std::size_t i) const { return State{codes_[i]}; }
   Outcome outcome_at(std::size_t i) const;
-  const Symmetry& symmetry() const { return symmetry_; }
+  const Symmetry& symmetry() const { return *symmetry_; }
 
  private:
-  Tablebase(Variant v) : variant_(v), symmetry_(v) {}
+  // The variant's shared Symmetry (symmetry_of): built once a process, not
+  // once a table (`fano serve` opens 72).
+  Tablebase(Variant v) : variant_(v), symmetry_(&symmetry_of(v)) {}
   // The bucket of a code: side to move and the stacks of spaces 7, 6 and 5 as
   // digits (ranks among valid stacks); buckets are monotone in the code.
   // 9,826 buckets for stack cap 2 (about 14 classes each), 137,842 for cap 3.
@@ -152,13 +155,13 @@ class Tablebase {
   TablebaseHeader header_{};
   std::string name_;
   Variant variant_;
-  Symmetry symmetry_;
-  std::vector<std::uint64_t> codes_;
-  std::vector<std::uint8_t> outcomes_;
+  const Symmetry* symmetry_;
+  UninitVector<std::uint64_t> codes_;
+  UninitVector<std::uint8_t> outcomes_;
   // Probe index: the classes of bucket b are codes_[first_[b] .. first_[b + 1]).
   std::array<std::uint16_t, 256> digit_{};
   std::size_t radix_ = 0;
-  std::vector<std::uint32_t> first_;
+  UninitVector<std::uint32_t> first_;
 };
 
 // The checksum a whole file (header and sections) must carry in its header:
