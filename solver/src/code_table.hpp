@@ -60,9 +60,13 @@ class CodeTable {
       }
     }
 
-    // Asks the cache for code's first slot (insert() soon after finds it there).
-    void prefetch(std::uint64_t code) const { __builtin_prefetch(keys_.data() + slot_of(code)); }
-    void prefetch_value(std::uint32_t slot) const { __builtin_prefetch(values_.data() + slot); }
+    // Asks the cache for code's first slot, key and value (insert() soon after
+    // finds the key there, and its caller reads the value).
+    void prefetch(std::uint64_t code) const {
+      const std::size_t i = slot_of(code);
+      __builtin_prefetch(keys_.data() + i);
+      __builtin_prefetch(values_.data() + i);
+    }
 
     std::uint64_t key(std::uint32_t slot) const { return keys_[slot]; }
     // f(key, value) for every key, in slot order.

@@ -28,14 +28,17 @@ namespace detail {
 // ranges of ids it expanded in this layer and their children's canonical
 // codes, sorted by the hash table's shard (in move order within a shard; each
 // child's shard is kept in move order too). Then one task per shard inserts that shard's children
-// of every batch, so no two threads write the same shard, and once the new classes are counted, the
-// same task numbers its new ones (ids in discovery order, stored in the table) and turns its
-// children's codes into ids. The new ids of a layer are consecutive, so they are the next layer.
-// The layer's successor lists are then copied into the graph, so the batches hold one layer's
-// children at a time, and the hash table is freed before the sort. Ids depend on thread timing; the
-// graph is built on them (the analysis's values do not depend on the numbering), and the classes
-// are listed in code order with each one's id by a radix sort, which is the same for any thread
-// count.
+// of every batch, so no two threads write the same shard, and replaces each child's code by what
+// the table holds for it: the id of a class from an earlier layer, or, for a class new in this
+// layer, its index among the shard's new classes (their ids wait for every shard's count). Once
+// the new classes are counted, the same task numbers its new ones (ids in discovery order, stored
+// in the table); the new ids of a layer are consecutive, so they are the next layer. The layer's
+// successor lists are then copied into the graph, turning each new class's index into its id on
+// the way (so no pass over the children goes back to the table for their ids), and the batches
+// hold one layer's children at a time; the hash table is freed before the sort. Ids depend on
+// thread timing; the graph is built on them (the analysis's values do not depend on the numbering),
+// and the classes are listed in code order with each one's id by a radix sort, which is the same
+// for any thread count.
 namespace {
 
 constexpr unsigned kShards = CodeTable::kShards;
@@ -43,6 +46,10 @@ constexpr unsigned kShards = CodeTable::kShards;
 // random, and a mispredicted branch on "new or not" would otherwise leave each
 // load waiting on its own.
 constexpr std::size_t kAhead = 16;
+// Marks a table value (and so a child's value in a batch) as a class's index
+// among its shard's new classes of the layer being inserted, not yet its id;
+// ids must therefore stay below 2^31 (checked as each layer is numbered).
+constexpr std::uint32_t kNew = std::uint32_t(1) << 31;
 
 // One per thread, kept across layers so that its buffers grow instead of being
 // allocated (and faulted in) again for every layer; it holds the layer being
@@ -52,7 +59,8 @@ struct Batch {
   // The ranges of ids this thread expanded, in order (with edges only).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> expanded;
   UninitVector<std::uint8_t> shard_seq;  // each child's shard, in move order (with edges only)
-  // Per shard, the children in move order: codes, then ids once inserted.
+  // Per shard, the children in move order: codes, then their table values
+  // once inserted (an id, or a new class's index marked by kNew).
   std::array<UninitVector<std::uint64_t>, kShards> children;
 };
 
@@ -135,29 +143,44 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                       });
     std::vector<Batch*> all;
     for (Batch& b : batches) all.push_back(&b);
-    // Insert, one task per shard; children hold table slots for now.
+    // Insert, one task per shard. Each child's code becomes its table value:
+    // the id of a class found in an earlier layer, or kNew | the class's
+    // index in fresh[s] if it is new in this layer (its id is not known until
+    // every shard has counted its new classes).
     par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table->shard(s);
       std::size_t candidates = 0;
       for (const Batch* b : all) candidates += b->children[s].size();
       shard.reserve(shard.size() + candidates);
-      fresh[s].clear();
+      auto& new_slots = fresh[s];
+      new_slots.clear();
       bool is_new = false;
       for (Batch* b : all) {
-        auto& children = b->children[s];
-        for (size_t k = 0; k < children.size(); ++k) {
-          if (k + kAhead < children.size()) shard.prefetch(children[k + kAhead]);
+        // The children's array and count in locals: the compiler cannot tell
+        // that the stores into the array leave the vector's bounds alone.
+        std::uint64_t* const children = b->children[s].data();
+        const std::size_t n = b->children[s].size();
+        for (size_t k = 0; k < n; ++k) {
+          if (k + kAhead < n) shard.prefetch(children[k + kAhead]);
           const std::uint32_t slot = shard.insert(children[k], is_new);
-          if (is_new) fresh[s].push_back(slot);
-          children[k] = slot;
+          std::uint32_t value;
+          if (is_new) {
+            value = kNew | std::uint32_t(new_slots.size());
+            shard.value(slot) = value;  // a later duplicate in this layer finds it
+            new_slots.push_back(slot);
+          } else {
+            value = shard.value(slot);
+          }
+          children[k] = value;
         }
       }
     });
-    // Number the new classes shard by shard, then turn children's slots into ids.
+    // Number the new classes shard by shard.
     std::array<std::uint32_t, kShards> first_id;
-    std::uint32_t next_id = std::uint32_t(layer_end);
+    std::size_t next_id = layer_end;
     for (unsigned s = 0; s < kShards; ++s)
-      first_id[s] = next_id, next_id += std::uint32_t(fresh[s].size());
+      first_id[s] = std::uint32_t(next_id), next_id += fresh[s].size();
+    if (next_id > kNew) throw std::length_error("too many classes to number");
     next_codes.resize(next_id - layer_end);
     par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table->shard(s);
@@ -165,14 +188,6 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       for (const std::uint32_t slot : fresh[s]) {
         shard.value(slot) = id;
         next_codes[id++ - layer_end] = shard.key(slot);
-      }
-      for (Batch* b : all) {
-        auto& children = b->children[s];
-        for (size_t k = 0; k < children.size(); ++k) {
-          if (k + kAhead < children.size())
-            shard.prefetch_value(std::uint32_t(children[k + kAhead]));
-          children[k] = shard.value(std::uint32_t(children[k]));
-        }
       }
     });
     if (with_edges) {
@@ -183,12 +198,19 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       out_edges.resize(out_begin[layer_end]);
       par::parallel_for(size_t(0), all.size(), [&](size_t v) {
         const Batch& b = *all[v];
-        std::array<const std::uint64_t*, kShards> next;  // per shard, the next child's id
+        // Per shard, the next child's value from the insert pass.
+        std::array<const std::uint64_t*, kShards> next;
         for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
         const std::uint8_t* seq = b.shard_seq.data();
-        for (const auto& [first, end] : b.expanded)
-          for (std::uint32_t k = out_begin[first]; k < out_begin[end]; ++k)
-            out_edges[k] = std::uint32_t(*next[*seq++]++);
+        for (const auto& [first, end] : b.expanded) {
+          for (std::uint32_t k = out_begin[first], stop = out_begin[end]; k < stop; ++k) {
+            const unsigned s = *seq++;
+            const std::uint32_t v = std::uint32_t(*next[s]++);
+            // Without a branch: whether a child is new is as good as random.
+            const std::uint32_t is_new = 0u - (v >> 31);
+            out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
+          }
+        }
       });
     }
     layer_begin = layer_end;
