@@ -18,8 +18,9 @@ namespace fano {
 
 struct SolveOptions {
   int threads = 0;  // 0: all cores
-  // Also build the table's codes section (Solution::codes_section) while the
-  // retrograde analysis runs, for callers that write the table.
+  // Also build the table's codes section (Solution::codes_section), for
+  // callers that write the table: beside the retrograde analysis, or after it
+  // on one thread.
   bool encode_codes = false;
   // Called with a stage name and a progress line; for stderr reporting.
   std::function<void(const std::string&)> progress;
