@@ -219,6 +219,9 @@ struct ColdFigures {
 struct BenchReport {
   int cores = 0, runs = 0, probes = 0, cold_runs = 0, reference_runs = 0;
   std::vector<ColdFigures> cold;
+  // The median over the rounds of (1 thread's wall / all cores' wall), the
+  // two runs of a round made one after the other under the same load.
+  double cold_pair_scaling = 0;
   std::vector<SolveTiming> solves;  // per variant: 1 thread, then all cores
   std::uint64_t moves = 0, perft_nodes = 0;
   double movegen_s = 1e9, perft_s = 1e9;
@@ -235,18 +238,21 @@ double median_of(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Whole processes, 1 thread and all cores in turn; medians. Run first, while
-// this process is small: a child's peak memory counts what it shares with its
-// parent from fork to exec.
-std::vector<ColdFigures> measure_cold_solves(const std::string& dir, int cold_runs, int cores) {
-  std::vector<ColdFigures> cold;
-  if (cold_runs == 0) return cold;
-  progress("bench: " + std::to_string(cold_runs) +
+// Whole processes, 1 thread and all cores in turn; medians, and the median
+// of each round's ratio (a VM's speed drifts between rounds, so the ratio of
+// the two medians mixes runs made under different loads). Run first, while
+// this process is small.
+void measure_cold_solves(BenchReport& rep, const std::string& dir) {
+  if (rep.cold_runs == 0) return;
+  progress("bench: " + std::to_string(rep.cold_runs) +
            " whole-process runs of fano solve per thread count");
   const std::string path = (std::filesystem::path(dir) / "cold.fanotb").string();
   std::vector<std::vector<ColdSolve>> runs_by(2);
-  for (int r = 0; r < cold_runs; ++r)
-    for (int k = 0; k < 2; ++k) runs_by[k].push_back(run_cold_solve(path, k == 0 ? 1 : cores));
+  std::vector<double> pair_scaling;
+  for (int r = 0; r < rep.cold_runs; ++r) {
+    for (int k = 0; k < 2; ++k) runs_by[k].push_back(run_cold_solve(path, k == 0 ? 1 : rep.cores));
+    pair_scaling.push_back(runs_by[0].back().wall_ms / runs_by[1].back().wall_ms);
+  }
   for (int k = 0; k < 2; ++k) {
     std::vector<double> wall, peak, faults;
     for (const ColdSolve& c : runs_by[k]) {
@@ -254,10 +260,10 @@ std::vector<ColdFigures> measure_cold_solves(const std::string& dir, int cold_ru
       peak.push_back(double(c.peak_kb));
       faults.push_back(double(c.minor_faults));
     }
-    cold.push_back(
-        {k == 0 ? 1 : cores, median_of(wall), long(median_of(peak)), long(median_of(faults))});
+    rep.cold.push_back(
+        {k == 0 ? 1 : rep.cores, median_of(wall), long(median_of(peak)), long(median_of(faults))});
   }
-  return cold;
+  rep.cold_pair_scaling = median_of(pair_scaling);
 }
 
 // Round after round of every variant on 1 thread and on all cores, so that the
@@ -392,7 +398,8 @@ Json report_json(const BenchReport& rep) {
       {"speedup_cold_all_cores", ref && rep.cold.size() == 2
                                      ? Json(rep.reference_s * 1e3 / rep.cold[1].wall_ms)
                                      : Json(nullptr)},
-      {"cold_solve", std::move(cold)}};
+      {"cold_solve", std::move(cold)},
+      {"cold_thread_scaling", rep.cold.size() == 2 ? Json(rep.cold_pair_scaling) : Json(nullptr)}};
 }
 
 void print_report(const BenchReport& rep) {
@@ -428,7 +435,10 @@ void print_report(const BenchReport& rep) {
     std::cout << line;
   }
   if (rep.cold.size() == 2) {
-    std::snprintf(line, sizeof line, "cold standard solve, 1 thread / %d: %.2fx\n", rep.cores,
+    std::snprintf(line, sizeof line,
+                  "cold standard solve, 1 thread / %d: %.2fx (the median of %d rounds' ratios; "
+                  "the medians' ratio %.2fx)\n",
+                  rep.cores, rep.cold_pair_scaling, rep.cold_runs,
                   rep.cold[0].wall_ms / rep.cold[1].wall_ms);
     std::cout << line;
   }
@@ -510,7 +520,7 @@ int cmd_bench(const Args& args) {
   rep.probes = opts.probes;
   rep.cold_runs = opts.cold_runs;
   rep.reference_runs = opts.reference_runs;
-  rep.cold = measure_cold_solves(folder.path(), opts.cold_runs, rep.cores);
+  measure_cold_solves(rep, folder.path());
   rep.solves = measure_solves(folder.path(), opts.runs, rep.cores);
   measure_move_generation(rep);
   measure_probes(rep, folder.path());
