@@ -49,7 +49,7 @@ std::uint64_t high_half(__m128i x) {
 // Whether the running CPU (and its operating system) lets AVX2 run. glibc's
 // loader has already asked the CPU, so its answer is read rather than
 // __builtin_cpu_supports's: that linked libgcc's feature probe into the
-// program, a dozen `cpuid` instructions at every start, and each traps to
+// program, several `cpuid` instructions at every start, and each traps to
 // the hypervisor on the project's VMs (9 us).
 bool cpu_has_avx2() {
 #if defined(FANO_HAVE_GLIBC_X86_H)
