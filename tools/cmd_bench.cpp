@@ -46,7 +46,7 @@ void time_solve(SolveTiming& best, const std::string& path) {
   const auto t0 = Clock::now();
   SolveOptions opts;
   opts.threads = best.threads;
-  opts.encode_codes = true;  // as fano solve does
+  opts.encode_sections = true;  // as fano solve does
   const Solution sol = solve(best.variant, opts);
   const auto tw = Clock::now();
   const auto bytes = encode_solution(sol, best.threads);

@@ -33,7 +33,7 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
       progress("serve: no table for " + variant_short_name(v) + " at " + path + "; solving it");
       SolveOptions opts;
       opts.progress = progress;
-      opts.encode_codes = true;
+      opts.encode_sections = true;
       const auto bytes = encode_solution(solve(v, opts));
       try {
         if (dir == default_table_dir().path) create_table_dir(dir);  // only the default folder

@@ -40,7 +40,7 @@ int cmd_solve(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   SolveOptions opts;
   opts.threads = threads;
-  opts.encode_codes = true;  // the table is written below
+  opts.encode_sections = true;  // the table is written below
   opts.progress = progress;
   const Solution sol = solve(v, opts);
 

@@ -1,6 +1,8 @@
-// An open-addressing hash set of state codes with a 32-bit value per slot,
-// split into kShards independent shards by the top bits of the hash (internal
-// to the solver).
+// An open-addressing hash set of state codes, split into kShards independent
+// shards by the top bits of the hash (internal to the solver). A slot holds
+// only a 32-bit value that names its code: the caller keeps the codes (the
+// search keeps them by id, which it needs anyway) and reads a value's code
+// back with key_of(value).
 //
 // Why shards: when two threads insert into one shared table, every new key
 // written by one core evicts that cache line from the other, and on the
@@ -8,6 +10,12 @@
 // thread, so the insert pass did not scale at all. With one owner per shard
 // at a time, a shard's lines stay in its owner's cache and an insert needs no
 // atomic operation.
+//
+// Why values only: with the code beside its value a slot took 12 bytes, and
+// the table (2^18 slots for the standard game) was 3 MiB of the search's 7.6
+// MiB at its peak, beside a 1 MiB copy of the same codes by id made after the
+// search. With 4-byte slots it is 1 MiB and the codes by id are the only
+// copy (results/cold-solve.md).
 #pragma once
 
 #include <algorithm>
@@ -23,7 +31,6 @@ namespace fano::detail {
 
 class CodeTable {
  public:
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // never a state code (bit 63 is 0)
   static constexpr int kShardBits = 4;
   static constexpr unsigned kShards = 1u << kShardBits;
 
@@ -32,8 +39,12 @@ class CodeTable {
   static std::uint64_t hash(std::uint64_t code) { return code * 0x9E3779B97F4A7C15ull; }
   static unsigned shard_of(std::uint64_t code) { return unsigned(hash(code) >> (64 - kShardBits)); }
 
+  // Never a value: marks a free slot.
+  static constexpr std::uint32_t kFree = ~std::uint32_t(0);
+
   // One shard: a plain (not thread-safe) table; its owner is the only thread
-  // touching it until the next phase.
+  // touching it until the next phase. key_of(value) is the code of a stored
+  // value; it must stay the same while the value is in the table.
   class Shard {
    public:
     explicit Shard(std::size_t min_capacity = 64) { reset(min_capacity); }
@@ -41,63 +52,51 @@ class CodeTable {
     std::size_t capacity() const { return mask_ + 1; }
     std::size_t size() const { return size_; }
 
-    // Returns the slot of code (which must belong to this shard), claiming a
-    // free one if it is new (then `inserted` is set). Slots stay valid until
-    // the next reserve().
-    std::uint32_t insert(std::uint64_t code, bool& inserted) {
-      assert(code != kEmpty);
+    // Returns the slot whose value's code is `code` (which must belong to this
+    // shard), claiming a free one if there is none (then `inserted` is set,
+    // and the caller stores the new code's value there before the next call).
+    // Slots stay valid until the next reserve().
+    template <class KeyOf>
+    std::uint32_t insert(std::uint64_t code, KeyOf&& key_of, bool& inserted) {
       for (std::size_t i = slot_of(code);; i = (i + 1) & mask_) {
-        if (keys_[i] == code) {
-          inserted = false;
-          return std::uint32_t(i);
-        }
-        if (keys_[i] == kEmpty) {
-          keys_[i] = code;
+        const std::uint32_t v = values_[i];
+        if (v == kFree) {
           ++size_;
           inserted = true;
           return std::uint32_t(i);
         }
+        if (key_of(v) == code) {
+          inserted = false;
+          return std::uint32_t(i);
+        }
       }
     }
 
-    // Asks the cache for code's first slot, key and value (insert() soon after
-    // finds the key there, and its caller reads the value).
-    void prefetch(std::uint64_t code) const {
-      const std::size_t i = slot_of(code);
-      __builtin_prefetch(keys_.data() + i);
-      __builtin_prefetch(values_.data() + i);
-    }
+    // Asks the cache for code's first slot (insert() soon after reads it).
+    void prefetch(std::uint64_t code) const { __builtin_prefetch(values_.data() + slot_of(code)); }
+    // The value in code's first slot, or kFree: a guess at the value insert()
+    // will compare first, for prefetching its code.
+    std::uint32_t first_value(std::uint64_t code) const { return values_[slot_of(code)]; }
 
-    std::uint64_t key(std::uint32_t slot) const { return keys_[slot]; }
-    // f(key, value) for every key, in slot order.
-    template <class F>
-    void for_each(F&& f) const {
-      for (std::size_t i = 0; i < capacity(); ++i)
-        if (keys_[i] != kEmpty) f(keys_[i], values_[i]);
-    }
     std::uint32_t& value(std::uint32_t slot) { return values_[slot]; }
 
-    // Rebuilds with room for at least `needed` keys at load factor <= 15/16,
-    // keeping keys and values. Callers pass an upper bound (every candidate
-    // of a layer counted as new, though most are not), so the real load stays
-    // near 1/2 while the shards stay small enough for the caches: 2 MiB of
-    // keys in all for the standard game.
-    void reserve(std::size_t needed) {
+    // Rebuilds with room for at least `needed` codes at load factor <= 15/16.
+    // The old slots are not read: each_value(f) calls f(value, code) for
+    // every value held (the search walks its ids of the shard in order, so
+    // the codes are read in order too). Callers pass an upper bound (every
+    // candidate of a layer counted as new, though most are not), so the real
+    // load stays near 1/2 while the shards stay small enough for the caches.
+    template <class EachValue>
+    void reserve(std::size_t needed, EachValue&& each_value) {
       if (16 * needed <= 15 * capacity()) return;
-      // Straight from the old arrays into the new ones.
-      UninitVector<std::uint64_t> old_keys;
-      UninitVector<std::uint32_t> old_values;
-      old_keys.swap(keys_), old_values.swap(values_);
       const std::size_t held = size_;
+      free_buffer(values_);  // first, so that the new array may take its place
       reset(needed + needed / 15 + 1);
-      for (std::size_t j = 0; j < old_keys.size(); ++j) {
-        const std::uint64_t k = old_keys[j];
-        if (k == kEmpty) continue;
-        std::size_t i = slot_of(k);
-        while (keys_[i] != kEmpty) i = (i + 1) & mask_;
-        keys_[i] = k;
-        values_[i] = old_values[j];
-      }
+      each_value([&](std::uint32_t v, std::uint64_t code) {
+        std::size_t i = slot_of(code);
+        while (values_[i] != kFree) i = (i + 1) & mask_;
+        values_[i] = v;
+      });
       size_ = held;
     }
 
@@ -109,13 +108,11 @@ class CodeTable {
       const std::size_t cap = std::bit_ceil(std::max<std::size_t>(min_capacity, 64));
       mask_ = cap - 1;
       shift_ = 64 - std::countr_zero(cap);
-      keys_ = UninitVector<std::uint64_t>(cap);
-      std::fill(keys_.begin(), keys_.end(), kEmpty);
-      values_ = UninitVector<std::uint32_t>(cap);  // a slot's value is set when its key is
+      values_ = UninitVector<std::uint32_t>(cap);
+      std::fill(values_.begin(), values_.end(), kFree);
       size_ = 0;
     }
 
-    UninitVector<std::uint64_t> keys_;
     UninitVector<std::uint32_t> values_;
     std::size_t mask_ = 0, size_ = 0;
     int shift_ = 64;

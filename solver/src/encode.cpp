@@ -11,12 +11,12 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "codes_section.hpp"
 #include "fano/numbering.hpp"
 #include "fano/parallel.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_writer.hpp"
+#include "sections.hpp"
 
 namespace fano {
 namespace {
@@ -99,20 +99,25 @@ UninitVector<std::uint8_t> raw_outcomes_section(std::span<const Outcome> outcome
 }
 
 // The file: the header, the codes section (codes_section, else built from
-// codes) and the outcomes section compressed from raw_outcomes; both
-// sections are compressed at once.
+// codes) and the outcomes section (outcomes_section, else compressed from
+// raw_outcomes); what is to be compressed is compressed at once.
 std::vector<std::uint8_t> assemble_tablebase(const Variant& variant, const TablebaseCounts& counts,
                                              std::span<const std::uint64_t> codes,
                                              const CodesSection* codes_section,
-                                             std::span<const std::uint8_t> raw_outcomes) {
+                                             std::span<const std::uint8_t> raw_outcomes,
+                                             const OutcomesSection* outcomes_section = nullptr) {
   CodesSection built;
-  UninitVector<std::uint8_t> outcomes_z;
+  UninitVector<std::uint8_t> compressed;
   par::parallel_invoke(
       [&] {
         if (!codes_section) built = encode_codes_section(variant, codes);
       },
-      [&] { outcomes_z = compress(raw_outcomes, kOutcomesZstdLevel); });
+      [&] {
+        if (!outcomes_section) compressed = compress(raw_outcomes, kOutcomesZstdLevel);
+      });
   const UninitVector<std::uint8_t>& codes_z = codes_section ? codes_section->bytes : built.bytes;
+  const UninitVector<std::uint8_t>& outcomes_z =
+      outcomes_section ? outcomes_section->bytes : compressed;
 
   TablebaseHeader h = tablebase_header(variant, counts, codes.size());
   h.codes_bytes = codes_z.size();
@@ -132,6 +137,12 @@ void check_codes_section(const Variant& variant, std::size_t classes,
                          const CodesSection* codes_section) {
   if (codes_section && (codes_section->classes != classes || !(codes_section->variant == variant)))
     throw std::invalid_argument("the codes section was built for other codes");
+}
+
+// The classes won in 0 plies of a solution's outcomes (see
+// outcomes_section_of_solution).
+auto won_now_in(std::span<const Outcome> outcomes) {
+  return [outcomes](std::size_t i) { return outcomes[i] == Outcome{Value::kWin, 0}; };
 }
 
 }  // namespace
@@ -161,19 +172,27 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
   return assemble_tablebase(variant, counts, codes, codes_section, raw);
 }
 
+namespace detail {
+OutcomesSection outcomes_section_of_solution(const Variant& variant,
+                                             std::span<const Outcome> outcomes) {
+  const auto raw = raw_outcomes_section(outcomes, won_now_in(outcomes));
+  return {variant, outcomes.size(), compress(raw, kOutcomesZstdLevel)};
+}
+}  // namespace detail
+
 std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
   par::task_arena arena(threads > 0 ? threads : par::default_concurrency());
   return arena.execute([&] {
     const CodesSection* codes_section = s.codes_section ? &*s.codes_section : nullptr;
     check_codes_section(s.variant, s.positions.size(), codes_section);
-    // In a solution the classes won in 0 plies are exactly those where a line
-    // stands (the analysis decides those first; a class without a line and
-    // without a move is lost in 0; the levels decide the rest in 1 ply or
-    // more), so the rules are not asked again for every class.
-    const Outcome won_now{Value::kWin, 0};
-    const auto raw =
-        raw_outcomes_section(s.outcomes, [&](std::size_t i) { return s.outcomes[i] == won_now; });
-    return assemble_tablebase(s.variant, tablebase_counts(s), s.positions, codes_section, raw);
+    const OutcomesSection* outcomes_section = s.outcomes_section ? &*s.outcomes_section : nullptr;
+    if (outcomes_section && (outcomes_section->classes != s.outcomes.size() ||
+                             !(outcomes_section->variant == s.variant)))
+      throw std::invalid_argument("the outcomes section was built for other outcomes");
+    const auto raw = outcomes_section ? UninitVector<std::uint8_t>()
+                                      : raw_outcomes_section(s.outcomes, won_now_in(s.outcomes));
+    return assemble_tablebase(s.variant, tablebase_counts(s), s.positions, codes_section, raw,
+                              outcomes_section);
   });
 }
 

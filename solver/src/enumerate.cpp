@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "code_table.hpp"
-#include "codes_section.hpp"
 #include "fano/numbering.hpp"
 #include "fano/parallel.hpp"
 #include "move_graph.hpp"
 #include "radix_sort.hpp"
+#include "sections.hpp"
 
 namespace fano {
 namespace detail {
@@ -23,22 +23,28 @@ namespace detail {
 // with move generation), so canonicalising every child finds exactly the
 // classes of the reachable positions.
 //
-// Each layer is expanded in parallel: every class's number of moves, standing
-// line and orbit size are stored by id, and each thread's batch keeps the
-// ranges of ids it expanded in this layer and their children's canonical
-// codes, sorted by the hash table's shard (in move order within a shard; each
-// child's shard is kept in move order too). Then one task per shard inserts that shard's children
-// of every batch, so no two threads write the same shard, and replaces each child's code by what
-// the table holds for it: the id of a class from an earlier layer, or, for a class new in this
-// layer, its index among the shard's new classes (their ids wait for every shard's count). Once
-// the new classes are counted, the same task numbers its new ones (ids in discovery order, stored
-// in the table); the new ids of a layer are consecutive, so they are the next layer. The layer's
-// successor lists are then copied into the graph, turning each new class's index into its id on
-// the way (so no pass over the children goes back to the table for their ids), and the batches
-// hold one layer's children at a time; the hash table is freed before the sort. Ids depend on
-// thread timing; the graph is built on them (the analysis's values do not depend on the numbering),
-// and the classes are listed in code order with each one's id by a radix sort, which is the same
-// for any thread count.
+// Each layer is expanded in parallel: every class's number of moves and
+// standing line are stored by id, and each thread's batch keeps the ranges of
+// ids it expanded in this layer and their children's canonical codes, sorted
+// by the hash table's shard (in move order within a shard; each child's shard
+// is kept in move order too). Then one task per shard inserts that shard's
+// children of every batch, so no two threads write the same shard, and
+// replaces each child's code by what the table holds for it: the id of a class
+// from an earlier layer, or, for a class new in this layer, its index among
+// the shard's new classes (their ids wait for every shard's count). The table
+// holds only these values; a value's code is read from the codes by id or
+// from the shard's new codes (code_table.hpp). Once the new classes are
+// counted, the same task numbers its new ones (ids in discovery order, stored
+// in the table, their codes appended to the codes by id); the new ids of a
+// layer are consecutive, so they are the next layer, and a shard's ids are
+// one stretch per layer. The layer's successor lists are then copied into
+// the graph, turning each new class's index into its id on the way (so no
+// pass over the children goes back to the table for their ids), and the
+// batches hold one layer's children at a time; the hash table is freed when
+// the search ends. Ids depend on thread timing; the graph is built on them
+// (the analysis's values do not depend on the numbering), and rank_classes
+// lists the classes in code order with each one's id by a radix sort, which
+// is the same for any thread count.
 namespace {
 
 constexpr unsigned kShards = CodeTable::kShards;
@@ -82,24 +88,35 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // inserts (CodeTable::Shard::reserve), so its size follows the game: a
   // fixed 2^18 slots (3 MiB) fitted the standard game but cost a game with
   // one piece of a kind two huge pages zeroed for a few hundred classes.
+  // Every class's code by id, and per shard the codes of the classes new in
+  // the layer being inserted (with their slots, until they are numbered): the
+  // table's values name their codes here (see code_of_value).
+  UninitVector<std::uint64_t> code_of{kEmptyBoard.code};
+  std::array<UninitVector<std::uint64_t>, kShards> fresh_codes;
+  std::array<UninitVector<std::uint32_t>, kShards> fresh_slots;
+  const auto key_of = [&](unsigned s) {
+    return [&code_of, &fresh = fresh_codes[s]](std::uint32_t v) {
+      return v & kNew ? fresh[v & ~kNew] : code_of[v];
+    };
+  };
+  // Each shard's ids: a stretch of consecutive ids per layer (a layer's new
+  // classes are numbered shard by shard), for rebuilding the shard.
+  std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kShards> ids_of_shard;
   std::optional<CodeTable> table(std::in_place, CodeTable::kShards * 64);
   {
     bool inserted = false;
-    CodeTable::Shard& shard = table->shard(CodeTable::shard_of(kEmptyBoard.code));
-    shard.value(shard.insert(kEmptyBoard.code, inserted)) = 0;
+    const unsigned s = CodeTable::shard_of(kEmptyBoard.code);
+    CodeTable::Shard& shard = table->shard(s);
+    shard.value(shard.insert(kEmptyBoard.code, key_of(s), inserted)) = 0;
+    ids_of_shard[s].emplace_back(0, 1);
   }
   MoveGraph g;
-  // The codes of the layer being expanded (by id - layer_begin) and of the
-  // next one; the table holds every class's code and id until the search ends.
-  UninitVector<std::uint64_t> layer_codes{kEmptyBoard.code}, next_codes;
-  UninitVector<std::uint8_t> line_of;    // by id (with edges only)
-  UninitVector<std::uint16_t> orbit_of;  // by id (with edges only)
+  UninitVector<std::uint8_t> line_of;  // by id (with edges only)
   // With edges: out_begin[id + 1] holds id's degree until its layer's prefix sum.
   auto& out_begin = g.out_begin;
   auto& out_edges = g.out_edges;
   if (with_edges) out_begin.assign(1, 0);
   par::enumerable_thread_specific<Batch> batches;
-  std::array<UninitVector<std::uint32_t>, kShards> fresh;  // new slots of the layer, per shard
   // The layer being expanded is the ids [layer_begin, layer_end).
   std::size_t layer_begin = 0, layer_end = 1;
   for (std::size_t depth = 1; layer_begin < layer_end; ++depth) {
@@ -107,20 +124,15 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       b.expanded.clear(), b.shard_seq.clear();
       for (auto& children : b.children) children.clear();
     }
-    if (with_edges)
-      resize_snug(line_of, layer_end), resize_snug(orbit_of, layer_end),
-          resize_snug(out_begin, layer_end + 1);
+    if (with_edges) resize_snug(line_of, layer_end), resize_snug(out_begin, layer_end + 1);
     par::parallel_for(par::blocked_range<size_t>(layer_begin, layer_end, 512),
                       [&](const par::blocked_range<size_t>& r) {
                         Batch& b = batches.local();
                         if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
                         for (size_t id = r.begin(); id != r.end(); ++id) {
-                          const State st{layer_codes[id - layer_begin]};
+                          const State st{code_of[id]};
                           const bool ended = formed_lines(rules, st) != 0;  // no move is made then
-                          if (with_edges) {
-                            line_of[id] = ended, out_begin[id + 1] = 0;
-                            orbit_of[id] = std::uint16_t(sym.orbit_size(st));
-                          }
+                          if (with_edges) line_of[id] = ended, out_begin[id + 1] = 0;
                           if (ended) continue;
                           std::array<std::uint64_t, 256> kids;
                           unsigned degree = 0;
@@ -149,11 +161,16 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     // every shard has counted its new classes).
     par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table->shard(s);
+      const auto key = key_of(s);
       std::size_t candidates = 0;
       for (const Batch* b : all) candidates += b->children[s].size();
-      shard.reserve(shard.size() + candidates);
-      auto& new_slots = fresh[s];
-      new_slots.clear();
+      shard.reserve(shard.size() + candidates, [&](auto&& f) {
+        for (const auto& [first, end] : ids_of_shard[s])
+          for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
+      });
+      auto& new_codes = fresh_codes[s];
+      auto& new_slots = fresh_slots[s];
+      new_codes.clear(), new_slots.clear();
       bool is_new = false;
       for (Batch* b : all) {
         // The children's array and count in locals: the compiler cannot tell
@@ -162,11 +179,13 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
         const std::size_t n = b->children[s].size();
         for (size_t k = 0; k < n; ++k) {
           if (k + kAhead < n) shard.prefetch(children[k + kAhead]);
-          const std::uint32_t slot = shard.insert(children[k], is_new);
+          const std::uint64_t code = children[k];
+          const std::uint32_t slot = shard.insert(code, key, is_new);
           std::uint32_t value;
           if (is_new) {
-            value = kNew | std::uint32_t(new_slots.size());
+            value = kNew | std::uint32_t(new_codes.size());
             shard.value(slot) = value;  // a later duplicate in this layer finds it
+            new_codes.push_back(code);
             new_slots.push_back(slot);
           } else {
             value = shard.value(slot);
@@ -179,16 +198,17 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     std::array<std::uint32_t, kShards> first_id;
     std::size_t next_id = layer_end;
     for (unsigned s = 0; s < kShards; ++s)
-      first_id[s] = std::uint32_t(next_id), next_id += fresh[s].size();
+      first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
     if (next_id > kNew) throw std::length_error("too many classes to number");
-    next_codes.resize(next_id - layer_end);
+    resize_snug(code_of, next_id);
     par::parallel_for(0u, kShards, [&](unsigned s) {
       CodeTable::Shard& shard = table->shard(s);
       std::uint32_t id = first_id[s];
-      for (const std::uint32_t slot : fresh[s]) {
-        shard.value(slot) = id;
-        next_codes[id++ - layer_end] = shard.key(slot);
+      for (std::size_t k = 0; k < fresh_slots[s].size(); ++k, ++id) {
+        shard.value(fresh_slots[s][k]) = id;
+        code_of[id] = fresh_codes[s][k];
       }
+      if (id > first_id[s]) ids_of_shard[s].emplace_back(first_id[s], id);
     });
     if (with_edges) {
       // The layer's successor lists, in id order: the ids a thread expanded
@@ -215,16 +235,22 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     }
     layer_begin = layer_end;
     layer_end = next_id;
-    layer_codes.swap(next_codes);
     if (options.progress && layer_begin < layer_end)
       options.progress("enumerate: depth " + std::to_string(depth) + ", " +
                        std::to_string(layer_end) + " classes");
   }
-  // The search's buffers are not needed for the ranking below.
-  const size_t n = layer_end;
-  free_buffer(layer_codes), free_buffer(next_codes);
+  table.reset();
   batches.clear();
-  for (auto& f : fresh) free_buffer(f);
+  for (auto& f : fresh_codes) free_buffer(f);
+  for (auto& f : fresh_slots) free_buffer(f);
+  code_of.resize(layer_end);
+  g.code_of = std::move(code_of);
+  g.line_formed = std::move(line_of);
+  return g;
+}
+
+void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_deltas) {
+  const std::size_t n = g.code_of.size();
   // Sort (class number, id) packed in one word: the class number (below 2^39,
   // see numbering.hpp) orders like the code, and the id in the low bits gives
   // each class's rank without a lookup.
@@ -233,17 +259,12 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // (2 * 41^7 < 2^39 for cap 3). The order is the class numbers' either way.
   const int kIdBits = std::max(24, int(std::bit_width(n)));
   const Numbering numbering(rules.stack_cap());
-  // Every class's code by id, from the table, which is then freed: the keys
-  // and the sort's second array take its place.
-  UninitVector<std::uint64_t> code_of(n);
-  par::parallel_for(0u, kShards, [&](unsigned s) {
-    table->shard(s).for_each([&](std::uint64_t code, std::uint32_t id) { code_of[id] = code; });
-  });
-  table.reset();
-  UninitVector<std::uint64_t> keys(n);
+  // The codes by id become the keys in place, and the sorted keys become the
+  // codes in place again, decoded from their class numbers: no array of codes
+  // lives beside the sort's two (results/cold-solve.md).
+  UninitVector<std::uint64_t> keys = std::move(g.code_of);
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t id = r.begin(); id != r.end(); ++id)
-      keys[id] = numbering.number(State{code_of[id]});
+    for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = numbering.number(State{keys[id]});
   });
   std::uint64_t any = 0;
   for (size_t id = 0; id < n; ++id) any |= keys[id];
@@ -253,33 +274,35 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   });
   radix_sort(keys, kIdBits);
   // The sorted class numbers are the codes section's input: its deltas are
-  // taken here, before the keys become codes, and the table writer never
-  // numbers the classes again.
-  if (options.encode_codes)
+  // taken here, and the table writer never numbers the classes again.
+  if (with_deltas)
     g.code_deltas = class_number_deltas(n, [&](std::size_t i) { return keys[i] >> kIdBits; });
-  // The sorted keys become the codes in place, so the sort's array is the
-  // positions' array.
-  if (with_edges) g.id_of.resize(n);
-  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t i = r.begin(); i != r.end(); ++i) {
-      const std::uint32_t id = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
-      if (with_edges) g.id_of[i] = id;
-      keys[i] = code_of[id];
+  if (with_ids) g.id_of.resize(n);
+  // Each slice decodes its first number in full and steps through the rest
+  // (a step touches only the digits its carry reaches).
+  const std::size_t slices = (n + kSlice - 1) / kSlice;
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    Numbering::Cursor cursor;  // number 0
+    std::uint64_t at = 0;
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const std::uint64_t number = keys[i] >> kIdBits;
+      if (!numbering.advance(cursor, number - at))
+        throw std::logic_error("rank_classes: a class number decodes to no state");
+      at = number;
+      if (with_ids) g.id_of[i] = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
+      keys[i] = cursor.state.code;
     }
   });
-  free_buffer(code_of);
   g.positions = std::move(keys);
-  g.line_formed = std::move(line_of);
-  g.orbit = std::move(orbit_of);
-  return g;
 }
 
 }  // namespace detail
 
 std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetry& sym,
                                                const SolveOptions& options) {
-  const auto positions = detail::build_move_graph(rules, sym, options, false).positions;
-  return {positions.begin(), positions.end()};
+  detail::MoveGraph g = detail::build_move_graph(rules, sym, options, false);
+  detail::rank_classes(g, rules, false, false);
+  return {g.positions.begin(), g.positions.end()};
 }
 
 }  // namespace fano

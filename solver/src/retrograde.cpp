@@ -6,13 +6,14 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
-#include "codes_section.hpp"
 #include "fano/buffer.hpp"
 #include "fano/parallel.hpp"
 #include "fano/solver.hpp"
 #include "move_graph.hpp"
+#include "sections.hpp"
 
 namespace fano {
 namespace {
@@ -30,11 +31,13 @@ constexpr std::uint16_t pack(Value v, unsigned plies) {
   return std::uint16_t(unsigned(v) << 14 | plies);
 }
 
-// The predecessor lists: in_edges[in_begin[j] .. in_begin[j+1]) are the
-// ids with a move to id j, in ascending order.
+// The predecessor lists: in_edges[in_begin[j] .. in_begin[j+1]) are the ids
+// with a move to id j, in ascending order, then possibly copies of the id
+// `classes` (one past the last; see Retrograde's sentinel) up to the end of a
+// segment: no row crosses a segment of in_edges, so each row is one stretch.
 struct Predecessors {
   UninitVector<std::uint32_t> in_begin;
-  UninitVector<std::uint32_t> in_edges;
+  detail::EdgeArray in_edges;
 };
 
 // The counters and cursors below are hit at random: each pass asks for the
@@ -43,19 +46,22 @@ constexpr std::uint32_t kAhead = 16;
 
 // Predecessor lists by a counting sort over a few fixed chunks of sources:
 // each chunk counts its moves per target, the counts become per-chunk
-// write offsets (chunk after chunk within a row), and each chunk writes its
+// write offsets within the row (chunk after chunk), and each chunk writes its
 // sources in order. Every row comes out sorted by source, the same layout
-// for any thread count, without an atomic counter per move.
+// for any thread count, without an atomic counter per move. The counts and
+// offsets are 16-bit (a row fits a segment of 2^15 entries), half the memory
+// of a chunk's cursor.
 Predecessors build_predecessors(const detail::MoveGraph& g) {
+  using detail::EdgeArray;
   const auto& out_begin = g.out_begin;
   const auto& out_edges = g.out_edges;
   const std::size_t n = out_begin.size() - 1;
   const std::size_t chunks = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
   const std::size_t per_chunk = (n + chunks - 1) / chunks;
-  UninitVector<std::uint32_t> cursor(chunks *
-                                     n);  // cursor[c * n + j]: chunk c's count, then offset
+  // cursor[c * n + j]: chunk c's count of moves to j, then its offset in j's row
+  UninitVector<std::uint16_t> cursor(chunks * n);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
-    std::uint32_t* count = cursor.data() + c * n;
+    std::uint16_t* count = cursor.data() + c * n;
     std::fill(count, count + n, 0);
     const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
     const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
@@ -66,23 +72,45 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
       }
     });
   });
+  // Row starts: a row that would cross into the next segment starts there,
+  // and the rest of the segment (the gap) is filled with the sentinel.
   Predecessors pred;
   auto& in_begin = pred.in_begin;
   in_begin.resize(n + 1);
-  in_begin[0] = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> gaps;
+  std::size_t offset = 0, counted = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    std::uint32_t offset = in_begin[j];
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const std::uint32_t count = cursor[c * n + j];
-      cursor[c * n + j] = offset;
-      offset += count;
+    std::uint32_t row = 0;
+    for (std::size_t c = 0; c < chunks; ++c) row += cursor[c * n + j];
+    counted += row;
+    if (row > EdgeArray::kSegment)
+      throw std::length_error("a class with more predecessors than a segment holds");
+    if ((offset & (EdgeArray::kSegment - 1)) + row > EdgeArray::kSegment) {
+      const std::size_t next = (offset | (EdgeArray::kSegment - 1)) + 1;
+      gaps.emplace_back(offset, next);
+      offset = next;
     }
-    in_begin[j + 1] = offset;
+    if (offset + row > std::numeric_limits<std::uint32_t>::max())
+      throw std::length_error("too many moves for the predecessor lists");
+    in_begin[j] = std::uint32_t(offset);
+    std::uint16_t at = 0;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::uint16_t count = cursor[c * n + j];
+      cursor[c * n + j] = at;
+      at = std::uint16_t(at + count);
+    }
+    offset += row;
   }
+  // A count above 2^16 - 1 would have wrapped and lost moves.
+  if (counted != out_edges.size())
+    throw std::length_error("a class with more predecessors than a segment holds");
+  in_begin[n] = std::uint32_t(offset);
   auto& in_edges = pred.in_edges;
-  in_edges.resize(in_begin[n]);
+  in_edges.resize(offset);
+  for (const auto& [first, end] : gaps)
+    for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
-    std::uint32_t* next_slot = cursor.data() + c * n;
+    std::uint16_t* next_slot = cursor.data() + c * n;
     const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
     const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
     std::size_t i = c * per_chunk;  // the source of move k (rows in order)
@@ -90,59 +118,38 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
                                [&](std::size_t k0, const std::uint32_t* e, std::size_t m) {
                                  for (std::size_t k = 0; k < m; ++k) {
                                    while (k0 + k >= out_begin[i + 1]) ++i;
-                                   if (k + kAhead < m)
+                                   if (k + kAhead < m) {
                                      __builtin_prefetch(next_slot + e[k + kAhead]);
-                                   in_edges[next_slot[e[k]]++] = std::uint32_t(i);
+                                     __builtin_prefetch(in_begin.data() + e[k + kAhead]);
+                                   }
+                                   in_edges[in_begin[e[k]] + next_slot[e[k]]++] = std::uint32_t(i);
                                  }
                                });
   });
   return pred;
 }
 
-// Work that needs only the classes (the table's codes section) runs beside
-// the analysis's levels, which run on one thread (see Retrograde::run_levels),
-// on whichever thread is free.
-class BesideWork {
- public:
-  BesideWork() = default;
-  BesideWork(const BesideWork&) = delete;
-  BesideWork& operator=(const BesideWork&) = delete;
-  // Waits for that work on every way out of the caller's scope.
-  ~BesideWork() {
-    if (!joined_) try {
-        group_.wait();
-      } catch (...) {  // already unwinding from the analysis' own exception
-      }
-  }
-
-  // Compresses the codes section from the search's deltas (freed once done).
-  void encode_codes_section(const Variant& variant, std::size_t classes,
-                            UninitVector<std::uint8_t>& deltas,
-                            std::optional<CodesSection>& section) {
-    group_.run([&variant, classes, &deltas, &section] {
-      section = compress_codes_section(variant, classes, deltas);
-    });
-  }
-
-  // The same, on the calling thread.
-  static CodesSection compress_codes_section([[maybe_unused]] const Variant& variant,
-                                             [[maybe_unused]] std::size_t classes,
-                                             [[maybe_unused]] UninitVector<std::uint8_t>& deltas) {
+// The table's sections of a solution: the codes from the ranking's deltas
+// (freed once compressed), and beside them on another thread (if any) the
+// outcomes, the statistics first.
+void encode_sections([[maybe_unused]] Solution& sol,
+                     [[maybe_unused]] UninitVector<std::uint8_t>& deltas,
+                     [[maybe_unused]] const std::function<void()>& stats) {
 #if FANO_HAVE_ZSTD
-    CodesSection section = detail::codes_section_from_deltas(variant, classes, deltas);
-    free_buffer(deltas);
-    return section;
+  par::parallel_invoke(
+      [&] {
+        sol.codes_section =
+            detail::codes_section_from_deltas(sol.variant, sol.outcomes.size(), deltas);
+        free_buffer(deltas);
+      },
+      [&] {
+        stats();
+        sol.outcomes_section = detail::outcomes_section_of_solution(sol.variant, sol.outcomes);
+      });
 #else
-    throw std::logic_error("encode_codes: this build has no table writer (no zstd)");
+  throw std::logic_error("encode_sections: this build has no table writer (no zstd)");
 #endif
-  }
-
-  void join() { joined_ = true, group_.wait(); }
-
- private:
-  par::task_group group_;
-  bool joined_ = false;
-};
+}
 
 constexpr std::uint16_t value_of(std::uint32_t word) { return std::uint16_t(word >> 16); }
 
@@ -162,22 +169,24 @@ constexpr std::uint16_t value_of(std::uint32_t word) { return std::uint16_t(word
 // the end is a draw.
 class Retrograde {
  public:
-  Retrograde(const detail::MoveGraph& g, const Predecessors& pred)
-      : g_(g),
-        in_begin_(pred.in_begin),
-        in_edges_(pred.in_edges),
-        n_(g.out_begin.size() - 1),
-        word_store_(n_),
-        frontier_(n_),
-        next_(n_) {}
+  Retrograde(std::size_t classes, const Predecessors& pred)
+      : in_begin_(pred.in_begin), in_edges_(pred.in_edges), n_(classes), word_store_(n_ + 1) {
+    // The sentinel that pads the predecessor lists: decided, so it is skipped.
+    word_store_[n_] = std::uint32_t(pack(Value::kWin, 0)) << 16;
+  }
 
-  // Level 0: the ended games, and every position's count of undecided moves.
-  void decide_ended_games() {
-    const auto& out_begin = g_.out_begin;
-    const auto& line_formed = g_.line_formed;
-    par::parallel_for(par::blocked_range<size_t>(0, n_, 8192), [&](const auto& r) {
-      std::vector<std::uint32_t> found;
-      for (size_t i = r.begin(); i != r.end(); ++i) {
+  // Level 0: the ended games, and every position's count of undecided moves,
+  // from the successor lists' row starts and the standing lines (by id).
+  // The level's list is in id order, and sized to it: the frontier buffers
+  // grow with the levels instead of holding every class.
+  void decide_ended_games(const UninitVector<std::uint32_t>& out_begin,
+                          const UninitVector<std::uint8_t>& line_formed) {
+    constexpr std::size_t kRange = 8192;
+    const std::size_t ranges = (n_ + kRange - 1) / kRange;
+    std::vector<std::size_t> at(ranges + 1, 0);  // each range's ended games, then offsets
+    par::parallel_for(std::size_t(0), ranges, [&](std::size_t c) {
+      std::size_t ended = 0;
+      for (size_t i = c * kRange, e = std::min(n_, i + kRange); i != e; ++i) {
         const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
         assert(deg < 0x10000);
         std::uint16_t p = kUnknown;
@@ -186,47 +195,56 @@ class Retrograde {
         else if (deg == 0)
           p = pack(Value::kLoss, 0);
         word(i).store(std::uint32_t(p) << 16 | deg, std::memory_order_relaxed);
-        if (p != kUnknown) found.push_back(std::uint32_t(i));
+        ended += p != kUnknown;
       }
-      append(found);
+      at[c + 1] = ended;
     });
-    frontier_size_ = next_size_.exchange(0);
-    frontier_.swap(next_);
+    for (std::size_t c = 0; c < ranges; ++c) at[c + 1] += at[c];
+    frontier_.resize(at[ranges]);
+    par::parallel_for(std::size_t(0), ranges, [&](std::size_t c) {
+      std::uint32_t* out = frontier_.data() + at[c];
+      for (size_t i = c * kRange, e = std::min(n_, i + kRange); i != e; ++i)
+        if (value_of(word(i).load(std::memory_order_relaxed)) != kUnknown)
+          *out++ = std::uint32_t(i);
+    });
   }
 
   // Levels 1, 2, ... until one decides nothing.
   void run_levels() {
-    for (unsigned level = 0; frontier_size_ > 0; ++level) {
+    for (unsigned level = 0; !frontier_.empty(); ++level) {
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
       // Levels run on one thread unless they are very large. The visits are
       // random atomic updates of words the other core wrote a moment ago, so
       // on the project's 2-core VM every parallel split tried was slower than
-      // one thread (results/design-measurements.md). The other core meanwhile
-      // does the work beside the analysis (see BesideWork).
+      // one thread (results/design-measurements.md). The table's codes
+      // section is compressed after the levels, not beside them: zstd's 3.5
+      // MiB next to the levels' arrays took a fifth huge page (see solve).
       constexpr std::size_t kParallelLevel = std::size_t(1) << 17;
-      if (frontier_size_ < kParallelLevel) {
-        std::uint32_t* out = next_.data();  // the next level, written in place
-        relax<false>(0, frontier_size_, win_next, loss_next, [&](std::uint32_t i) { *out++ = i; });
-        next_size_.store(std::size_t(out - next_.data()), std::memory_order_relaxed);
+      next_.clear();
+      if (frontier_.size() < kParallelLevel) {
+        relax<false>(0, frontier_.size(), win_next, loss_next,
+                     [&](std::uint32_t i) { next_.push_back(i); });
       } else {
-        par::parallel_for(par::blocked_range<size_t>(0, frontier_size_, 4096), [&](const auto& r) {
-          std::vector<std::uint32_t> found;
-          relax<true>(r.begin(), r.end(), win_next, loss_next,
-                      [&](std::uint32_t i) { found.push_back(i); });
-          append(found);
-        });
+        std::mutex appending;
+        par::parallel_for(par::blocked_range<size_t>(0, frontier_.size(), 4096),
+                          [&](const auto& r) {
+                            std::vector<std::uint32_t> found;
+                            relax<true>(r.begin(), r.end(), win_next, loss_next,
+                                        [&](std::uint32_t i) { found.push_back(i); });
+                            const std::lock_guard lock(appending);
+                            next_.insert(next_.end(), found.begin(), found.end());
+                          });
       }
       // The next level's order does not matter (see above), so it is not sorted.
-      frontier_size_ = next_size_.exchange(0);
       frontier_.swap(next_);
     }
     free_buffer(frontier_), free_buffer(next_);
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
-  void outcomes_in_code_order(UninitVector<Outcome>& outcomes) {
-    const auto& id_of = g_.id_of;
+  void outcomes_in_code_order(const UninitVector<std::uint32_t>& id_of,
+                              UninitVector<Outcome>& outcomes) {
     outcomes.resize(n_);
     par::parallel_for(par::blocked_range<size_t>(0, n_, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
@@ -241,14 +259,6 @@ class Retrograde {
  private:
   par::atomic_ref<std::uint32_t> word(size_t i) {
     return par::atomic_ref<std::uint32_t>(word_store_[i]);
-  }
-
-  // Adds what a parallel chunk found to the next level with a single atomic
-  // reservation.
-  void append(const std::vector<std::uint32_t>& found) {
-    if (found.empty()) return;
-    const std::size_t at = next_size_.fetch_add(found.size(), std::memory_order_relaxed);
-    std::copy(found.begin(), found.end(), next_.data() + at);
   }
 
   // Relaxes frontier[first, end), handing each position it decides to
@@ -267,14 +277,16 @@ class Retrograde {
       if (f + 8 < end) __builtin_prefetch(in_begin.data() + frontier[f + 8]);
       if (f + 4 < end) {
         const std::uint32_t later = frontier[f + 4];
-        __builtin_prefetch(in_edges.data() + in_begin[later]);
+        if (in_begin[later + 1] > in_begin[later]) __builtin_prefetch(in_edges.at(in_begin[later]));
         __builtin_prefetch(word_store.data() + later);
       }
       const std::uint32_t j = frontier[f];
       const std::uint32_t wj = kShared ? word(j).load(std::memory_order_relaxed) : word_store[j];
       const bool child_lost = (value_of(wj) >> 14) == unsigned(Value::kLoss);
-      for (std::uint32_t k = in_begin[j]; k < in_begin[j + 1]; ++k) {
-        const std::uint32_t i = in_edges[k];
+      const std::uint32_t row = in_begin[j + 1] - in_begin[j];
+      const std::uint32_t* preds = row > 0 ? in_edges.at(in_begin[j]) : nullptr;
+      for (std::uint32_t k = 0; k < row; ++k) {
+        const std::uint32_t i = preds[k];
         if constexpr (kShared) {
           std::uint32_t w = word(i).load(std::memory_order_relaxed);
           if (value_of(w) != kUnknown) continue;
@@ -307,9 +319,8 @@ class Retrograde {
     }
   }
 
-  const detail::MoveGraph& g_;
   const UninitVector<std::uint32_t>& in_begin_;
-  const UninitVector<std::uint32_t>& in_edges_;
+  const detail::EdgeArray& in_edges_;
   const std::size_t n_;
   // One word per position: the packed value (see pack) above, the number of
   // undecided successors below (a degree is below 256), so a visit touches
@@ -319,15 +330,15 @@ class Retrograde {
   // memset): the parallel loop of decide_ended_games writes every entry
   // first, and all later accesses go through atomic_ref.
   UninitVector<std::uint32_t> word_store_;
-  // Two frontier buffers; each parallel chunk appends what it found with a
-  // single atomic reservation.
+  // The level being relaxed and the next one (parallel chunks append what
+  // they found under a lock).
   UninitVector<std::uint32_t> frontier_, next_;
-  std::atomic<std::size_t> next_size_{0};
-  std::size_t frontier_size_ = 0;
 };
 
-// Statistics over all positions: a class counts as many times as it has members.
-SolveStats solution_stats(const Variant& variant, const detail::MoveGraph& g,
+// Statistics over all positions: a class counts as many times as it has
+// members. The orbit sizes are computed here, in code order, rather than kept
+// by id from the search: an array less alive through the analysis.
+SolveStats solution_stats(const Variant& variant, const Symmetry& sym,
                           const UninitVector<std::uint64_t>& pos,
                           const UninitVector<Outcome>& outcomes) {
   par::combinable<SolveStats> partial;
@@ -337,8 +348,9 @@ SolveStats solution_stats(const Variant& variant, const detail::MoveGraph& g,
     std::array<std::uint64_t, 2> by_phase{};  // movement, placement
     std::array<std::uint64_t, 3> by_value{};  // indexed by Value
     for (size_t i = r.begin(); i != r.end(); ++i) {
-      const std::uint64_t w = g.orbit[g.id_of[i]];
-      by_phase[State{pos[i]}.placement_phase(variant)] += w;
+      const State st{pos[i]};
+      const std::uint64_t w = sym.orbit_size(st);
+      by_phase[st.placement_phase(variant)] += w;
       by_value[std::size_t(outcomes[i].value)] += w;
     }
     SolveStats& s = partial.local();
@@ -380,60 +392,64 @@ std::optional<Outcome> Solution::lookup(State st) const {
   return outcomes[*i];
 }
 
+// The stages run in the order that keeps the fewest arrays alive at once,
+// so that a solve's buffers fit in few huge pages (results/cold-solve.md):
+// the predecessor lists and the ended games while the successor lists are
+// still there, the ranking once they are gone, and the codes section's
+// compression (zstd's level-6 tables take 3.5 MiB) last, once only the
+// classes and their outcomes remain.
 Solution solve(const Variant& variant, const SolveOptions& options) {
   const int threads = options.threads > 0 ? options.threads : par::default_concurrency();
   par::task_arena arena(threads);
   Solution sol;
   sol.variant = variant;
   arena.execute([&] {
-    // On one thread the codes section is compressed last, once the search's
-    // and the analysis's arrays are gone: the task beside the levels would
-    // only run at the join anyway, and there zstd's 3.5 MiB found the arena
-    // fragmented and took a huge page more (results/cold-solve.md).
-    UninitVector<std::uint8_t> deltas_last;
+    const Rules rules(variant);
+    auto t0 = Clock::now();
+    detail::MoveGraph g = detail::build_move_graph(rules, symmetry_of(variant), options, true);
+    sol.times.enumerate = seconds_since(t0);
+    const std::size_t n = g.code_of.size();
+    if (options.progress)
+      options.progress("enumerate: " + std::to_string(n) + " classes, " +
+                       std::to_string(g.out_edges.size()) + " moves in " +
+                       std::to_string(sol.times.enumerate) + " s");
     {
-      const Rules rules(variant);
-      const Symmetry& sym = symmetry_of(variant);
-      auto t0 = Clock::now();
-      detail::MoveGraph g = detail::build_move_graph(rules, sym, options, true);
-      sol.times.enumerate = seconds_since(t0);
-      sol.positions = std::move(g.positions);
-      const std::size_t n = sol.positions.size();
-      if (options.progress)
-        options.progress("enumerate: " + std::to_string(n) + " classes, " +
-                         std::to_string(g.out_edges.size()) + " moves in " +
-                         std::to_string(sol.times.enumerate) + " s");
-
       t0 = Clock::now();
       Predecessors pred = build_predecessors(g);
       free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
+      Retrograde analysis(n, pred);
+      analysis.decide_ended_games(g.out_begin, g.line_formed);
+      free_buffer(g.out_begin), free_buffer(g.line_formed);
       sol.times.graph = seconds_since(t0);
       if (options.progress)
         options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
 
-      BesideWork beside;
+      // The levels (by id, on one thread) and the ranking (parallel) need
+      // nothing of each other: the ranking takes whatever threads the levels
+      // leave.
       t0 = Clock::now();
-      Retrograde analysis(g, pred);
-      analysis.decide_ended_games();
-      free_buffer(g.out_begin), free_buffer(g.line_formed);  // read by the ended games only
-      // The codes section needs only the classes: its compression (zstd's
-      // level-6 tables take 3.5 MiB) runs on the other core beside the levels,
-      // which run on one thread.
-      if (options.encode_codes && threads > 1)
-        beside.encode_codes_section(variant, n, g.code_deltas, sol.codes_section);
-      else if (options.encode_codes)
-        deltas_last = std::move(g.code_deltas);
-      analysis.run_levels();
+      par::parallel_invoke([&] { analysis.run_levels(); },
+                           [&] {
+                             const auto t = Clock::now();
+                             detail::rank_classes(g, rules, true, options.encode_sections);
+                             sol.times.enumerate += seconds_since(t);
+                           });
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
-      analysis.outcomes_in_code_order(sol.outcomes);
-      sol.times.retrograde = seconds_since(t0);
-
-      beside.join();
-      sol.stats = solution_stats(variant, g, sol.positions, sol.outcomes);
+      analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
+      free_buffer(g.id_of);
     }
-    if (!deltas_last.empty())
-      sol.codes_section =
-          BesideWork::compress_codes_section(variant, sol.positions.size(), deltas_last);
+    // What outlives the analysis moves down into the holes its arrays left,
+    // so that zstd's tables find room below them.
+    lower_buffer(g.positions), lower_buffer(g.code_deltas), lower_buffer(sol.outcomes);
+    const auto stats = [&] {
+      sol.stats = solution_stats(variant, symmetry_of(variant), g.positions, sol.outcomes);
+    };
+    if (options.encode_sections)
+      encode_sections(sol, g.code_deltas, stats);
+    else
+      stats();
+    sol.times.retrograde = seconds_since(t0);
+    sol.positions = std::move(g.positions);
   });
   return sol;
 }

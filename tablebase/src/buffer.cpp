@@ -71,15 +71,23 @@ struct Arena {
   std::size_t kept = 0;  // bytes of empty chunks kept mapped
   BufferStats stats;
 
-  // The smallest free range that fits (the lowest address among equals),
-  // else the first chunk with room at its top, else a new chunk.
+  // The lowest free range that fits, else the first chunk with room at its
+  // top, else a new chunk. Lowest first rather than smallest first: the
+  // blocks that outlive a stage settle at the bottom and the holes merge
+  // above them, so a later stage's large block (zstd's 3.5 MiB) finds them in
+  // one piece below the pages already touched; the standard game's solve
+  // stays in four huge pages (results/cold-solve.md).
   char* allocate(std::size_t size) {
     Chunk* best = nullptr;
     std::map<std::size_t, std::size_t>::iterator best_it;
-    for (Chunk& c : chunks)
+    for (Chunk& c : chunks) {
       for (auto it = c.free.begin(); it != c.free.end(); ++it)
-        if (it->second >= size && (best == nullptr || it->second < best_it->second))
+        if (it->second >= size) {
           best = &c, best_it = it;
+          break;
+        }
+      if (best != nullptr) break;
+    }
     if (best != nullptr) {
       const auto [at, length] = *best_it;
       best->free.erase(best_it);
@@ -156,9 +164,10 @@ void* allocate_large(std::size_t bytes) {
   char* block = a.allocate(size);
   a.stats.live += size;
   a.stats.peak_live = std::max(a.stats.peak_live, a.stats.live);
-  std::size_t reached = 0;
-  for (Chunk& c : a.chunks) reached += c.reached = std::max(c.reached, c.top);
+  std::size_t reached = 0, top = 0;
+  for (Chunk& c : a.chunks) reached += c.reached = std::max(c.reached, c.top), top += c.top;
   a.stats.reached = std::max(a.stats.reached, reached);
+  a.stats.peak_top = std::max(a.stats.peak_top, top);
   return block;
 }
 
@@ -180,6 +189,8 @@ void arena_reset_peak() {
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
   a.stats.peak_live = a.stats.live;
+  a.stats.peak_top = 0;
+  for (const Chunk& c : a.chunks) a.stats.peak_top += c.top;
 }
 
 void arena_release_free_pages() {

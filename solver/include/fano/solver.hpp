@@ -18,10 +18,10 @@ namespace fano {
 
 struct SolveOptions {
   int threads = 0;  // 0: all cores
-  // Also build the table's codes section (Solution::codes_section), for
-  // callers that write the table: beside the retrograde analysis, or after it
-  // on one thread.
-  bool encode_codes = false;
+  // Also build the table's two sections (Solution::codes_section and
+  // outcomes_section, compressed at the end of the solve, the codes beside
+  // the rest), for callers that write the table.
+  bool encode_sections = false;
   // Called with a stage name and a progress line; for stderr reporting.
   std::function<void(const std::string&)> progress;
 };
@@ -46,7 +46,9 @@ struct Solution {
   UninitVector<Outcome> outcomes;         // outcomes[i] belongs to positions[i]
   SolveStats stats;
   StageTimes times;
-  std::optional<CodesSection> codes_section;  // with SolveOptions::encode_codes
+  // With SolveOptions::encode_sections (encode_solution then only assembles).
+  std::optional<CodesSection> codes_section;
+  std::optional<OutcomesSection> outcomes_section;
 
   // Index of a canonical code in `positions`, or nullopt when not reachable.
   std::optional<std::size_t> index_of(std::uint64_t canonical_code) const;
@@ -65,8 +67,8 @@ std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetr
 Solution solve(const Variant& variant, const SolveOptions& options = {});
 
 // The header counts of a solution, and its tablebase bytes (tablebase/FORMAT.md),
-// encoded on `threads` worker threads (0: all cores), reusing codes_section when
-// present; the bytes do not depend on either.
+// encoded on `threads` worker threads (0: all cores), reusing codes_section and
+// outcomes_section when present; the bytes do not depend on either.
 // encode_solution needs the table writer (a build with zstd).
 TablebaseCounts tablebase_counts(const Solution& solution);
 std::vector<std::uint8_t> encode_solution(const Solution& solution, int threads = 0);

@@ -24,6 +24,14 @@ struct CodesSection {
   UninitVector<std::uint8_t> bytes;  // as stored in the file
 };
 
+// A table's outcomes section (one byte per class where no line stands,
+// compressed), built by a solve beside its codes section.
+struct OutcomesSection {
+  Variant variant;
+  std::size_t classes = 0;           // classes whose outcomes it holds
+  UninitVector<std::uint8_t> bytes;  // as stored in the file
+};
+
 // Builds the codes section of canonical_codes (strictly ascending valid codes
 // of the variant, else std::invalid_argument). Runs in the caller's arena.
 CodesSection encode_codes_section(const Variant& variant,

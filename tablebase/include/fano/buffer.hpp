@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <utility>
 #include <vector>
@@ -30,7 +31,7 @@ inline constexpr std::size_t kLargeBuffer = std::size_t(1) << 14;
 
 namespace detail {
 // A block of at least `bytes` (>= kLargeBuffer), 4 KiB-aligned, from the
-// arena: the smallest free range that fits, else fresh address space (its
+// arena: the lowest free range that fits, else fresh address space (its
 // contents are arbitrary). Throws std::bad_alloc when the system refuses.
 // Thread-safe.
 void* allocate_large(std::size_t bytes);
@@ -44,9 +45,11 @@ struct BufferStats {
   std::size_t live = 0;       // in blocks not yet freed
   std::size_t peak_live = 0;  // the most live at once
   std::size_t reached = 0;    // the most address space handed out at once (pages touched)
+  std::size_t peak_top = 0;   // the most address space handed out at once since the last reset
 };
 BufferStats buffer_stats();
-// Starts a new peak: peak_live becomes the bytes live now.
+// Starts a new peak: peak_live becomes the bytes live now, and peak_top the
+// address space handed out now.
 void reset_buffer_peak();
 // Returns to the system the pages no live block holds (kept for the next
 // solve otherwise): for a process that solves once and then serves for long
@@ -98,6 +101,22 @@ using UninitVector = std::vector<T, BufferAllocator<T>>;
 template <class V>
 void free_buffer(V& v) noexcept {
   V().swap(v);
+}
+
+// Moves v's elements to the lowest free range of the arena that holds them
+// when that is below their block (large blocks are handed out lowest range
+// first): the blocks that outlive a stage go down into the holes it left, so
+// that the next stage's large block finds room below the pages already
+// touched instead of on top of them.
+template <class T>
+void lower_buffer(UninitVector<T>& v) {
+  if (v.size() * sizeof(T) < kLargeBuffer) return;
+  UninitVector<T> moved;
+  moved.reserve(v.size());
+  if (reinterpret_cast<std::uintptr_t>(moved.data()) >= reinterpret_cast<std::uintptr_t>(v.data()))
+    return;
+  moved.insert(moved.end(), v.begin(), v.end());
+  v.swap(moved);
 }
 
 }  // namespace fano

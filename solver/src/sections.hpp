@@ -1,9 +1,9 @@
-// The table's codes section before compression (internal to the solver):
-// the differences between successive class numbers, the first from 0, as
-// LEB128 varints (tablebase/FORMAT.md). Shared by the table writer, which
-// numbers the codes it is given, and the search, which has the sorted class
-// numbers in hand when it ranks the classes (so a solve never numbers its
-// classes twice).
+// The table's sections (internal to the solver), built by the table writer
+// and by a solve. The codes section before compression: the differences
+// between successive class numbers, the first from 0, as LEB128 varints
+// (tablebase/FORMAT.md); the writer numbers the codes it is given, the
+// search has the sorted class numbers in hand when it ranks the classes (so a
+// solve never numbers its classes twice).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "fano/buffer.hpp"
 #include "fano/parallel.hpp"
 #include "fano/table_writer.hpp"
+#include "fano/value.hpp"
 
 namespace fano::detail {
 
@@ -76,5 +77,13 @@ UninitVector<std::uint8_t> class_number_deltas(std::size_t n, NumberAt&& number_
 // here; needs the table writer, a build with zstd). Runs in the caller's arena.
 CodesSection codes_section_from_deltas(const Variant& variant, std::size_t classes,
                                        std::span<const std::uint8_t> deltas);
+
+// The outcomes section of a solution's outcomes (in code order), compressed:
+// in a solution the classes won in 0 plies are exactly those where a line
+// stands (the analysis decides those first; a class without a line and
+// without a move is lost in 0; the levels decide the rest in 1 ply or more),
+// so the rules are not asked again for every class. Runs in the caller's arena.
+OutcomesSection outcomes_section_of_solution(const Variant& variant,
+                                             std::span<const Outcome> outcomes);
 
 }  // namespace fano::detail
