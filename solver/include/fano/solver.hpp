@@ -26,8 +26,13 @@ struct SolveOptions {
   std::function<void(const std::string&)> progress;
 };
 
+// Seconds per stage; they do not overlap, so they add up to at most the
+// solve's time.
 struct StageTimes {
-  double enumerate = 0, graph = 0, retrograde = 0;
+  double enumerate = 0;   // the search
+  double graph = 0;       // the predecessor lists and the ended games
+  double retrograde = 0;  // the levels (the ranking beside them), the outcomes,
+                          // the statistics and the table's sections
 };
 
 // Counts over all reachable positions (each symmetry class weighted by its size).
