@@ -90,7 +90,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // one piece of a kind two huge pages zeroed for a few hundred classes.
   // Every class's code by id, and per shard the codes of the classes new in
   // the layer being inserted (with their slots, until they are numbered): the
-  // table's values name their codes here (see code_of_value).
+  // table's values name their codes here (see key_of).
   UninitVector<std::uint64_t> code_of{kEmptyBoard.code};
   std::array<UninitVector<std::uint64_t>, kShards> fresh_codes;
   std::array<UninitVector<std::uint32_t>, kShards> fresh_slots;
@@ -243,7 +243,6 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   batches.clear();
   for (auto& f : fresh_codes) free_buffer(f);
   for (auto& f : fresh_slots) free_buffer(f);
-  code_of.resize(layer_end);
   g.code_of = std::move(code_of);
   g.line_formed = std::move(line_of);
   return g;

@@ -395,9 +395,10 @@ std::optional<Outcome> Solution::lookup(State st) const {
 // The stages run in the order that keeps the fewest arrays alive at once,
 // so that a solve's buffers fit in few huge pages (results/cold-solve.md):
 // the predecessor lists and the ended games while the successor lists are
-// still there, the ranking once they are gone, and the codes section's
-// compression (zstd's level-6 tables take 3.5 MiB) last, once only the
-// classes and their outcomes remain.
+// still there, the ranking once they are gone (beside the levels), and the
+// sections' compression (zstd's level-6 tables take 3.5 MiB) last, once only
+// the classes and their outcomes remain: four huge pages for the standard
+// game on any thread count.
 Solution solve(const Variant& variant, const SolveOptions& options) {
   const int threads = options.threads > 0 ? options.threads : par::default_concurrency();
   par::task_arena arena(threads);
