@@ -429,9 +429,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // nothing of each other: the ranking takes whatever threads the levels
       // leave.
       t0 = Clock::now();
-      par::parallel_invoke(
-          [&] { analysis.run_levels(); },
-          [&] { detail::rank_classes(g, rules, true, options.encode_sections); });
+      par::parallel_invoke([&] { analysis.run_levels(); },
+                           [&] { detail::rank_classes(g, rules, true, options.encode_sections); });
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
       analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
       free_buffer(g.id_of);
