@@ -74,9 +74,6 @@ class CodeTable {
 
     // Asks the cache for code's first slot (insert() soon after reads it).
     void prefetch(std::uint64_t code) const { __builtin_prefetch(values_.data() + slot_of(code)); }
-    // The value in code's first slot, or kFree: a guess at the value insert()
-    // will compare first, for prefetching its code.
-    std::uint32_t first_value(std::uint64_t code) const { return values_[slot_of(code)]; }
 
     std::uint32_t& value(std::uint32_t slot) { return values_[slot]; }
 

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "fano/numbering.hpp"
 #include "fano/parallel.hpp"
@@ -133,10 +134,14 @@ std::vector<std::uint8_t> assemble_tablebase(const Variant& variant, const Table
   return file;
 }
 
-void check_codes_section(const Variant& variant, std::size_t classes,
-                         const CodesSection* codes_section) {
-  if (codes_section && (codes_section->classes != classes || !(codes_section->variant == variant)))
-    throw std::invalid_argument("the codes section was built for other codes");
+// A section given to the writer must have been built for this variant and
+// this many classes (what: the section's contents, for the message).
+template <class Section>
+void check_section(const Variant& variant, std::size_t classes, const Section* section,
+                   const char* what) {
+  if (section && (section->classes != classes || !(section->variant == variant)))
+    throw std::invalid_argument(std::string("the ") + what + " section was built for other " +
+                                what);
 }
 
 // The classes won in 0 plies of a solution's outcomes (see
@@ -153,7 +158,7 @@ std::vector<std::uint8_t> encode_tablebase(const Variant& variant, const Tableba
                                            const CodesSection* codes_section) {
   if (codes.size() != outcomes.size())
     throw std::invalid_argument("codes and outcomes differ in size");
-  check_codes_section(variant, codes.size(), codes_section);
+  check_section(variant, codes.size(), codes_section, "codes");
   // Where a line stands, by the rules; such a class must be won in 0 plies.
   const std::size_t n = codes.size(), slices = (n + detail::kSlice - 1) / detail::kSlice;
   const Rules rules(variant);
@@ -184,11 +189,9 @@ std::vector<std::uint8_t> encode_solution(const Solution& s, int threads) {
   par::task_arena arena(threads > 0 ? threads : par::default_concurrency());
   return arena.execute([&] {
     const CodesSection* codes_section = s.codes_section ? &*s.codes_section : nullptr;
-    check_codes_section(s.variant, s.positions.size(), codes_section);
+    check_section(s.variant, s.positions.size(), codes_section, "codes");
     const OutcomesSection* outcomes_section = s.outcomes_section ? &*s.outcomes_section : nullptr;
-    if (outcomes_section && (outcomes_section->classes != s.outcomes.size() ||
-                             !(outcomes_section->variant == s.variant)))
-      throw std::invalid_argument("the outcomes section was built for other outcomes");
+    check_section(s.variant, s.outcomes.size(), outcomes_section, "outcomes");
     const auto raw = outcomes_section ? UninitVector<std::uint8_t>()
                                       : raw_outcomes_section(s.outcomes, won_now_in(s.outcomes));
     return assemble_tablebase(s.variant, tablebase_counts(s), s.positions, codes_section, raw,
