@@ -436,7 +436,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       free_buffer(g.id_of);
     }
     // What outlives the analysis moves down into the holes its arrays left,
-    // so that zstd's tables find room below them.
+    // so that zstd's tables find room above it.
     lower_buffer(g.positions), lower_buffer(g.code_deltas), lower_buffer(sol.outcomes);
     const auto stats = [&] {
       sol.stats = solution_stats(variant, symmetry_of(variant), g.positions, sol.outcomes);
