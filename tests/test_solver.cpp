@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -763,11 +764,17 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
       std::stable_sort(want.begin(), want.end(), [&](std::uint64_t a, std::uint64_t b) {
         return (a >> low_bit) < (b >> low_bit);
       });
+      // The highest bit found by the sort, or given by the caller (as the
+      // ranking does).
+      std::uint64_t any = 0;
+      for (const std::uint64_t k : keys) any |= k;
       for (const int threads : {1, 2}) {
-        std::vector<std::uint64_t> got = keys;
-        tbb::task_arena(threads).execute([&] { detail::radix_sort(got, low_bit); });
-        EXPECT_TRUE(got == want) << n << " keys, low bit " << low_bit << ", " << threads
-                                 << " thread(s)";
+        for (const int high_bit : {-1, int(std::bit_width(any))}) {
+          std::vector<std::uint64_t> got = keys;
+          tbb::task_arena(threads).execute([&] { detail::radix_sort(got, low_bit, high_bit); });
+          EXPECT_TRUE(got == want) << n << " keys, low bit " << low_bit << ", high bit " << high_bit
+                                   << ", " << threads << " thread(s)";
+        }
       }
     }
   }

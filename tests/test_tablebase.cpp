@@ -264,6 +264,36 @@ INSTANTIATE_TEST_SUITE_P(EveryVariant, TablebaseInMemory, ::testing::ValuesIn(kA
                            return slug;
                          });
 
+// The outcome byte against the format's table (tablebase/FORMAT.md), written
+// out here: 0 a draw, 1 + p a win in p plies, 128 + p a loss in p plies; it
+// reads back as the same outcome, and the plies the byte cannot hold throw.
+TEST(TablebaseOutcomeByte, FollowsTheFormatAndRefusesLongResults) {
+  EXPECT_EQ(outcome_byte(Outcome{Value::kDraw, 0}), 0);
+  for (int p = 0; p <= 126; ++p) {
+    const Outcome win{Value::kWin, std::uint16_t(p)};
+    EXPECT_EQ(outcome_byte(win), 1 + p);
+    EXPECT_EQ(outcome_from_byte(std::uint8_t(1 + p)), win);
+  }
+  for (int p = 0; p <= 127; ++p) {
+    const Outcome loss{Value::kLoss, std::uint16_t(p)};
+    EXPECT_EQ(outcome_byte(loss), 128 + p);
+    EXPECT_EQ(outcome_from_byte(std::uint8_t(128 + p)), loss);
+  }
+  EXPECT_EQ(outcome_from_byte(0), (Outcome{Value::kDraw, 0}));
+  for (const Outcome too_long : {Outcome{Value::kWin, 127}, Outcome{Value::kWin, 500},
+                                 Outcome{Value::kLoss, 128}, Outcome{Value::kLoss, 65535}}) {
+    try {
+      outcome_byte(too_long);
+      ADD_FAILURE() << "no error for " << int(too_long.value) << " in " << too_long.plies;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("too long for the format: " + std::to_string(too_long.plies)),
+          std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(TablebaseRoundTrip, EncodingIsDeterministic) {
   const Solved& s = solved(kCap2Projective);
   EXPECT_TRUE(encode_solution(s.sol) == s.bytes);

@@ -89,6 +89,11 @@ FANO_AVX2_TARGET std::uint64_t canonical_avx2(State st, const std::uint8_t* cont
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(m));
 }
 
+FANO_AVX2_TARGET void canonicalise_avx2(std::uint64_t* codes, std::size_t n,
+                                        const std::uint8_t* controls, std::size_t quads) {
+  for (std::size_t i = 0; i < n; ++i) codes[i] = canonical_avx2(State{codes[i]}, controls, quads);
+}
+
 // The images equal to st among the quads' four lanes each (padding included).
 FANO_AVX2_TARGET int fixed_images_avx2(State st, const std::uint8_t* controls, std::size_t quads) {
   const __m256i v = _mm256_broadcastsi128_si256(source(st));
@@ -185,6 +190,13 @@ Symmetry::Symmetry(const Variant& rules) : group_(rule_symmetries(rules)) {
 #if defined(FANO_AVX2_TARGET)
   avx2_ = cpu_has_avx2();
 #endif
+}
+
+void Symmetry::canonicalise(std::uint64_t* codes, std::size_t n) const {
+#if defined(FANO_AVX2_TARGET)
+  if (avx2_) return canonicalise_avx2(codes, n, shuffles_.front().bytes, shuffles_.size() / 2);
+#endif
+  for (std::size_t i = 0; i < n; ++i) codes[i] = canonical(State{codes[i]}).code;
 }
 
 State Symmetry::canonical(State st) const {

@@ -147,7 +147,10 @@ void check_section(const Variant& variant, std::size_t classes, const Section* s
 // The classes won in 0 plies of a solution's outcomes (see
 // outcomes_section_of_solution).
 auto won_now_in(std::span<const Outcome> outcomes) {
-  return [outcomes](std::size_t i) { return outcomes[i] == Outcome{Value::kWin, 0}; };
+  // Both parts read (&, not &&): whether a class is won is a coin flip.
+  return [outcomes](std::size_t i) {
+    return (outcomes[i].value == Value::kWin) & (outcomes[i].plies == 0);
+  };
 }
 
 }  // namespace

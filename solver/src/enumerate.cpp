@@ -1,6 +1,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cassert>
 #include <optional>
@@ -138,8 +139,9 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                           unsigned degree = 0;
                           for_each_move(rules, st, [&](const Move&, State child) {
                             assert(degree < kids.size());
-                            kids[degree++] = sym.canonical(child).code;
+                            kids[degree++] = child.code;
                           });
+                          sym.canonicalise(kids.data(), degree);
                           std::uint8_t* seq = nullptr;
                           if (with_edges) {
                             b.shard_seq.resize(b.shard_seq.size() + degree);
@@ -262,16 +264,22 @@ void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_del
   // codes in place again, decoded from their class numbers: no array of codes
   // lives beside the sort's two (results/cold-solve.md).
   UninitVector<std::uint64_t> keys = std::move(g.code_of);
+  // One pass: the keys are written before the check that they fit (the
+  // numbers' bits gathered on the way); a sort of keys that do not is never
+  // run.
+  std::atomic<std::uint64_t> any_number{0};
   par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = numbering.number(State{keys[id]});
+    std::uint64_t any = 0;
+    for (size_t id = r.begin(); id != r.end(); ++id) {
+      const std::uint64_t number = numbering.number(State{keys[id]});
+      any |= number;
+      keys[id] = number << kIdBits | id;
+    }
+    any_number.fetch_or(any, std::memory_order_relaxed);
   });
-  std::uint64_t any = 0;
-  for (size_t id = 0; id < n; ++id) any |= keys[id];
-  if (std::bit_width(any) + kIdBits > 64) throw std::length_error("too many classes to rank");
-  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (size_t id = r.begin(); id != r.end(); ++id) keys[id] = keys[id] << kIdBits | id;
-  });
-  radix_sort(keys, kIdBits);
+  const int high_bit = int(std::bit_width(any_number.load())) + kIdBits;
+  if (high_bit > 64) throw std::length_error("too many classes to rank");
+  radix_sort(keys, kIdBits, high_bit);
   // The sorted class numbers are the codes section's input: its deltas are
   // taken here, and the table writer never numbers the classes again.
   if (with_deltas)

@@ -43,18 +43,9 @@ UninitVector<std::uint8_t> decompress_exact(std::span<const std::uint8_t> frame,
 
 }  // namespace
 
-// One byte per outcome: 0 draw, 1 + p a win in p plies (p <= 126),
-// 128 + p a loss in p plies (p <= 127).
-std::uint8_t outcome_byte(Outcome o) {
-  if (o.value == Value::kDraw) return 0;
-  if (o.value == Value::kWin) {
-    if (o.plies > 126)
-      throw std::runtime_error("win too long for the format: " + std::to_string(o.plies));
-    return std::uint8_t(1 + o.plies);
-  }
-  if (o.plies > 127)
-    throw std::runtime_error("loss too long for the format: " + std::to_string(o.plies));
-  return std::uint8_t(128 + o.plies);
+void detail::throw_outcome_too_long(Outcome o) {
+  throw std::runtime_error(std::string(o.value == Value::kWin ? "win" : "loss") +
+                           " too long for the format: " + std::to_string(o.plies));
 }
 
 Outcome outcome_from_byte(std::uint8_t b) {

@@ -108,6 +108,9 @@ class Symmetry {
   // symmetry.cpp, compiled with their flags privately: no header of the
   // project needs a SIMD flag, and one binary runs on any x86-64 CPU.
   State canonical(State st) const;
+  // Replaces codes[0 .. n) by their canonical codes (canonical() of each, in
+  // one call: a search canonicalises every child of a position together).
+  void canonicalise(std::uint64_t* codes, std::size_t n) const;
   // Writes the image of st under each group element, in group order, to
   // out[0 .. order()); returns order(). Requires room for kMaxSymmetries.
   int images(State st, std::uint64_t* out) const;

@@ -93,8 +93,19 @@ std::uint64_t max_tablebase_bytes(const TablebaseHeader& h);
 
 // One byte per stored outcome: 0 draw, 1 + p a win in p plies (p <= 126),
 // 128 + p a loss in p plies (p <= 127). outcome_byte throws
-// std::runtime_error for plies out of that range.
-std::uint8_t outcome_byte(Outcome o);
+// std::runtime_error for plies out of that range. Inline: the table writer
+// calls it once per class.
+namespace detail {
+[[noreturn]] void throw_outcome_too_long(Outcome o);
+}
+inline std::uint8_t outcome_byte(Outcome o) {
+  // Without a branch on the value: from one class to the next it is a coin flip.
+  const bool win = o.value == Value::kWin, draw = o.value == Value::kDraw;
+  if (o.plies > 127 - unsigned(win) && !draw) [[unlikely]]
+    detail::throw_outcome_too_long(o);
+  const unsigned base = win ? 1u : 128u;
+  return std::uint8_t((base + o.plies) & (0u - unsigned(!draw)));
+}
 Outcome outcome_from_byte(std::uint8_t b);
 
 // The header of a table of `classes` classes with these counts, its section
