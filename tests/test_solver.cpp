@@ -813,7 +813,7 @@ TEST(SolverCodeTable, ShardsAgreeWithAMapAcrossRehashes) {
       const auto it = want.find(c);
       ASSERT_EQ(inserted, it == want.end()) << "code " << c;
       if (inserted) {
-        shard.value(slot) = std::uint32_t(code_of.size());
+        shard.set_value(slot, c, std::uint32_t(code_of.size()));
         values_of[Table::shard_of(c)].push_back(std::uint32_t(code_of.size()));
         want.emplace(c, std::uint32_t(code_of.size()));
         code_of.push_back(c);

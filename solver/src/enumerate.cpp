@@ -38,9 +38,9 @@ namespace detail {
 // counted, the same task numbers its new ones (ids in discovery order, stored
 // in the table, their codes appended to the codes by id); the new ids of a
 // layer are consecutive, so they are the next layer, and a shard's ids are
-// one stretch per layer. The layer's successor lists are then copied into
-// the graph, turning each new class's index into its id on the way (so no
-// pass over the children goes back to the table for their ids), and the
+// one stretch per layer. Meanwhile the layer's successor lists are copied
+// into the graph, turning each new class's index into its id on the way (so
+// no pass over the children goes back to the table for their ids), and the
 // batches hold one layer's children at a time; the hash table is freed when
 // the search ends. Ids depend on thread timing; the graph is built on them
 // (the analysis's values do not depend on the numbering), and rank_classes
@@ -54,9 +54,10 @@ constexpr unsigned kShards = CodeTable::kShards;
 // load waiting on its own.
 constexpr std::size_t kAhead = 16;
 // Marks a table value (and so a child's value in a batch) as a class's index
-// among its shard's new classes of the layer being inserted, not yet its id;
-// ids must therefore stay below 2^31 (checked as each layer is numbered).
-constexpr std::uint32_t kNew = std::uint32_t(1) << 31;
+// among its shard's new classes of the layer being inserted, not yet its id:
+// the top bit of a table value, so ids must stay below 2^26, 67 M classes
+// (checked as each layer is numbered; the largest game here has 20.8 M).
+constexpr std::uint32_t kNew = std::uint32_t(1) << (CodeTable::kValueBits - 1);
 
 // One per thread, kept across layers so that its buffers grow instead of being
 // allocated (and faulted in) again for every layer; it holds the layer being
@@ -108,7 +109,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     bool inserted = false;
     const unsigned s = CodeTable::shard_of(kEmptyBoard.code);
     CodeTable::Shard& shard = table->shard(s);
-    shard.value(shard.insert(kEmptyBoard.code, key_of(s), inserted)) = 0;
+    shard.set_value(shard.insert(kEmptyBoard.code, key_of(s), inserted), kEmptyBoard.code, 0);
     ids_of_shard[s].emplace_back(0, 1);
   }
   MoveGraph g;
@@ -186,7 +187,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
           std::uint32_t value;
           if (is_new) {
             value = kNew | std::uint32_t(new_codes.size());
-            shard.value(slot) = value;  // a later duplicate in this layer finds it
+            shard.set_value(slot, code, value);  // a later duplicate in this layer finds it
             new_codes.push_back(code);
             new_slots.push_back(slot);
           } else {
@@ -201,39 +202,49 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     std::size_t next_id = layer_end;
     for (unsigned s = 0; s < kShards; ++s)
       first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
-    if (next_id > kNew) throw std::length_error("too many classes to number");
+    if (next_id >= kNew) throw std::length_error("too many classes to number");
     resize_snug(code_of, next_id);
-    par::parallel_for(0u, kShards, [&](unsigned s) {
-      CodeTable::Shard& shard = table->shard(s);
-      std::uint32_t id = first_id[s];
-      for (std::size_t k = 0; k < fresh_slots[s].size(); ++k, ++id) {
-        shard.value(fresh_slots[s][k]) = id;
-        code_of[id] = fresh_codes[s][k];
-      }
-      if (id > first_id[s]) ids_of_shard[s].emplace_back(first_id[s], id);
-    });
+    const auto number_new_classes = [&] {
+      par::parallel_for(0u, kShards, [&](unsigned s) {
+        CodeTable::Shard& shard = table->shard(s);
+        std::uint32_t id = first_id[s];
+        for (std::size_t k = 0; k < fresh_slots[s].size(); ++k, ++id) {
+          shard.set_value(fresh_slots[s][k], fresh_codes[s][k], id);
+          code_of[id] = fresh_codes[s][k];
+        }
+        if (id > first_id[s]) ids_of_shard[s].emplace_back(first_id[s], id);
+      });
+    };
     if (with_edges) {
       // The layer's successor lists, in id order: the ids a thread expanded
       // in one go are consecutive, so their lists are one stretch of
-      // out_edges, and the thread's children in move order fill it.
+      // out_edges, and the thread's children in move order fill it. A
+      // child's id is its value from the insert pass, or its shard's first
+      // new id plus its index there: the lists need nothing of the
+      // numbering, so both run at once (one wait for the threads per
+      // layer, not two).
       for (size_t id = layer_begin; id < layer_end; ++id) out_begin[id + 1] += out_begin[id];
       out_edges.resize(out_begin[layer_end]);
-      par::parallel_for(size_t(0), all.size(), [&](size_t v) {
-        const Batch& b = *all[v];
-        // Per shard, the next child's value from the insert pass.
-        std::array<const std::uint64_t*, kShards> next;
-        for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
-        const std::uint8_t* seq = b.shard_seq.data();
-        for (const auto& [first, end] : b.expanded) {
-          for (std::uint32_t k = out_begin[first], stop = out_begin[end]; k < stop; ++k) {
-            const unsigned s = *seq++;
-            const std::uint32_t v = std::uint32_t(*next[s]++);
-            // Without a branch: whether a child is new is as good as random.
-            const std::uint32_t is_new = 0u - (v >> 31);
-            out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
+      par::parallel_invoke(number_new_classes, [&] {
+        par::parallel_for(size_t(0), all.size(), [&](size_t v) {
+          const Batch& b = *all[v];
+          // Per shard, the next child's value from the insert pass.
+          std::array<const std::uint64_t*, kShards> next;
+          for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
+          const std::uint8_t* seq = b.shard_seq.data();
+          for (const auto& [first, end] : b.expanded) {
+            for (std::uint32_t k = out_begin[first], stop = out_begin[end]; k < stop; ++k) {
+              const unsigned s = *seq++;
+              const std::uint32_t v = std::uint32_t(*next[s]++);
+              // Without a branch: whether a child is new is as good as random.
+              const std::uint32_t is_new = 0u - ((v & kNew) >> (CodeTable::kValueBits - 1));
+              out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
+            }
           }
-        }
+        });
       });
+    } else {
+      number_new_classes();
     }
     layer_begin = layer_end;
     layer_end = next_id;
