@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -28,12 +29,25 @@ struct Move {
 // side to move has no legal move and has lost.
 enum class GameOver : std::uint8_t { kNone, kLine, kNoMove };
 
-// The rules value (Variant) with its precomputed data: neighbour masks.
+// accepts[b], for a stack byte b: bit p set when the stack can take a piece of
+// kind p under a stack cap of `cap` (it is lower than the cap and holds no
+// piece of that kind).
+constexpr std::array<std::uint8_t, 256> accept_table(int cap) {
+  std::array<std::uint8_t, 256> t{};
+  for (int b = 0; b < 256; ++b)
+    if (kStackInfo[b].height < cap) t[b] = std::uint8_t(~kStackInfo[b].kinds & 0xf);
+  return t;
+}
+
+// The rules value (Variant) with its precomputed data: neighbour masks and
+// which stacks take which pieces.
 struct Rules {
   Variant variant;
   std::array<SpaceMask, kSpaces> neighbours;
+  std::array<std::uint8_t, 256> accepts;  // accept_table(stack cap)
 
-  constexpr explicit Rules(Variant v) : variant(v), neighbours(neighbour_masks(v.adjacency)) {}
+  constexpr explicit Rules(Variant v)
+      : variant(v), neighbours(neighbour_masks(v.adjacency)), accepts(accept_table(v.stack_cap)) {}
   constexpr int stack_cap() const { return variant.stack_cap; }
   constexpr int total_pieces() const { return variant.total_pieces(); }
   // Pieces of kind p in the game (the supply before the first placement).
@@ -99,30 +113,41 @@ template <class F>
 constexpr void for_each_move(const Rules& rules, State st, F&& f) {
   const Colour me = st.to_move();
   const State next = st.with_side_flipped();
-  const int cap = rules.stack_cap();
+  // The spaces whose stack can take my circle and my triangle: each
+  // stack's accept bits side by side in one word, one bit gathered per byte.
+  // A mask per piece, then a loop over its set bits, in place of a table
+  // lookup and a branch per candidate move: the moves' test was the
+  // search's costliest line (results/cold-solve.md).
+  std::uint64_t accepts = 0;
+  for (int s = 0; s < kSpaces; ++s)
+    accepts |= std::uint64_t(rules.accepts[st.stack(s)]) << (kStackBits * s);
+  const int mine = 2 * int(me);  // my circle's kind; my triangle's is one more
+  const std::array<SpaceMask, 2> takes = {gather_byte_bits(accepts >> mine),
+                                          gather_byte_bits(accepts >> (mine + 1))};
   if (rules.placement_phase(st)) {
     const unsigned counts = st.kind_counts();
     for (int shape = 0; shape < 2; ++shape) {
       const Piece p = make_piece(me, Shape(shape));
       if (State::count_of(counts, p) >= rules.variant.copies(shape)) continue;
-      for (int s = 0; s < kSpaces; ++s) {
-        const StackInfo& in = st.info(s);
-        if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
+      for (SpaceMask to = takes[std::size_t(shape)]; to; to &= SpaceMask(to - 1)) {
+        const int s = std::countr_zero(unsigned(to));
         f(Move{Move::kFromSupply, std::int8_t(s), p}, next.with_pushed(s, p));
       }
     }
     return;
   }
-  for (int from = 0; from < kSpaces; ++from) {
-    if (st.empty(from)) continue;
+  const TopMasks tops = top_masks(st);
+  const SpaceMask my_tops =
+      me == Colour::kWhite ? tops.white : SpaceMask(tops.occupied & ~tops.white);
+  for (SpaceMask from_set = my_tops; from_set; from_set &= SpaceMask(from_set - 1)) {
+    const int from = std::countr_zero(unsigned(from_set));
     const Piece p = st.top(from);
-    if (colour_of(p) != me) continue;
     const State lifted = next.with_popped(from);
-    for (SpaceMask nb = rules.neighbours[from]; nb; nb &= SpaceMask(nb - 1)) {
-      const int to = std::countr_zero(unsigned(nb));
-      const StackInfo& in = st.info(to);
-      if (in.height >= cap || (in.kinds >> int(p) & 1)) continue;
-      f(Move{std::int8_t(from), std::int8_t(to), p}, lifted.with_pushed(to, p));
+    // The target is never the source, so its stack is as in st.
+    for (SpaceMask to = SpaceMask(rules.neighbours[from] & takes[std::size_t(shape_of(p))]); to;
+         to &= SpaceMask(to - 1)) {
+      const int t = std::countr_zero(unsigned(to));
+      f(Move{std::int8_t(from), std::int8_t(t), p}, lifted.with_pushed(t, p));
     }
   }
 }
