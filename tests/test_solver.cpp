@@ -750,7 +750,8 @@ TEST(SolverDeterminism, Cap3ProjectiveOneAndTwoThreads) { check_determinism(kCap
 
 // The solver's radix sort against std::stable_sort on the same bits: keys
 // equal above low_bit keep their order, across chunk boundaries and for one
-// and two threads.
+// and two threads, from contiguous keys and from the segmented codes by id
+// (which the sort empties).
 TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
   std::mt19937_64 rng(20261203);
   for (const std::size_t n : {0, 1, 2, 1000, 70000, 200000}) {
@@ -770,10 +771,25 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
       for (const std::uint64_t k : keys) any |= k;
       for (const int threads : {1, 2}) {
         for (const int high_bit : {-1, int(std::bit_width(any))}) {
-          std::vector<std::uint64_t> got = keys;
-          tbb::task_arena(threads).execute([&] { detail::radix_sort(got, low_bit, high_bit); });
-          EXPECT_TRUE(got == want) << n << " keys, low bit " << low_bit << ", high bit " << high_bit
-                                   << ", " << threads << " thread(s)";
+          std::vector<std::uint64_t> flat = keys;
+          detail::CodeArray segmented;
+          segmented.resize(n);
+          for (std::size_t i = 0; i < n; ++i) segmented[i] = keys[i];
+          UninitVector<std::uint64_t> from_flat, from_segments;
+          tbb::task_arena(threads).execute([&] {
+            from_flat = detail::radix_sorted(flat, low_bit, high_bit);
+            from_segments = detail::radix_sorted(segmented, low_bit, high_bit);
+          });
+          const auto where = [&] {
+            return std::to_string(n) + " keys, low bit " + std::to_string(low_bit) + ", high bit " +
+                   std::to_string(high_bit) + ", " + std::to_string(threads) + " thread(s)";
+          };
+          EXPECT_TRUE(std::equal(from_flat.begin(), from_flat.end(), want.begin(), want.end()))
+              << where();
+          EXPECT_TRUE(
+              std::equal(from_segments.begin(), from_segments.end(), want.begin(), want.end()))
+              << where();
+          EXPECT_TRUE(flat.empty() && segmented.size() == 0) << where();
         }
       }
     }

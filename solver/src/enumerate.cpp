@@ -93,7 +93,9 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // Every class's code by id, and per shard the codes of the classes new in
   // the layer being inserted (with their slots, until they are numbered): the
   // table's values name their codes here (see key_of).
-  UninitVector<std::uint64_t> code_of{kEmptyBoard.code};
+  CodeArray code_of;
+  code_of.resize(1);
+  code_of[0] = kEmptyBoard.code;
   std::array<UninitVector<std::uint64_t>, kShards> fresh_codes;
   std::array<UninitVector<std::uint32_t>, kShards> fresh_slots;
   const auto key_of = [&](unsigned s) {
@@ -203,7 +205,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     for (unsigned s = 0; s < kShards; ++s)
       first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
     if (next_id >= kNew) throw std::length_error("too many classes to number");
-    resize_snug(code_of, next_id);
+    code_of.resize(next_id);  // new segments' pages are first touched in parallel below
     const auto number_new_classes = [&] {
       par::parallel_for(0u, kShards, [&](unsigned s) {
         CodeTable::Shard& shard = table->shard(s);
@@ -271,26 +273,31 @@ void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_del
   // (2 * 41^7 < 2^39 for cap 3). The order is the class numbers' either way.
   const int kIdBits = std::max(24, int(std::bit_width(n)));
   const Numbering numbering(rules.stack_cap());
-  // The codes by id become the keys in place, and the sorted keys become the
-  // codes in place again, decoded from their class numbers: no array of codes
-  // lives beside the sort's two (results/cold-solve.md).
-  UninitVector<std::uint64_t> keys = std::move(g.code_of);
+  // The codes by id become the keys in place, segment by segment, and the
+  // sort's first pass frees them; the sorted keys become the codes in place
+  // again, decoded from their class numbers: no array of codes lives beside
+  // the sort's two (results/cold-solve.md).
+  CodeArray& codes = g.code_of;
   // One pass: the keys are written before the check that they fit (the
   // numbers' bits gathered on the way); a sort of keys that do not is never
   // run.
   std::atomic<std::uint64_t> any_number{0};
-  par::parallel_for(par::blocked_range<size_t>(0, n, 1 << 14), [&](const auto& r) {
+  const std::size_t segments = (n + CodeArray::kSegment - 1) / CodeArray::kSegment;
+  par::parallel_for(std::size_t(0), segments, [&](std::size_t segment) {
+    const std::size_t first = segment * CodeArray::kSegment;
+    const std::size_t count = std::min(n - first, CodeArray::kSegment);
+    std::uint64_t* const key = codes.at(first);
     std::uint64_t any = 0;
-    for (size_t id = r.begin(); id != r.end(); ++id) {
-      const std::uint64_t number = numbering.number(State{keys[id]});
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint64_t number = numbering.number(State{key[k]});
       any |= number;
-      keys[id] = number << kIdBits | id;
+      key[k] = number << kIdBits | (first + k);
     }
     any_number.fetch_or(any, std::memory_order_relaxed);
   });
   const int high_bit = int(std::bit_width(any_number.load())) + kIdBits;
   if (high_bit > 64) throw std::length_error("too many classes to rank");
-  radix_sort(keys, kIdBits, high_bit);
+  UninitVector<std::uint64_t> keys = radix_sorted(codes, kIdBits, high_bit);
   // The sorted class numbers are the codes section's input: its deltas are
   // taken here, and the table writer never numbers the classes again.
   if (with_deltas)

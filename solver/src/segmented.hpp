@@ -1,0 +1,59 @@
+// An array in segments (internal to the solver).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "fano/buffer.hpp"
+
+namespace fano::detail {
+
+// An array in fixed segments of 2^Bits entries, so that growing it layer by
+// layer never copies it (a vector's growth held the old and the new block at
+// once, the largest moment of the standard game's search), so that a
+// segment finds room in the holes other stages leave in the buffers' arena,
+// where a block of megabytes would go on top (results/cold-solve.md), and so
+// that a new segment's pages are first touched by whichever thread writes
+// them, not by the one that grows the array.
+template <class T, int Bits>
+class Segmented {
+ public:
+  static constexpr int kBits = Bits;
+  static constexpr std::size_t kSegment = std::size_t(1) << kBits;
+
+  std::size_t size() const { return size_; }
+  // Grows to n entries (the new ones unwritten).
+  void resize(std::size_t n) {
+    while (segments_.size() << kBits < n) segments_.emplace_back(kSegment);
+    size_ = n;
+  }
+  T& operator[](std::size_t k) { return segments_[k >> kBits][k & (kSegment - 1)]; }
+  T operator[](std::size_t k) const { return segments_[k >> kBits][k & (kSegment - 1)]; }
+  // Entries k, k + 1, ... up to the end of k's segment (k < size()).
+  const T* at(std::size_t k) const { return segments_[k >> kBits].data() + (k & (kSegment - 1)); }
+  T* at(std::size_t k) { return segments_[k >> kBits].data() + (k & (kSegment - 1)); }
+  // f(k, p, count): entries k .. k + count - 1 of [first, end) are at p,
+  // one segment's stretch after another (for loops that walk the array in
+  // order without the two-level index per entry).
+  template <class F>
+  void for_each_stretch(std::size_t first, std::size_t end, F&& f) const {
+    while (first < end) {
+      const std::size_t in = first & (kSegment - 1);
+      const std::size_t count = std::min(end - first, kSegment - in);
+      f(first, segments_[first >> kBits].data() + in, count);
+      first += count;
+    }
+  }
+  void swap(Segmented& other) noexcept {
+    segments_.swap(other.segments_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  std::vector<UninitVector<T>> segments_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace fano::detail
