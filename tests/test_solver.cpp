@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../solver/src/code_table.hpp"  // internal: tested directly
+#include "fano/code_table.hpp"
 #include "../solver/src/move_graph.hpp"  // internal: tested directly
 #include "../solver/src/radix_sort.hpp"  // internal: tested directly
 #include "fano/buffer.hpp"

@@ -1,4 +1,5 @@
 #include <iostream>
+#include <optional>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -42,14 +43,14 @@ int cmd_facts(const Args& args) {
   if (!vm) return 0;
   const Variant v = variant_from(*vm);
   const bool json = vm->count("json") > 0;
+  // The table first: a missing or damaged one is refused before the searches.
+  std::optional<Tablebase> tb;
+  if (!vm->count("no-table")) tb.emplace(open_tablebase(table_path_from(*vm, v), v));
   const GameFacts f = game_facts(Rules(v));
   const auto transforms = printed_board_transforms(v.adjacency);
   const std::optional<CoverWin> cover = fastest_win_against_cover(Rules(v));
   std::optional<LongestWin> win;
-  if (!vm->count("no-table")) {
-    const Tablebase tb = open_tablebase(table_path_from(*vm, v), v);
-    win = longest_forced_win(tb);
-  }
+  if (tb) win = longest_forced_win(*tb);
   if (json) {
     Json o = game_facts_json(f);
     o["board_transforms"] = board_transforms_json(transforms);

@@ -5,10 +5,11 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
+#include <stdexcept>
 
 #include "fano/analysis.hpp"
 #include "fano/board.hpp"
+#include "fano/code_table.hpp"
 #include "fano/geometry.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
@@ -17,44 +18,62 @@
 namespace fano {
 namespace {
 
-struct Parent {
-  std::uint64_t code;
-  Move move;
+// The positions a breadth-first search reached, in the order reached, each
+// with the index of the position it was first reached from and the move
+// that reached it; index finds a code's position. A flat table of 32-bit
+// indices (the solver's, fano/code_table.hpp) rather than a node map: the
+// standard game's 1.6 M positions took 0.8 s and 105 MB in a
+// std::unordered_map, most of it in the map's allocations.
+struct Reached {
+  std::vector<std::uint64_t> codes;
+  std::vector<std::uint32_t> parent;
+  std::vector<Move> move;
+  detail::CodeTable::Shard index{std::size_t(1) << 16};
+
+  // Adds code (first reached from position `from` by m) unless it was
+  // reached before; returns whether it was new.
+  bool add(std::uint64_t code, std::uint32_t from, Move m) {
+    const auto key_of = [this](std::uint32_t i) { return codes[i]; };
+    index.reserve(codes.size() + 1, [&](auto&& f) {
+      for (std::uint32_t i = 0; i < codes.size(); ++i) f(i, codes[i]);
+    });
+    bool fresh = false;
+    const std::uint32_t slot = index.insert(code, key_of, fresh);
+    if (!fresh) return false;
+    if (codes.size() >= detail::CodeTable::kValueMask)
+      throw std::length_error("more reachable positions than a search one by one can number");
+    index.set_value(slot, code, std::uint32_t(codes.size()));
+    codes.push_back(code), parent.push_back(from), move.push_back(m);
+    return true;
+  }
+  // The moves from the empty board to position i, along first discoveries.
+  std::vector<Move> path_to(std::uint32_t i) const {
+    std::vector<Move> moves;
+    for (; i != 0; i = parent[i]) moves.push_back(move[i]);
+    std::reverse(moves.begin(), moves.end());
+    return moves;
+  }
 };
 
 // Breadth-first over the reachable positions (no move from an ended game),
-// children in the rules' move order. visit(state, depth) is called once per
-// position in BFS order and returns false to stop.
+// children in the rules' move order. visit(state, depth, index) is called
+// once per position in BFS order and returns false to stop. A layer is a stretch of
+// consecutive positions.
 template <class Visit>
-std::unordered_map<std::uint64_t, Parent> bfs(const Rules& rules, Visit&& visit) {
-  std::unordered_map<std::uint64_t, Parent> parent;
-  parent.reserve(1u << 21);
-  parent.emplace(kEmptyBoard.code, Parent{kEmptyBoard.code, Move{}});
-  std::vector<std::uint64_t> layer{kEmptyBoard.code}, next;
-  for (int depth = 0; !layer.empty(); ++depth) {
-    next.clear();
-    for (const std::uint64_t code : layer) {
-      const State st{code};
-      if (!visit(st, depth)) return parent;
+Reached bfs(const Rules& rules, Visit&& visit) {
+  Reached r;
+  r.add(kEmptyBoard.code, 0, Move{});
+  for (std::size_t begin = 0, end = 1, depth = 0; begin < end;
+       begin = end, end = r.codes.size(), ++depth) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const State st{r.codes[i]};
+      if (!visit(st, int(depth), std::uint32_t(i))) return r;
       if (game_over(rules, st) != GameOver::kNone) continue;
-      for_each_move(rules, st, [&](const Move& m, State child) {
-        if (parent.emplace(child.code, Parent{code, m}).second) next.push_back(child.code);
-      });
+      for_each_move(rules, st,
+                    [&](const Move& m, State child) { r.add(child.code, std::uint32_t(i), m); });
     }
-    layer.swap(next);
   }
-  return parent;
-}
-
-std::vector<Move> path_to(const std::unordered_map<std::uint64_t, Parent>& parent, State st) {
-  std::vector<Move> moves;
-  for (std::uint64_t c = st.code; c != kEmptyBoard.code;) {
-    const Parent& p = parent.at(c);
-    moves.push_back(p.move);
-    c = p.code;
-  }
-  std::reverse(moves.begin(), moves.end());
-  return moves;
+  return r;
 }
 
 Json moves_json(const std::vector<Move>& moves) {
@@ -78,19 +97,20 @@ GameFacts game_facts(const Rules& rules) {
   std::array<std::array<bool, kSpaces>, 2> placed{};
   std::array<std::array<bool, kSpaces>, kSpaces> moved{};
   std::array<std::array<bool, 2 * kSpaces + kSpaces * kSpaces>, 2> coloured{};
-  std::vector<State> placement_ends, no_move_ends;
+  // The ended positions at the shallowest depth of each kind, by index.
+  std::vector<std::uint32_t> placement_ends, no_move_ends;
   int placement_depth = -1, no_move_depth = -1;
-  const auto parent = bfs(rules, [&](State st, int depth) {
+  const Reached reached = bfs(rules, [&](State st, int depth, std::uint32_t i) {
     ++f.reachable;
     const GameOver over = game_over(rules, st);
     if (over == GameOver::kLine && depth <= rules.total_pieces()) {
       // A line formed by one of the placements.
       if (placement_depth < 0) placement_depth = depth;
-      if (depth == placement_depth) placement_ends.push_back(st);
+      if (depth == placement_depth) placement_ends.push_back(i);
     }
     if (over == GameOver::kNoMove) {
       if (no_move_depth < 0) no_move_depth = depth;
-      if (depth == no_move_depth) no_move_ends.push_back(st);
+      if (depth == no_move_depth) no_move_ends.push_back(i);
     }
     if (over != GameOver::kNone) return true;
     const int colour = int(st.to_move());
@@ -125,10 +145,10 @@ GameFacts game_facts(const Rules& rules) {
         a.never_occurring.push_back(action_name(false, from, to));
     }
   for (const auto& c : coloured) a.coloured_occurring += int(std::count(c.begin(), c.end(), true));
-  const auto shortest = [&](const std::vector<State>& ends, int depth, GameOver how) {
+  const auto shortest = [&](const std::vector<std::uint32_t>& ends, int depth, GameOver how) {
     std::optional<ShortestGame> g;
     if (depth < 0) return g;
-    g = ShortestGame{depth, ends.size(), path_to(parent, ends.front()), how};
+    g = ShortestGame{depth, ends.size(), reached.path_to(ends.front()), how};
     return g;
   };
   f.shortest_placement_end = shortest(placement_ends, placement_depth, GameOver::kLine);
@@ -138,9 +158,13 @@ GameFacts game_facts(const Rules& rules) {
 
 std::vector<Move> shortest_path_to(const Rules& rules, State target) {
   bool found = false;
-  const auto parent = bfs(rules, [&](State st, int) { return !(found = st == target); });
+  std::uint32_t at = 0;
+  const Reached reached = bfs(rules, [&](State st, int, std::uint32_t i) {
+    at = i;
+    return !(found = st == target);
+  });
   if (!found) throw UnreachablePosition(target);
-  return path_to(parent, target);
+  return reached.path_to(at);
 }
 
 LongestWin longest_forced_win(const Tablebase& tb) {

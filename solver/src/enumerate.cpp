@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "code_table.hpp"
+#include "fano/code_table.hpp"
 #include "fano/numbering.hpp"
 #include "fano/parallel.hpp"
 #include "move_graph.hpp"

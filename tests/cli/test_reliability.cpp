@@ -242,6 +242,29 @@ TEST_F(TablebaseDamage, EmptyFileDirectoryAndMissingFileAreRefused) {
   EXPECT_EQ(r.err_lines(), 1) << r.err;
 }
 
+// Every command that reads a table refuses a missing one the same way: its
+// own exit code, one line naming the file, nothing on stdout (facts opens it
+// before its searches of every position).
+TEST_F(TablebaseDamage, EveryTableCommandRefusesAMissingTable) {
+  const std::string missing = (dir_ / "missing.fanotb").string();
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"query", std::string("--position=") + kEmpty},
+                                             {"facts"},
+                                             {"verify"},
+                                             {"export"},
+                                             {"play", "--as", "white"}}) {
+    std::vector<std::string> args = command;
+    args.insert(args.begin() + 1, {"--tb", missing});
+    const RunResult r = run_fano(args);
+    SCOPED_TRACE(command_line(args) + "\nstderr: " + r.err);
+    EXPECT_FALSE(r.crashed()) << "signal " << r.signal;
+    EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kMissing));
+    EXPECT_EQ(r.err_lines(), 1);
+    EXPECT_NE(r.err.find(missing), std::string::npos) << "the message names the file";
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
 TEST_F(TablebaseDamage, DamageBehindAValidChecksumIsRefused) {
   const TablebaseHeader h = header();
   // A byte appended: trailing bytes after the sections.

@@ -1,9 +1,12 @@
 // An open-addressing hash set of state codes, split into kShards independent
-// shards by the top bits of the hash (internal to the solver). A slot holds
-// only a 32-bit word: a value that names its code, and 5 bits of the code's
-// hash as a tag. The caller keeps the codes (the search keeps them by id,
-// which it needs anyway) and reads a value's code back with key_of(value),
-// only where the tag agrees (see kValueBits).
+// shards by the top bits of the hash: the solver's search inserts into all
+// of them, one thread per shard, and the analysis layer's plain breadth-first
+// search over every position (game_facts.cpp) uses one Shard alone. A slot
+// holds only a 32-bit word: a value that names its code, and 5 bits of the
+// code's hash as a tag. The caller keeps the codes (the search keeps them by
+// id, which it needs anyway) and reads a value's code back with key_of(value),
+// only where the tag agrees (see kValueBits). Not thread-safe: a shard has one
+// owner at a time.
 //
 // Why shards: when two threads insert into one shared table, every new key
 // written by one core evicts that cache line from the other, and on the
