@@ -17,10 +17,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "fano/code_table.hpp"
 #include "../solver/src/move_graph.hpp"  // internal: tested directly
 #include "../solver/src/radix_sort.hpp"  // internal: tested directly
 #include "fano/buffer.hpp"
+#include "fano/code_table.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
@@ -751,49 +751,55 @@ TEST(SolverDeterminism, Cap3ProjectiveOneAndTwoThreads) { check_determinism(kCap
 // The solver's radix sort against std::stable_sort on the same bits: keys
 // equal above low_bit keep their order, across chunk boundaries and for one
 // and two threads, from contiguous keys and from the segmented codes by id
-// (which the sort empties).
+// (which the sort empties), for sorted parts of 0, 8, 25 and 39 bits (no
+// pass, one, three and four: the passes alternate between two destinations,
+// the first chosen by their number so that the last is the result).
 TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
   std::mt19937_64 rng(20261203);
-  for (const std::size_t n : {0, 1, 2, 1000, 70000, 200000}) {
-    for (const int low_bit : {0, 24}) {
-      std::vector<std::uint64_t> keys(n);
-      // Few distinct high parts (many ties), spread over 39 bits like class numbers.
-      for (std::uint64_t& k : keys)
-        k = (rng() % 5000) * 109951162ull << low_bit |
-            (rng() & ((std::uint64_t(1) << low_bit) - 1));
-      std::vector<std::uint64_t> want = keys;
-      std::stable_sort(want.begin(), want.end(), [&](std::uint64_t a, std::uint64_t b) {
-        return (a >> low_bit) < (b >> low_bit);
-      });
-      // The highest bit found by the sort, or given by the caller (as the
-      // ranking does).
-      std::uint64_t any = 0;
-      for (const std::uint64_t k : keys) any |= k;
-      for (const int threads : {1, 2}) {
-        for (const int high_bit : {-1, int(std::bit_width(any))}) {
-          std::vector<std::uint64_t> flat = keys;
-          detail::CodeArray segmented;
-          segmented.resize(n);
-          for (std::size_t i = 0; i < n; ++i) segmented[i] = keys[i];
-          UninitVector<std::uint64_t> from_flat, from_segments;
-          tbb::task_arena(threads).execute([&] {
-            from_flat = detail::radix_sorted(flat, low_bit, high_bit);
-            from_segments = detail::radix_sorted(segmented, low_bit, high_bit);
-          });
-          const auto where = [&] {
-            return std::to_string(n) + " keys, low bit " + std::to_string(low_bit) + ", high bit " +
-                   std::to_string(high_bit) + ", " + std::to_string(threads) + " thread(s)";
-          };
-          EXPECT_TRUE(std::equal(from_flat.begin(), from_flat.end(), want.begin(), want.end()))
-              << where();
-          EXPECT_TRUE(
-              std::equal(from_segments.begin(), from_segments.end(), want.begin(), want.end()))
-              << where();
-          EXPECT_TRUE(flat.empty() && segmented.size() == 0) << where();
+  for (const std::size_t n : {0, 1, 2, 1000, 70000, 200000})
+    for (const int low_bit : {0, 24})
+      for (const int high_bits : {0, 8, 25, 39}) {
+        std::vector<std::uint64_t> keys(n);
+        // Few distinct high parts (many ties), spread over high_bits bits (39
+        // like the class numbers of cap 3).
+        const std::uint64_t distinct = std::min<std::uint64_t>(5000, std::uint64_t(1) << high_bits);
+        const std::uint64_t spread = (std::uint64_t(1) << high_bits) / distinct;
+        for (std::uint64_t& k : keys)
+          k = (rng() % distinct) * spread << low_bit |
+              (rng() & ((std::uint64_t(1) << low_bit) - 1));
+        std::vector<std::uint64_t> want = keys;
+        std::stable_sort(want.begin(), want.end(), [&](std::uint64_t a, std::uint64_t b) {
+          return (a >> low_bit) < (b >> low_bit);
+        });
+        // The highest bit found by the sort, or given by the caller (as the
+        // ranking does).
+        std::uint64_t any = 0;
+        for (const std::uint64_t k : keys) any |= k;
+        for (const int threads : {1, 2}) {
+          for (const int high_bit : {-1, int(std::bit_width(any))}) {
+            std::vector<std::uint64_t> flat = keys;
+            detail::CodeArray segmented;
+            segmented.resize(n);
+            for (std::size_t i = 0; i < n; ++i) segmented[i] = keys[i];
+            UninitVector<std::uint64_t> from_flat, from_segments;
+            tbb::task_arena(threads).execute([&] {
+              from_flat = detail::radix_sorted(flat, low_bit, high_bit);
+              from_segments = detail::radix_sorted(segmented, low_bit, high_bit);
+            });
+            const auto where = [&] {
+              return std::to_string(n) + " keys, low bit " + std::to_string(low_bit) + ", " +
+                     std::to_string(high_bits) + " sorted bits, high bit " +
+                     std::to_string(high_bit) + ", " + std::to_string(threads) + " thread(s)";
+            };
+            EXPECT_TRUE(std::equal(from_flat.begin(), from_flat.end(), want.begin(), want.end()))
+                << where();
+            EXPECT_TRUE(
+                std::equal(from_segments.begin(), from_segments.end(), want.begin(), want.end()))
+                << where();
+            EXPECT_TRUE(flat.empty() && segmented.size() == 0) << where();
+          }
         }
       }
-    }
-  }
 }
 
 // The solver's sharded hash set against std::unordered_map: every code gets
