@@ -13,11 +13,6 @@
 
 namespace fano::detail {
 
-// The successor and predecessor lists: 128 KiB segments.
-using EdgeArray = Segmented<std::uint32_t, 15>;
-// The canonical codes by id: 128 KiB segments too.
-using CodeArray = Segmented<std::uint64_t, 14>;
-
 // Indexed by id, the breadth-first discovery order, which depends on thread
 // timing; positions and id_of give the classes in code order (rank_classes).
 struct MoveGraph {

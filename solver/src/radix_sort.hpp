@@ -74,7 +74,7 @@ UninitVector<std::uint64_t> radix_sorted(Keys& keys, int low_bit, int high_bit =
   // and zeroed, where the arena has pages faulted in already; each pass
   // fills its counts before reading them.
   UninitVector<std::array<std::uint32_t, kBuckets>> offsets(chunks);
-  Segmented<std::uint64_t, 14> between;  // the other passes' destination
+  CodeArray between;  // the other passes' destination
   // One pass on digit `shift` from `from` into `to`.
   const auto pass = [&](int shift, auto& from, auto& to) {
     const auto digit = [shift](std::uint64_t k) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -55,5 +56,11 @@ class Segmented {
   std::vector<UninitVector<T>> segments_;
   std::size_t size_ = 0;
 };
+
+// The successor and predecessor lists: 128 KiB segments.
+using EdgeArray = Segmented<std::uint32_t, 15>;
+// The canonical codes by id, and the radix sort's passes between its first
+// and its last: 128 KiB segments too.
+using CodeArray = Segmented<std::uint64_t, 14>;
 
 }  // namespace fano::detail
