@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "fano/board.hpp"
+#include "fano/json.hpp"
+#include "fano/rules_options.hpp"
 #include "fano/buffer.hpp"
 #include "fano/geometry.hpp"
 #include "fano/notation.hpp"
@@ -135,6 +137,88 @@ TEST(Board, EveryRulesIsEveryValidValueOnce) {
   EXPECT_TRUE(std::equal(kAllVariants.begin(), kAllVariants.end(), every.begin()));
   for (const Variant& v : all_rule_combinations())
     EXPECT_TRUE(slugs.count(variant_slug(v))) << variant_slug(v);
+}
+
+// The rules options' description (fano/rules_options.hpp) spans exactly the
+// valid rules: every combination of its values is one reading of
+// every_rules(), set through the description's setters and read back by its
+// getters; the default codes are the rulebook's game.
+TEST(RulesOptions, TheirValuesSpanEveryReadingOnce) {
+  std::vector<Variant> spanned{Variant{}};
+  for (const RulesOption& option : rules_options()) {
+    std::vector<Variant> next;
+    for (const Variant& v : spanned)
+      for (const RulesOptionValue& value : option.values) {
+        Variant w = v;
+        option.set(w, value.code);
+        EXPECT_EQ(option.get(w), value.code) << option.key;
+        next.push_back(w);
+      }
+    spanned = std::move(next);
+  }
+  std::set<std::string> from_options, from_rules;
+  for (const Variant& v : spanned) {
+    EXPECT_TRUE(is_valid_rules(v)) << variant_slug(v);
+    from_options.insert(variant_slug(v));
+  }
+  for (const Variant& v : every_rules()) from_rules.insert(variant_slug(v));
+  EXPECT_EQ(spanned.size(), 72u);
+  EXPECT_EQ(from_options, from_rules);
+  Variant defaults;
+  for (const RulesOption& option : rules_options()) option.set(defaults, option.default_code);
+  EXPECT_EQ(defaults, kStandard);
+}
+
+// Each value's text reads back as its code; other words are refused with a
+// message naming every value; keys and flags find their option.
+TEST(RulesOptions, TextsReadBackAndBadWordsAreNamed) {
+  std::set<std::string_view> keys;
+  for (const RulesOption& option : rules_options()) {
+    keys.insert(option.key);
+    EXPECT_EQ(find_rules_option(option.key), &option);
+    EXPECT_EQ(find_rules_option(option.flag), &option);
+    for (const RulesOptionValue& value : option.values) {
+      EXPECT_EQ(option.parse(value.text), value.code) << option.key << " " << value.text;
+      EXPECT_EQ(option.text_of(value.code), value.text);
+    }
+    EXPECT_EQ(option.parse("7"), std::nullopt) << option.key;
+    EXPECT_EQ(option.parse(""), std::nullopt) << option.key;
+  }
+  EXPECT_EQ(keys.size(), rules_options().size());
+  EXPECT_EQ(find_rules_option("nonsense"), nullptr);
+  EXPECT_EQ(find_rules_option("stack-cap")->values_error("4"), "must be 2 or 3, got '4'");
+  EXPECT_EQ(find_rules_option("adjacency")->values_error("hex"),
+            "must be 'board' or 'projective', got 'hex'");
+  EXPECT_EQ(find_rules_option("circles")->values_error("0"), "must be 1, 2 or 3, got '0'");
+}
+
+// A rules value's JSON names the base options always, and every option with
+// the slug for rules other than the rulebook's lines and material.
+TEST(RulesOptions, JsonOfARulesValueFollowsTheDescription) {
+  for (const Variant& v : every_rules()) {
+    const Json j = variant_json(v);
+    for (const RulesOption& option : rules_options()) {
+      const bool shown = option.base || !v.rulebook_material_and_lines();
+      ASSERT_EQ(j.contains(std::string(option.key)), shown) << variant_slug(v) << option.key;
+      if (!shown) continue;
+      const Json& value = j[std::string(option.key)];
+      const std::string text = value.is_number() ? std::to_string(value.get<int>())
+                                                 : value.get<std::string>();
+      EXPECT_EQ(option.parse(text), option.get(v)) << variant_slug(v) << option.key;
+    }
+    EXPECT_EQ(j.contains("rules"), !v.rulebook_material_and_lines());
+  }
+  const Json catalog = rules_catalog_json();
+  ASSERT_EQ(catalog["readings"].size(), every_rules().size());
+  ASSERT_EQ(catalog["options"].size(), rules_options().size());
+  for (const Json& reading : catalog["readings"]) {
+    const std::optional<Variant> v = variant_from_name(reading["name"].get<std::string>());
+    ASSERT_TRUE(v);
+    EXPECT_EQ(variant_slug(*v), reading["slug"]);
+    for (const RulesOption& option : rules_options())
+      EXPECT_EQ(reading["options"][std::string(option.key)],
+                rules_option_json(option, option.get(*v)));
+  }
 }
 
 // Every rule combination has two names (slug and short name) that read back

@@ -16,6 +16,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/game_facts.hpp"
+#include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
 #include "fano/server.hpp"
@@ -229,6 +230,30 @@ TEST(ServerApi, OtherRulesAreServedByName) {
   Request bad;
   bad.path = "/api/v2/standard-4c4t";
   EXPECT_EQ(other.handle(bad).status, 404);
+}
+
+// GET /api/v2/rules: the rules options' description and every reading, each
+// saying whether this server has its table (here, only the one loaded).
+TEST(ServerApi, RulesRouteListsTheOptionsAndEveryReading) {
+  Variant v = kCap2Projective;
+  v.circles = 1, v.triangles = 1;
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(solve(v), "memory"), "memory"});
+  const Api one(std::move(tables), "test");
+  Request r;
+  r.path = "/api/v2/rules";
+  const Response res = one.handle(r);
+  ASSERT_EQ(res.status, 200) << res.body;
+  json body = parse_json(res.body);
+  int served = 0;
+  for (json& reading : body["readings"]) {
+    const bool is_it = reading["slug"] == variant_slug(v);
+    EXPECT_EQ(reading["served"], is_it) << reading["slug"];
+    served += is_it;
+    reading.erase("served");
+  }
+  EXPECT_EQ(served, 1);
+  EXPECT_EQ(body, rules_catalog_json());
 }
 
 TEST(ServerApi, MovesApplyFromTheEmptyBoardOrAPosition) {

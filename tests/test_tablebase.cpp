@@ -21,6 +21,7 @@
 #include "fano/table_files.hpp"
 #include "fano/table_writer.hpp"
 #include "fano/tablebase.hpp"
+#include "fano/tablebase_json.hpp"
 #include "support.hpp"
 
 namespace fano {
@@ -175,6 +176,21 @@ TEST(TablebaseRoundTrip, OtherRulesInVersionThree) {
     EXPECT_THROW(Tablebase::from_bytes(old, name), TablebaseError);
     EXPECT_THROW(Tablebase::from_bytes(s.bytes, name, kStandard), TablebaseError);
   }
+}
+
+// Every rules option has its field in the header: each reading's header names
+// that reading again, and its JSON prints the reading's options.
+TEST(TablebaseRoundTrip, EveryReadingsOptionsThroughTheHeader) {
+  for (const Variant& v : every_rules()) {
+    const TablebaseHeader h = tablebase_header(v, TablebaseCounts{}, 0);
+    EXPECT_EQ(header_variant(h), v) << variant_slug(v);
+    const Json j = header_json(h);
+    const Json fields = variant_json(v);
+    for (const auto& [key, value] : fields.items()) EXPECT_EQ(j[key], value) << key;
+  }
+  TablebaseHeader bad = tablebase_header(kStandard, TablebaseCounts{}, 0);
+  bad.reserved = 1;
+  EXPECT_EQ(header_variant(bad), std::nullopt);
 }
 
 TEST(TablebaseRoundTrip, StandardThroughAFile) {

@@ -11,6 +11,7 @@
 
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
+#include "fano/rules_options.hpp"
 #include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
 
@@ -26,25 +27,26 @@ std::string output_path_from(const po::variables_map& vm, const std::string& opt
 }
 
 void add_variant_options(po::options_description& desc) {
-  desc.add_options()("stack-cap", po::value<int>()->default_value(2),
-                     "most pieces a stack may hold: 2 (standard) or 3 (variant)")(
-      "adjacency", po::value<std::string>()->default_value("board"),
-      "where pieces move: 'board' (the printed board's 15 edges) or 'projective' "
-      "(any two spaces on a common line)")(
+  desc.add_options()(
       "rules", po::value<std::string>(),
       "the rules by name: standard, projective, cap3, cap3-projective (or the slugs "
       "cap2-projective, cap3-board), with optional suffixes -colour (colour-only lines) and "
       "-<c>c<t>t (circles and triangles per player), e.g. cap3-projective-colour, standard-3c3t; "
-      "the flags below override its parts")(
-      "line-rule", po::value<std::string>(),
-      "which lines lose: 'colour-or-shape' (the rulebook) or 'colour' (one colour only, the "
-      "Korean text)")("circles", po::value<int>(), "circles per player: 1..3 (default 2)")(
-      "triangles", po::value<int>(), "triangles per player: 1..3 (default 2)");
+      "the flags below override its parts");
+  // One flag per rules option, from their description (fano/rules_options.hpp).
+  for (const RulesOption& option : rules_options()) {
+    std::string help(option.help);
+    help += ": " + option.values_text(true) + "; default ";
+    help.append(option.text_of(option.default_code));
+    desc.add_options()(std::string(option.flag).c_str(), po::value<std::string>(), help.c_str());
+  }
 }
 
 bool variant_given(const po::variables_map& vm) {
-  return !vm["stack-cap"].defaulted() || !vm["adjacency"].defaulted() || vm.count("rules") ||
-         vm.count("line-rule") || vm.count("circles") || vm.count("triangles");
+  if (vm.count("rules")) return true;
+  for (const RulesOption& option : rules_options())
+    if (vm.count(std::string(option.flag))) return true;
+  return false;
 }
 
 Variant variant_from(const po::variables_map& vm) {
@@ -55,27 +57,13 @@ Variant variant_from(const po::variables_map& vm) {
     if (!named) throw UsageError("--rules: " + variant_name_error(name));
     v = *named;
   }
-  if (!vm.count("rules") || !vm["stack-cap"].defaulted()) {
-    v.stack_cap = vm["stack-cap"].as<int>();
-    if (v.stack_cap != 2 && v.stack_cap != 3)
-      throw UsageError("--stack-cap must be 2 or 3, got " + std::to_string(v.stack_cap));
-  }
-  if (!vm.count("rules") || !vm["adjacency"].defaulted()) {
-    const std::string adj = vm["adjacency"].as<std::string>();
-    if (!parse_adjacency(adj, v.adjacency))
-      throw UsageError("--adjacency must be 'board' or 'projective', got '" + adj + "'");
-  }
-  if (vm.count("line-rule")) {
-    const std::string lines = vm["line-rule"].as<std::string>();
-    if (!parse_lines(lines, v.lines))
-      throw UsageError("--line-rule must be 'colour-or-shape' or 'colour', got '" + lines + "'");
-  }
-  for (const char* option : {"circles", "triangles"}) {
-    if (!vm.count(option)) continue;
-    const int n = vm[option].as<int>();
-    if (n < 1 || n > 3)
-      throw UsageError(std::string("--") + option + " must be 1, 2 or 3, got " + std::to_string(n));
-    (option[0] == 'c' ? v.circles : v.triangles) = n;
+  for (const RulesOption& option : rules_options()) {
+    const std::string flag(option.flag);
+    if (!vm.count(flag)) continue;
+    const std::string text = vm[flag].as<std::string>();
+    const std::optional<int> code = option.parse(text);
+    if (!code) throw UsageError("--" + flag + " " + option.values_error(text));
+    option.set(v, *code);
   }
   return v;
 }

@@ -14,11 +14,11 @@ int cmd_info(const Args& args) {
   add_variant_options(desc);
   desc.add_options()("json", "print JSON");
   const auto vm =
-      parse("info", "[--stack-cap 2|3] [--adjacency board|projective] [--json]",
+      parse("info", "[RULES OPTIONS] [--json]",
             "The variant's lines, edges, collineation group order, the order of "
             "the subgroup that preserves its move graph, the full symmetry group of the "
             "rules that reduces the stored positions (that subgroup times the "
-            "circle/triangle swap), and the tables folder used.",
+            "circle/triangle swap), and the tables folder used. The rules options: 'fano rules'.",
             desc, nullptr, args);
   if (!vm) return 0;
   const Variant v = variant_from(*vm);

@@ -21,6 +21,7 @@ struct Command {
 };
 
 const Command kCommands[] = {
+    {"rules", "the rules options and every reading of the rules, by name", fano::cli::cmd_rules},
     {"info", "the variant's lines, edges and symmetry groups", fano::cli::cmd_info},
     {"perft", "count distinct positions by depth from the empty board", fano::cli::cmd_perft},
     {"solve", "solve every reachable position and write the tablebase", fano::cli::cmd_solve},

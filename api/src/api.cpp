@@ -17,6 +17,7 @@
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
+#include "fano/rules_options.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase_json.hpp"
 #include "web_assets.hpp"
@@ -496,6 +497,19 @@ Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache
   etag_seed_ += version_;
 }
 
+// GET /api/v2/rules: the rules options' description and every reading of
+// the rules (rules_catalog_json), each with whether a table for it is loaded.
+Json Api::rules_json() const {
+  Json out = rules_catalog_json();
+  for (Json& reading : out["readings"]) {
+    const Variant v = *variant_from_name(reading["slug"].get<std::string>());
+    bool served = false;
+    for (const ServedTable& t : tables_) served = served || t.table.variant() == v;
+    reading["served"] = served;
+  }
+  return out;
+}
+
 const ServedTable* Api::table_for(std::string_view name) const {
   const std::optional<Variant> v = variant_from_name(name);
   if (!v) return nullptr;
@@ -513,6 +527,7 @@ Response Api::route(const Request& req) const {
     r.body = info_body_;
     return r;
   }
+  if (path == "/api/v2/rules") return json_response(200, rules_json());
   // /api/v1/ (the explorer's shape) or /api/v2/ (the one vocabulary).
   const bool v2 = path.rfind("/api/v2/", 0) == 0;
   if (path.rfind("/api/v1/", 0) != 0 && !v2) throw ApiError{404, "no such route: " + path};

@@ -1,25 +1,28 @@
 #include "fano/board.hpp"
 
+#include "fano/rules_options.hpp"
+
 namespace fano {
 
+// The names are the rules options' values (fano/rules_options.hpp).
 std::string_view adjacency_name(Adjacency adjacency) {
-  return adjacency == Adjacency::kBoard ? "board" : "projective";
+  return find_rules_option("adjacency")->text_of(int(adjacency));
 }
 
 bool parse_adjacency(std::string_view name, Adjacency& out) {
-  if (name == "board") return out = Adjacency::kBoard, true;
-  if (name == "projective") return out = Adjacency::kProjective, true;
-  return false;
+  const std::optional<int> code = find_rules_option("adjacency")->parse(name);
+  if (code) out = Adjacency(*code);
+  return code.has_value();
 }
 
 std::string_view lines_name(Lines lines) {
-  return lines == Lines::kColourOrShape ? "colour-or-shape" : "colour";
+  return find_rules_option("line_rule")->text_of(int(lines));
 }
 
 bool parse_lines(std::string_view name, Lines& out) {
-  if (name == "colour-or-shape") return out = Lines::kColourOrShape, true;
-  if (name == "colour" || name == "colour-only") return out = Lines::kColourOnly, true;
-  return false;
+  const std::optional<int> code = find_rules_option("line_rule")->parse(name);
+  if (code) out = Lines(*code);
+  return code.has_value();
 }
 
 std::vector<Variant> all_rule_combinations() {

@@ -1,6 +1,7 @@
 #include "fano/json.hpp"
 
 #include "fano/notation.hpp"
+#include "fano/rules_options.hpp"
 
 namespace fano {
 
@@ -11,15 +12,49 @@ Json outcome_json(Outcome o) {
 }
 
 Json variant_json(const Variant& v) {
-  Json out{{"stack_cap", v.stack_cap}, {"adjacency", adjacency_name(v.adjacency)}};
-  // The rulebook's lines and material print as before; other rules name theirs.
-  if (!v.rulebook_material_and_lines()) {
-    out["line_rule"] = lines_name(v.lines);
-    out["circles"] = v.circles;
-    out["triangles"] = v.triangles;
-    out["rules"] = variant_slug(v);
+  Json out = Json::object();
+  // The rulebook's lines and material print only the base options; other
+  // rules name every option and their slug.
+  for (const RulesOption& option : rules_options())
+    if (option.base || !v.rulebook_material_and_lines())
+      out[std::string(option.key)] = rules_option_json(option, option.get(v));
+  if (!v.rulebook_material_and_lines()) out["rules"] = variant_slug(v);
+  return out;
+}
+
+Json rules_option_json(const RulesOption& option, int code) {
+  return option.numeric ? Json(code) : Json(std::string(option.text_of(code)));
+}
+
+Json rules_options_json() {
+  Json out = Json::array();
+  for (const RulesOption& option : rules_options()) {
+    Json values = Json::array();
+    for (const RulesOptionValue& value : option.values)
+      values.push_back({{"value", rules_option_json(option, value.code)}, {"help", value.help}});
+    out.push_back({{"key", option.key},
+                   {"flag", "--" + std::string(option.flag)},
+                   {"label", option.label},
+                   {"help", option.help},
+                   {"values", values},
+                   {"default", rules_option_json(option, option.default_code)},
+                   {"name_part", option.name_part}});
   }
   return out;
+}
+
+Json rules_catalog_json() {
+  Json readings = Json::array();
+  for (const Variant& v : every_rules()) {
+    Json options = Json::object();  // every option, the rulebook's values too
+    for (const RulesOption& option : rules_options())
+      options[std::string(option.key)] = rules_option_json(option, option.get(v));
+    readings.push_back({{"name", variant_short_name(v)},
+                        {"slug", variant_slug(v)},
+                        {"description", variant_description(v)},
+                        {"options", options}});
+  }
+  return Json{{"options", rules_options_json()}, {"readings", readings}};
 }
 
 std::string json_text(const Json& j, int indent) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "fano/files.hpp"
+#include "fano/rules_options.hpp"
 
 namespace fano {
 namespace {
@@ -35,17 +36,16 @@ std::string solve_hint(const std::string& path, const std::optional<Variant>& v)
     return out + "'";
   };
   std::string cmd = "fano solve";
-  if (!v)
+  if (!v) {
+    std::string flags;
+    for (const RulesOption& option : rules_options()) flags += ", --" + std::string(option.flag);
     return "run '" + cmd + " --out " + quoted(path) +
-           "' with the variant's options (--rules NAME, or --stack-cap, --adjacency, "
-           "--line-rule, --circles, --triangles) to create it";
-  if (!v->rulebook_material_and_lines()) {
-    cmd += " --rules " + variant_slug(*v);
-  } else {
-    if (v->stack_cap != 2) cmd += " --stack-cap " + std::to_string(v->stack_cap);
-    if (v->adjacency != Adjacency::kBoard)
-      cmd += " --adjacency " + std::string(adjacency_name(v->adjacency));
+           "' with the variant's options (--rules NAME, or " + flags.substr(2) + ") to create it";
   }
+  // The options that differ from the rulebook's game, as the command's flags.
+  for (const RulesOption& option : rules_options())
+    if (option.get(*v) != option.default_code)
+      cmd += " --" + std::string(option.flag) + " " + std::string(option.text_of(option.get(*v)));
   const fs::path p(path);
   if (path != default_tablebase_path(*v)) {
     if (p.filename() == variant_slug(*v) + ".fanotb" && p.has_parent_path())

@@ -98,6 +98,19 @@ TablebaseHeader tablebase_header(const Variant& variant, const TablebaseCounts& 
   return h;
 }
 
+std::optional<Variant> header_variant(const TablebaseHeader& h) {
+  Variant v{h.stack_cap, Adjacency(h.adjacency)};
+  if (h.version == kTablebaseVersion) {
+    v.lines = Lines(h.lines), v.circles = h.circles, v.triangles = h.triangles;
+    // Version 3 is written only for other rules than the rulebook's lines and material.
+    if (v.rulebook_material_and_lines() || h.lines > 1) return std::nullopt;
+  } else if (h.lines != 0 || h.circles != 0 || h.triangles != 0) {
+    return std::nullopt;
+  }
+  if (h.reserved != 0 || h.adjacency > 1 || !is_valid_rules(v)) return std::nullopt;
+  return v;
+}
+
 // The checks that need only the header and the file's size: magic, version,
 // header size and that the sections announced fill the file exactly.
 void check_tablebase_header(const TablebaseHeader& h, std::uint64_t file_size,
@@ -136,17 +149,9 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
   check_tablebase_header(h, bytes.size(), name);
   if (tablebase_checksum(h, bytes.subspan(sizeof h)) != h.checksum)
     refuse(TablebaseErrorKind::kChecksum, name, "checksum mismatch: the file is damaged");
-  Variant v{h.stack_cap, Adjacency(h.adjacency)};
-  if (h.version == kTablebaseVersion) {
-    v.lines = Lines(h.lines), v.circles = h.circles, v.triangles = h.triangles;
-    // Version 3 is written only for other rules than the rulebook's lines and material.
-    if (v.rulebook_material_and_lines() || h.lines > 1)
-      refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
-  } else if (h.lines != 0 || h.circles != 0 || h.triangles != 0) {
-    refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
-  }
-  if (h.reserved != 0 || h.adjacency > 1 || !is_valid_rules(v))
-    refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
+  const std::optional<Variant> named = header_variant(h);
+  if (!named) refuse(TablebaseErrorKind::kCorrupt, name, "names an unknown variant");
+  const Variant v = *named;
   if (expected && *expected != v)
     refuse(TablebaseErrorKind::kWrongVariant, name,
            "holds the " + variant_description(v) + " variant, not the requested " +

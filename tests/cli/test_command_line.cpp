@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "fano/errors.hpp"
+#include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
+#include "fano/rules_options.hpp"
 #include "fano/rules.hpp"
 #include "support.hpp"
 
@@ -65,6 +67,40 @@ TEST(CommandLine, DoubleDashOperandsAreUsageErrorsNamingTheWord) {
 }
 
 // --- item 8: a position split into words, '_' for its space ---------------------
+
+// Every rules option of the description is a flag of the rules-dependent
+// commands, its help lists every value, each value reaches the rules (as the
+// JSON of `fano info` shows), and a bad word is one line naming the values.
+TEST(CommandLine, EveryRulesOptionIsAFlagWithItsValues) {
+  const RunResult help = run_fano({"info", "--help"});
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  for (const RulesOption& option : rules_options()) {
+    const std::string flag = "--" + std::string(option.flag);
+    EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
+    for (const RulesOptionValue& value : option.values) {
+      EXPECT_NE(help.out.find(std::string(value.text)), std::string::npos) << flag;
+      const RunResult r = run_fano({"info", flag, std::string(value.text), "--json"});
+      ASSERT_EQ(r.exit_code, 0) << flag << " " << value.text << ": " << r.err;
+      Variant expected;
+      option.set(expected, value.code);
+      const nlohmann::json j = parse_json(r.out);
+      const nlohmann::json fields = variant_json(expected);
+      for (const auto& [key, field] : fields.items())
+        EXPECT_EQ(j[key], field) << flag << " " << value.text << " " << key;
+    }
+    const RunResult bad = run_fano({"info", flag, "zz"});
+    EXPECT_EQ(bad.exit_code, 2) << flag;
+    EXPECT_EQ(bad.err, "fano info: " + flag + " " + option.values_error("zz") + "\n");
+  }
+  // `fano rules --json` is the description and every reading.
+  const RunResult rules = run_fano({"rules", "--json"});
+  ASSERT_EQ(rules.exit_code, 0) << rules.err;
+  EXPECT_EQ(parse_json(rules.out), rules_catalog_json());
+  const RunResult text = run_fano({"rules"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  for (const Variant& v : every_rules())
+    EXPECT_NE(text.out.find(variant_short_name(v)), std::string::npos) << variant_slug(v);
+}
 
 // The rules by name or by flags: every command takes them; a bad value is a
 // one-line usage error naming it; a table solved under other rules is

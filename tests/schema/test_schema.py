@@ -7,6 +7,7 @@ Env: FANO_BIN (the fano tool), FANO_SOURCE_DIR (the repository).
 """
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -60,6 +61,20 @@ def test_schema_rejects_the_old_words(schema):
     with pytest.raises(jsonschema.ValidationError):
         validate(schema, "value_only", {"position": "-/-/-/-/-/-/- w", "value": "won",
                                         "plies": None})
+
+
+def test_schema_names_every_rules_option_with_its_values(schema):
+    # The rules options' description (`fano rules --json`) and the schema's
+    # fields of a rules value agree: every option, every value, no other.
+    r = fano("rules", "--json")
+    assert r.returncode == 0, r.stderr
+    catalog = json.loads(r.stdout)
+    head = schema["$defs"]["api_head"]["properties"]
+    for option in catalog["options"]:
+        assert option["key"] in head, option["key"]
+        assert head[option["key"]]["enum"] == [v["value"] for v in option["values"]], option["key"]
+    for reading in catalog["readings"]:
+        assert re.match(head["variant"]["pattern"], reading["slug"]), reading["slug"]
 
 
 def test_query_reports(schema, table):

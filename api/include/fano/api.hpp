@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fano/interrupt.hpp"
+#include "fano/json.hpp"
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 
@@ -73,6 +74,7 @@ class Api {
 
  private:
   const ServedTable* table_for(std::string_view name) const;
+  Json rules_json() const;
   Response route(const Request& request) const;
 
   std::vector<ServedTable> tables_;

@@ -22,8 +22,20 @@ std::string json_text(const Json& j, int indent = -1);
 Json plies_json(Outcome o);
 // {"value": "win", "plies": 5}.
 Json outcome_json(Outcome o);
-// {"stack_cap": 2, "adjacency": "board"}.
+// {"stack_cap": 2, "adjacency": "board"}: the base options, then the others
+// and "rules" (the slug) for rules other than the rulebook's lines and material.
 Json variant_json(const Variant& v);
+struct RulesOption;
+// One option's value as JSON: a number or a name ("board").
+Json rules_option_json(const RulesOption& option, int code);
+// The rules options' description (fano/rules_options.hpp) for front ends that
+// build their pickers and help from it: [{"key", "flag", "label", "help",
+// "values": [{"value", "help"}], "default", "name_part"}].
+Json rules_options_json();
+// {"options": rules_options_json(), "readings": [{"name", "slug",
+// "description", "options": {key: value, every option}}]} over every_rules():
+// `fano rules --json` and the HTTP API's /api/v2/rules (which adds "served").
+Json rules_catalog_json();
 // {"reachable": .., "placement": .., "movement": .., "canonical": .., "win": ..,
 // "loss": .., "draw": ..} of anything holding those counts (a solve's stats, a
 // tablebase header).

@@ -54,6 +54,11 @@ struct TablebaseHeader {
 };
 static_assert(sizeof(TablebaseHeader) == 104, "the on-disk header is 104 bytes");
 
+// The rules a header names (every option of fano/rules_options.hpp has its
+// field above), or nullopt for a field out of range or a version 3 header
+// naming the rulebook's lines and material.
+std::optional<Variant> header_variant(const TablebaseHeader& h);
+
 // Why a file was refused or could not be written: one of the table kinds of
 // the shared error table (fano/errors.hpp: kMissing .. kIo), whose row gives
 // the CLI's exit code, the HTTP status and Python's `kind`.
