@@ -363,9 +363,9 @@ TEST(Wording, SolveTimesInMilliseconds) {
 namespace fano {
 namespace {
 
-// The one table of error kinds (fano/errors.hpp) against what the README
+// The one table of error kinds (fano/errors.hpp) against what docs/cli.md
 // promises: distinct codes and names, the table kinds as 10..18 in order.
-TEST(ExitCodes, EachErrorKindHasItsOwnCodeAndTheReadmeListsIt) {
+TEST(ExitCodes, EachErrorKindHasItsOwnCodeAndTheDocsListIt) {
   std::set<int> codes;
   std::set<std::string_view> names;
   for (const ErrorKindInfo& k : kErrorKinds) {
@@ -377,7 +377,7 @@ TEST(ExitCodes, EachErrorKindHasItsOwnCodeAndTheReadmeListsIt) {
   int expected = 10;
   for (std::size_t i = std::size_t(ErrorKind::kMissing); i <= std::size_t(ErrorKind::kIo); ++i)
     EXPECT_EQ(kErrorKinds[i].exit_code, expected++) << kErrorKinds[i].name;
-  const std::string readme = testing::read_text(fs::path(FANO_SOURCE_DIR) / "README.md");
+  const std::string readme = testing::read_text(fs::path(FANO_SOURCE_DIR) / "docs" / "cli.md");
   const auto at = readme.find("Exit codes: 0 success");
   ASSERT_NE(at, std::string::npos);
   const std::string para = readme.substr(at, readme.find("\n\n", at) - at);

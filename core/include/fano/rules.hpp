@@ -1,4 +1,4 @@
-// The rules of Fano330-R-Morris (../shared/rules/RULES.md): legal moves, their
+// The rules of Fano330-R-Morris (docs/rules.md): legal moves, their
 // effect, and when the game is over. Header-only: these are the hot paths.
 #pragma once
 
