@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replays the hostile test of issue 35 at full size against `fano serve` (not
+"""Replays the hostile test at full size against `fano serve` (not
 a test: a report for the README's reliability section). Each attack runs
 while a prober asks a cheap question every 0.25 s on a fresh connection; it
 prints what held: the probes' worst latency, the server's resident memory

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process cold figures of short commands (issue 34): `fano --version` and
+# Whole-process cold figures of short commands: `fano --version` and
 # `fano query` of one position, each run N times as a fresh process; prints
 # the min and median wall time (ms, the loop's own cost shown by /bin/true),
 # the peak RSS and page faults (/usr/bin/time) and the shared libraries the

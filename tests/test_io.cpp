@@ -99,7 +99,7 @@ TempDir* FilesEndToEnd::dir_ = nullptr;
 std::string* FilesEndToEnd::table_ = nullptr;
 Bytes* FilesEndToEnd::bytes_ = nullptr;
 
-// --- item 1: special files, symbolic links, "-" ----------------------------
+// --- Special files, symbolic links, "-" ------------------------------------
 
 TEST(AtomicWriter, ReplacesARegularFileKeepingItsPermissions) {
   TempDir dir;
@@ -228,7 +228,7 @@ TEST(OutputPaths, EmptyNamesAreUsageErrors) {
   }
 }
 
-// --- item 3: folders, read-only and full file systems ------------------------
+// --- Folders, read-only and full file systems --------------------------------
 
 TEST_F(FilesEndToEnd, MissingFolderOfAnExplicitPathIsRefusedNotCreated) {
   TempDir dir;
@@ -343,7 +343,7 @@ TEST_F(FilesEndToEnd, FullFileSystemNamesTheDestination) {
   EXPECT_FALSE(fs::exists(dir / "full" / "x.csv"));
 }
 
-// --- item 2: temporaries under flock, signals, concurrent writers -----------
+// --- Temporaries under flock, signals, concurrent writers -------------------
 
 // An open file holding an flock, as a live writer in another process (or
 // another PID namespace) holds its temporary.
@@ -442,7 +442,7 @@ TEST_F(FilesEndToEnd, ConcurrentWritersEachPublishAWholeFile) {
   EXPECT_EQ(files_starting(dir.path(), "threads"), std::vector<std::string>{"threads.txt"});
 }
 
-// --- item 4: bounded reads ---------------------------------------------------
+// --- Bounded reads -----------------------------------------------------------
 
 TEST(LineReaderTest, LinesAreReadAndBounded) {
   TempDir dir;
@@ -517,7 +517,7 @@ TEST_F(FilesEndToEnd, DirectoryAsInputIsRefused) {
   }
 }
 
-// --- item 5: messages ----------------------------------------------------------
+// --- Messages ------------------------------------------------------------------
 
 TEST_F(FilesEndToEnd, MissingTableHintGivesTheVariantsFlags) {
   TempDir dir;
@@ -651,7 +651,7 @@ TEST_F(FilesEndToEnd, UnreachableMessageGivesATrueReason) {
   EXPECT_EQ(with_tables_env(empty.path(), "show " + shell_quote(text)).exit_code, 0);
 }
 
-// --- item 6: JSON of raw input -------------------------------------------------
+// --- JSON of raw input ---------------------------------------------------------
 
 TEST_F(FilesEndToEnd, JsonEscapesInvalidUtf8FromInput) {
   TempDir dir;
@@ -674,7 +674,7 @@ bool has_control_byte(const std::string& text) {
   });
 }
 
-// Item 10: noise is refused at its first line holding a control character,
+// Noise is refused at its first line holding a control character,
 // read as it arrives, under a memory bound (the whole input used to be read
 // first: gigabytes, and no answer).
 TEST_F(FilesEndToEnd, BinaryInputIsRefusedAtItsFirstBadLineInBoundedMemory) {
@@ -698,7 +698,7 @@ TEST_F(FilesEndToEnd, BinaryInputIsRefusedAtItsFirstBadLineInBoundedMemory) {
   EXPECT_FALSE(contains(g.out, "C5")) << g.out;
 }
 
-// Item 11: a FIFO is read as `cat` reads it, waiting for a writer that starts
+// A FIFO is read as `cat` reads it, waiting for a writer that starts
 // late; an input without any record is an error, not "0 records".
 TEST_F(FilesEndToEnd, FifoWhoseWriterStartsLateIsWaitedFor) {
   TempDir dir;
@@ -742,7 +742,7 @@ TEST_F(FilesEndToEnd, FifoWhoseWriterStartsLateIsWaitedFor) {
   EXPECT_TRUE(contains(in.err, "standard input: no game record")) << in.err;
 }
 
-// Item 12: a report that cannot be written to stdout fails the command (exit
+// A report that cannot be written to stdout fails the command (exit
 // 6, one line naming the cause), whichever command printed it.
 TEST_F(FilesEndToEnd, UnwritableStandardOutputExits6) {
   TempDir dir;
@@ -768,7 +768,7 @@ TEST_F(FilesEndToEnd, UnwritableStandardOutputExits6) {
   }
 }
 
-// Item 13: bytes of arguments and input files reach messages escaped, on one
+// Bytes of arguments and input files reach messages escaped, on one
 // line: no escape sequence for the terminal, nothing that is not UTF-8.
 TEST_F(FilesEndToEnd, MessagesEscapeControlBytesAndInvalidUtf8) {
   TempDir dir;
@@ -804,7 +804,7 @@ TEST_F(FilesEndToEnd, MessagesEscapeControlBytesAndInvalidUtf8) {
       << unknown.err;
 }
 
-// Item 14: an output that is an input of the command (the same file, by any
+// An output that is an input of the command (the same file, by any
 // name) is refused before anything is written, and the input is kept.
 TEST_F(FilesEndToEnd, AnOutputThatIsTheInputTableIsRefused) {
   TempDir dir;

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "fano/notation.hpp"
-#include "fano/render.hpp"
 #include "fano/rules.hpp"
 #include "support.hpp"
 
@@ -158,13 +157,6 @@ TEST(FormatPosition, EmptyBoardAndStacksPrintBottomToTop) {
                        .with_pushed(6, Piece::kBlackCircle);
   EXPECT_EQ(format_position(st), "-/-/-/CT/tT/Cc/tc w");
   EXPECT_EQ(format_position(st.with_side_flipped()), "-/-/-/CT/tT/Cc/tc b");
-}
-
-TEST(Render, ShowsEveryStackAndTheSide) {
-  const std::string pic = render_board(parse_position("-/-/-/CT/tT/Cc/tc w", kStandard), 2);
-  for (const char* cell : {"[1:- ]", "[4:CT]", "[5:tT]", "[6:Cc]", "[7:tc]"})
-    EXPECT_CONTAINS(pic, cell);
-  EXPECT_CONTAINS(pic, "White to move");
 }
 
 // ---------------------------------------------------------------------------

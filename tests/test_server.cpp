@@ -567,7 +567,7 @@ std::string header_of(const Response& r, const std::string& key) {
   return "";
 }
 
-// Issue 35, item 9: every answer, errors and pages included, forbids sniffing,
+// Every answer, errors and pages included, forbids sniffing,
 // framing and referrers and carries a Content-Security-Policy; the explorer's
 // allows its own script by hash, never inline scripts at large.
 TEST(ServerApi, EveryAnswerCarriesSecurityHeaders) {
@@ -603,7 +603,7 @@ TEST(ServerApi, EveryAnswerCarriesSecurityHeaders) {
   EXPECT_EQ(header_of(not_modified, "X-Content-Type-Options"), "nosniff");
 }
 
-// Item 9: the tables are named by their file, not by a folder of the server's machine.
+// The tables are named by their file, not by a folder of the server's machine.
 TEST(ServerApi, InfoNamesEachTableByItsFileNameOnly) {
   const json j = get_json("/api/v1/info");
   ASSERT_EQ(j["variants"].size(), 4u);
@@ -614,7 +614,7 @@ TEST(ServerApi, InfoNamesEachTableByItsFileNameOnly) {
   EXPECT_EQ(get("/api/v1/info").body.find(tables_folder()), std::string::npos);
 }
 
-// Item 9: the picture of a position no game reaches is refused as its JSON is.
+// The picture of a position no game reaches is refused as its JSON is.
 TEST(ServerApi, SvgOfAnUnreachablePositionIs422) {
   const std::multimap<std::string, std::string> unreachable{{"position", "C/T/c/C/t/-/c w"}};
   const json j = get_json("/api/v1/standard/svg", unreachable, 422);
@@ -997,7 +997,7 @@ TEST_F(LiveServer, BatchIsPostedOverHttp) {
   EXPECT_TRUE(parse_json(large->body)["error"].is_string()) << large->body;
 }
 
-// Item 9: a repeated parameter is refused whether or not its values differ
+// A repeated parameter is refused whether or not its values differ
 // (httplib's own parser drops a repeated "key=value" pair), with the security
 // headers, as are httplib's own errors.
 TEST_F(LiveServer, ARepeatedParameterIsRefusedEvenWithTheSameValue) {

@@ -1,6 +1,6 @@
 // The HTTP layer (fano::server's HttpServer) against hostile clients, on an
-// ephemeral port of 127.0.0.1 with raw sockets (issue 35, items 1-8 and the
-// expensive requests): each server here answers with a stand-in handler
+// ephemeral port of 127.0.0.1 with raw sockets (slow and idle clients, huge
+// and malformed requests, the expensive requests): each server here answers with a stand-in handler
 // whose requests can be held busy, so that "in flight" and "over the limit"
 // are states the test sets up, not races. The real Api over HTTP is tested
 // in test_server.cpp. No timing is asserted: deadlines are configured short
@@ -216,7 +216,7 @@ server::ServerOptions short_deadlines(int threads = 2) {
   return o;
 }
 
-// Item 1: slowloris. Clients sending their request head a byte a second are
+// Slowloris. Clients sending their request head a byte a second are
 // cut off at the request deadline (2 s), before their head is complete,
 // and meanwhile others are answered, although the clients outnumber the
 // workers (2) thirty-two times.
@@ -261,7 +261,7 @@ TEST(HttpServer, SlowHeadersAreCutOffAtTheRequestDeadlineWhileOthersAreAnswered)
   }
 }
 
-// Item 2: idle connections (sending nothing) neither hold a worker nor stay
+// Idle connections (sending nothing) neither hold a worker nor stay
 // open past the deadline.
 TEST(HttpServer, IdleConnectionsAreClosedAndDoNotDelayOthers) {
   Served s(short_deadlines(1));
@@ -281,7 +281,7 @@ TEST(HttpServer, IdleConnectionsAreClosedAndDoNotDelayOthers) {
   }
 }
 
-// Item 3: kept-alive connections sending requests all the time leave room
+// Kept-alive connections sending requests all the time leave room
 // for a new client, and one that falls silent after an answer is closed at
 // the deadline.
 TEST(HttpServer, KeepAliveClientsCannotStarveANewOneAndIdleOnesAreClosed) {
@@ -350,7 +350,7 @@ TEST(HttpServer, ConnectionsPastTheLimitAreClosedAtOnce) {
   EXPECT_EQ(again.status(), 200);
 }
 
-// Item 7: a flood of header lines is refused with 431 past the limit (the
+// A flood of header lines is refused with 431 past the limit (the
 // server reads no more than that), a long request line with 414.
 TEST(HttpServer, AHeaderFloodIsRefusedWith431) {
   Served s(short_deadlines());
@@ -374,7 +374,7 @@ TEST(HttpServer, AHeaderFloodIsRefusedWith431) {
   EXPECT_EQ(ask(s.port(), "/echo").status(), 200);
 }
 
-// Item 6: a body (no request takes one) is refused with 413 at once, without
+// A body (no request takes one) is refused with 413 at once, without
 // waiting for it: a GET's body, a huge Content-Length, a chunked upload.
 struct BodyCase {
   const char* name;
@@ -444,7 +444,7 @@ TEST(HttpServer, APostBodyUpToTheLimitReachesTheHandler) {
   ::close(fd);
 }
 
-// Item 8: pipelined requests are answered in order; a GET whose body is
+// Pipelined requests are answered in order; a GET whose body is
 // another request is refused, never answered as two; a request followed
 // by a half-close is answered before the server closes.
 TEST(HttpServer, PipelinedRequestsAreAnsweredInOrder) {
@@ -500,7 +500,7 @@ TEST(HttpServer, ARequestThenAHalfCloseIsAnswered) {
   ::close(fd);
 }
 
-// Item 4: stop() (SIGTERM in `fano serve`) refuses new connections, closes
+// Stop() (SIGTERM in `fano serve`) refuses new connections, closes
 // idle ones, lets the answer in flight finish, and run() returns.
 TEST(HttpServer, StopFinishesTheAnswerInFlightAndRefusesNewConnections) {
   server::ServerOptions o = short_deadlines();
@@ -678,7 +678,7 @@ TEST(HttpServer, ExpensiveMeansAHistoryOrAPrincipalVariationWithOne) {
   EXPECT_TRUE(server::is_expensive(batch));
 }
 
-// Item 5: a Range header on a static file is ignored: the whole file, once,
+// A Range header on a static file is ignored: the whole file, once,
 // 200, whatever the ranges; HEAD gives its length and no body; no path
 // leaves the folder.
 TEST(HttpServer, StaticFilesIgnoreRangesAndStayInTheirFolder) {
@@ -718,7 +718,7 @@ TEST(HttpServer, StaticFilesIgnoreRangesAndStayInTheirFolder) {
   EXPECT_EQ(ask(s.port(), "/echo").status(), 200) << "the handler answers what no file does";
 }
 
-// Item 4 as a process: `fano serve` under slow clients stops on SIGTERM and
+// Slow clients, as a process: `fano serve` under slow clients stops on SIGTERM and
 // exits 0.
 TEST(FanoServeProcess, StopsOnSigtermUnderSlowClients) {
   TempDir tables, dir;

@@ -272,8 +272,8 @@ TEST_F(Standard, MalformedClaimIsAnError) {
   EXPECT_THROW(verify::verify_lines(tb, "C4 # claim: draw 4\n"), verify::InputError);
 }
 
-// Binary data is refused at its first line holding a control character (issue
-// 35, item 10), where a record line of noise would otherwise be reported as
+// Binary data is refused at its first line holding a control character,
+// where a record line of noise would otherwise be reported as
 // an illegal game and the next one read, for ever.
 TEST_F(Standard, RecordLineWithAControlCharacterIsAnInputError) {
   const Tablebase tb = table();

@@ -68,6 +68,25 @@ Variant variant_from(const po::variables_map& vm) {
   return v;
 }
 
+void add_threads_option(po::options_description& desc, const ThreadsOption& option) {
+  const std::string help = std::string(option.help) + ": " + std::to_string(option.minimum) +
+                           "..1024" + (option.minimum == 0 ? " (0: all cores)" : "");
+  desc.add_options()("threads,j", po::value<int>()->default_value(option.default_value),
+                     help.c_str());
+}
+
+int threads_from(const po::variables_map& vm, const ThreadsOption& option) {
+  const int threads = vm["threads"].as<int>();
+  if (threads < option.minimum || threads > 1024)
+    throw UsageError("--threads must be " + std::to_string(option.minimum) + "..1024, got " +
+                     std::to_string(threads));
+  return threads;
+}
+
+void add_json_option(po::options_description& desc, const char* help) {
+  desc.add_options()("json", help);
+}
+
 void add_table_options(po::options_description& desc) {
   desc.add_options()("tb", po::value<std::string>(),
                      "tablebase file (default: DIR/<variant>.fanotb, see --tables)")(

@@ -54,6 +54,20 @@ Variant variant_from(const po::variables_map& vm);
 // Whether any rules option (--rules, --stack-cap, ...) was given.
 bool variant_given(const po::variables_map& vm);
 
+// --threads/-j N, declared once for every parallel command: its default, its
+// least value (serve needs one worker; 0 elsewhere means all cores) and 1024
+// at most. threads_from refuses a value outside that range (a usage error).
+struct ThreadsOption {
+  int default_value = 0;
+  int minimum = 0;
+  const char* help = "worker threads";
+};
+void add_threads_option(po::options_description& desc, const ThreadsOption& option = {});
+int threads_from(const po::variables_map& vm, const ThreadsOption& option = {});
+
+// --json: one JSON document on stdout instead of text.
+void add_json_option(po::options_description& desc, const char* help = "print JSON");
+
 // --tb FILE and --tables DIR; resolves the table path for a variant.
 void add_table_options(po::options_description& desc);
 std::string table_path_from(const po::variables_map& vm, const Variant& variant);

@@ -71,7 +71,7 @@ void time_solve(SolveTiming& best, const std::string& path) {
 // are in it, which the in-process rounds above never see after the first.
 // posix_spawn (vfork-like) rather than fork: a fork of this process, which
 // keeps the arena of every solve above, copied its page tables first and
-// added about 8 ms to each figure.
+// added that copy to each figure.
 struct ColdSolve {
   double wall_ms;
   long peak_kb, minor_faults;
@@ -449,8 +449,8 @@ void print_report(const BenchReport& rep) {
                   rep.reference_s * 1e3, rep.reference_s / rep.solves[0].total,
                   rep.reference_s / rep.solves[1].total, rep.cores);
     std::cout << line;
-    // As whole processes: the reference ran in this process, where a
-    // process's start adds about 2 ms to its seconds.
+    // As whole processes: the reference ran in this process, so a cold
+    // figure also counts a process's start, which the reference's lacks.
     if (rep.cold.size() == 2) {
       std::snprintf(line, sizeof line,
                     "the reference against the cold whole process: %.1fx on 1 thread, %.1fx on "
@@ -473,9 +473,10 @@ std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args
       "cold-runs", po::value<int>()->default_value(9),
       "whole-process runs of `fano solve --out FILE` per thread count (0: skip them)")(
       "reference-runs", po::value<int>()->default_value(1),
-      "runs of the plain reference solver (0: skip it)")("json", "print JSON")(
+      "runs of the plain reference solver (0: skip it)")(
       "history", "only the history-aware analysis (rule 3) at the end of random games")(
       "games", po::value<int>()->default_value(2000), "random games per variant for --history");
+  add_json_option(desc);
   auto vm =
       parse("bench",
             "[--runs N] [--probes N] [--dir DIR] [--cold-runs N] [--reference-runs N] [--json] | "

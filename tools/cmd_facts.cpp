@@ -26,8 +26,8 @@ int cmd_facts(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   add_table_options(desc);
-  desc.add_options()("no-table", "leave out the longest forced win (needs no tablebase)")(
-      "json", "print JSON");
+  desc.add_options()("no-table", "leave out the longest forced win (needs no tablebase)");
+  add_json_option(desc);
   const auto vm = parse(
       "facts", "[--tb FILE] [--no-table] [--json] [variant options]",
       "Facts published analyses state, from the rules and a breadth-first search of every "

@@ -12,7 +12,7 @@ namespace fano::cli {
 int cmd_info(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
-  desc.add_options()("json", "print JSON");
+  add_json_option(desc);
   const auto vm =
       parse("info", "[RULES OPTIONS] [--json]",
             "The variant's lines, edges, collineation group order, the order of "

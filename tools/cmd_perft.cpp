@@ -23,8 +23,8 @@ int cmd_perft(const Args& args) {
       "keep expanding positions where the game has ended (default: stop there, as the rules do)")(
       "dfs-visited",
       "also count the positions a depth-first search to each depth visits when it keeps a "
-      "visited set without the remaining depth (a hypothesis about published tables; serial)")(
-      "json", "print JSON");
+      "visited set without the remaining depth (a hypothesis about published tables; serial)");
+  add_json_option(desc);
   const auto vm = parse(
       "perft", "--depth N [--expand-ended] [--dfs-visited] [--json] [variant options]",
       "For each depth d = 0..N from the empty board: exact (distinct positions at exactly depth "

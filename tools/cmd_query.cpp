@@ -108,7 +108,8 @@ int cmd_query(const Args& args) {
   add_table_options(desc);
   po::positional_options_description pos;
   add_position_options(desc, pos);
-  desc.add_options()("json", "print JSON")(
+  add_json_option(desc);
+  desc.add_options()(
       "svg", po::value<std::string>()->value_name("FILE"),
       "also write an SVG picture of the position with its best moves "
       "marked to FILE (as 'fano show --svg FILE --best'; - for stdout, then the picture alone)")(

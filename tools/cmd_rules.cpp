@@ -9,7 +9,7 @@ namespace fano::cli {
 
 int cmd_rules(const Args& args) {
   po::options_description desc("options");
-  desc.add_options()("json", "print JSON: {\"options\": [...], \"readings\": [...]}");
+  add_json_option(desc, "print JSON: {\"options\": [...], \"readings\": [...]}");
   const auto vm = parse("rules", "[--json]",
                         "The rules options every rules-dependent command takes (as flags, or "
                         "together as --rules NAME), and every reading of the rules with its "

@@ -73,9 +73,10 @@ int cmd_selfplay(const Args& args) {
       "games,n", po::value<long long>()->default_value(1000), "games to play (1..10000000)")(
       "seed", po::value<unsigned long long>()->default_value(1),
       "seed of the run: game i plays with a generator seeded from (seed, i)")(
-      "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
       "from", po::value<std::string>(), "start position (default the empty board), no history")(
-      "json", "print JSON")("markdown", "print the run's row of results/selfplay.md");
+      "markdown", "print the run's row of results/selfplay.md");
+  add_threads_option(desc);
+  add_json_option(desc);
   const auto vm = parse(
       "selfplay",
       "--white PLAYER --black PLAYER [--games N] [--seed S] [--threads N] [--from POSITION] "
@@ -113,9 +114,7 @@ int cmd_selfplay(const Args& args) {
     throw UsageError("--games must be 1..10000000, got " + std::to_string(games));
   options.games = std::size_t(games);
   options.seed = (*vm)["seed"].as<unsigned long long>();
-  options.threads = (*vm)["threads"].as<int>();
-  if (options.threads < 0 || options.threads > 1024)
-    throw UsageError("--threads must be 0..1024, got " + std::to_string(options.threads));
+  options.threads = threads_from(*vm);
   std::optional<Tablebase> tb;
   if (needs_table(options.white) || needs_table(options.black)) tb = open_table(*vm, variant);
   if (vm->count("from")) options.start = parse_position((*vm)["from"].as<std::string>(), variant);

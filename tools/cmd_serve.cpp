@@ -79,17 +79,20 @@ std::string default_web_dir() {
 
 }  // namespace
 
+// Connections do not hold a worker: the workers compute answers, at least one.
+constexpr ThreadsOption kServeThreads{
+    64, 1, "worker threads computing answers (connections do not hold one)"};
+
 int cmd_serve(const Args& args) {
   po::options_description desc("options");
   desc.add_options()("port", po::value<int>()->default_value(8330),
                      "TCP port (0: any free port, printed)")(
       "bind", po::value<std::string>()->default_value("127.0.0.1"),
       "address to listen on (0.0.0.0 for every interface)")(
-      "tables", po::value<std::string>(), "folder of the tables (default: see 'fano info')")(
-      "threads,j", po::value<int>()->default_value(64),
-      "worker threads computing answers; connections do not hold one (1..1024)")(
-      "cache-mb", po::value<int>()->default_value(64),
-      "memory for answers already given, in MiB (0: no cache)")(
+      "tables", po::value<std::string>(), "folder of the tables (default: see 'fano info')");
+  add_threads_option(desc, kServeThreads);
+  desc.add_options()("cache-mb", po::value<int>()->default_value(64),
+                     "memory for answers already given, in MiB (0: no cache)")(
       "expensive", po::value<int>()->default_value(2),
       "long analyses (a history of more than 8 moves, or a principal variation with one) "
       "computed at once; more are answered 503 with Retry-After (1..1024)")(
@@ -113,9 +116,7 @@ int cmd_serve(const Args& args) {
   const int port = (*vm)["port"].as<int>();
   if (port < 0 || port > 65535)
     throw UsageError("--port must be 0..65535, got " + std::to_string(port));
-  const int threads = (*vm)["threads"].as<int>();
-  if (threads < 1 || threads > 1024)
-    throw UsageError("--threads must be 1..1024, got " + std::to_string(threads));
+  const int threads = threads_from(*vm, kServeThreads);
 
   const int expensive = (*vm)["expensive"].as<int>();
   if (expensive < 1 || expensive > 1024)

@@ -15,9 +15,9 @@ int cmd_solve(const Args& args) {
   desc.add_options()("out,o", po::value<std::string>(),
                      "tablebase file to write (default: DIR/<variant>.fanotb, see --tables)")(
       "tables", po::value<std::string>(),
-      "folder of the default tables (default: see 'fano info')")(
-      "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
-      "json", "print JSON");
+      "folder of the default tables (default: see 'fano info')");
+  add_threads_option(desc);
+  add_json_option(desc);
   const auto vm = parse("solve", "[variant options] [--out FILE] [--threads N] [--json]",
                         "Enumerates every reachable position, reduces it by the variant's "
                         "symmetries, runs the retrograde analysis (win/loss/draw and plies to "
@@ -25,9 +25,7 @@ int cmd_solve(const Args& args) {
                         desc, nullptr, args);
   if (!vm) return 0;
   const Variant v = variant_from(*vm);
-  const int threads = (*vm)["threads"].as<int>();
-  if (threads < 0 || threads > 1024)
-    throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
+  const int threads = threads_from(*vm);
   // Only the default tables folder is created; an explicit path's folder must exist.
   const bool explicit_path = vm->count("out") || vm->count("tables");
   const std::string out =

@@ -226,9 +226,9 @@ int cmd_verify(const Args& args) {
       "followed by '# claim: win|draw|loss [PLIES]' about the side to move at the end, and "
       "after ';' 'winning-moves N' and 'first-change PLY VALUE [PLIES] VALUE [PLIES]' (or "
       "'first-change none')")("markdown",
-                              "print the variant's row of the results table (results/variants.md)")(
-      "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores)")(
-      "json", "print JSON");
+                              "print the variant's row of the results table (results/variants.md)");
+  add_threads_option(desc);
+  add_json_option(desc);
   const auto vm = parse(
       "verify", "[--tb FILE] [--json | --markdown] [variant options] | --perft FILE | --lines FILE",
       "Without --perft or --lines: checks a tablebase using only the reader and the rules "
@@ -243,9 +243,7 @@ int cmd_verify(const Args& args) {
   if (!vm) return 0;
   Variant v = variant_from(*vm);
   const bool rules_given = variant_given(*vm);
-  const int threads = (*vm)["threads"].as<int>();
-  if (threads < 0 || threads > 1024)
-    throw UsageError("--threads must be 0..1024, got " + std::to_string(threads));
+  const int threads = threads_from(*vm);
   if (vm->count("perft") && vm->count("lines"))
     throw UsageError("give at most one of --perft and --lines (see 'fano verify --help')");
   if (vm->count("markdown") && (vm->count("json") || vm->count("perft") || vm->count("lines")))

@@ -21,9 +21,8 @@ namespace {
 // The positions a breadth-first search reached, in the order reached, each
 // with the index of the position it was first reached from and the move
 // that reached it; index finds a code's position. A flat table of 32-bit
-// indices (the solver's, fano/code_table.hpp) rather than a node map: the
-// standard game's 1.6 M positions took 0.8 s and 105 MB in a
-// std::unordered_map, most of it in the map's allocations.
+// indices (the solver's, fano/code_table.hpp) rather than a node map, whose
+// allocations per position dominated the search (results/cold-solve.md).
 struct Reached {
   std::vector<std::uint64_t> codes;
   std::vector<std::uint32_t> parent;

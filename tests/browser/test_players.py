@@ -1,4 +1,4 @@
-"""The explorer for players (issue 32) in headless Chromium: the last move
+"""The explorer for players in headless Chromium: the last move
 marked, game navigation, the value history, refutations, draw analysis, the
 legend, colours and contrast, keyboard use and accessible names, dark mode and
 reduced motion, screenshots. Every value the page shows is compared with the

@@ -100,8 +100,8 @@ def serve_url(tables, artifacts):
     """`fano serve` with its embedded page (the API over HTTP)."""
     env = dict(os.environ, FANO_TABLES=tables)
     log = open(os.path.join(artifacts, "serve-stderr.log"), "wb")
-    # FANO_SERVE_WEB: another page folder for `fano serve --web` (e.g. the page before
-    # issue 31, to see these tests fail on it)
+    # FANO_SERVE_WEB: another page folder for `fano serve --web` (e.g. an earlier
+    # page, to see these tests fail on it)
     proc = subprocess.Popen([FANO_BIN, "serve", "--port", "0", "--web", os.environ.get("FANO_SERVE_WEB", "none")],
                             stdout=subprocess.PIPE, stderr=log, env=env)
     try:
@@ -445,7 +445,7 @@ def test_screenshots(driver, static_url, artifacts):
 
 
 # ---------------------------------------------------------------- tests: the page's state is honest
-# Each runs on the static app and on `fano serve`'s page; each failed on the page before issue 31.
+# Each runs on the static app and on `fano serve`'s page; each failed on the earlier page.
 def test_undo_against_engine_takes_back_both(driver, app):
     open_page(driver, app)
     driver.execute_script("var s = document.getElementById('black-player'); s.value = 'engine';"

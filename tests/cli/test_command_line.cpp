@@ -45,7 +45,7 @@ RunResult run_with_columns(const std::string& columns, const std::string& args) 
   return r;
 }
 
-// --- item 7: operands after "--" ----------------------------------------------
+// --- Operands after "--" ------------------------------------------------------
 
 TEST(CommandLine, DoubleDashOperandsAreUsageErrorsNamingTheWord) {
   const RunResult two = run_fano({"query", "--", "a", "b"});
@@ -66,7 +66,7 @@ TEST(CommandLine, DoubleDashOperandsAreUsageErrorsNamingTheWord) {
   EXPECT_EQ(value.err_lines(), 1) << value.err;
 }
 
-// --- item 8: a position split into words, '_' for its space ---------------------
+// --- A position split into words, '_' for its space -----------------------------
 
 // Every rules option of the description is a flag of the rules-dependent
 // commands, its help lists every value, each value reaches the rules (as the
@@ -100,6 +100,23 @@ TEST(CommandLine, EveryRulesOptionIsAFlagWithItsValues) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   for (const Variant& v : every_rules())
     EXPECT_NE(text.out.find(variant_short_name(v)), std::string::npos) << variant_slug(v);
+}
+
+// --threads is one option wherever it is taken: the same range check and
+// message, serve's range starting at one worker.
+TEST(CommandLine, ThreadsIsOneOptionWithOneRangeCheck) {
+  for (const std::string command : {"solve", "verify", "selfplay", "serve"}) {
+    const bool serve = command == "serve";
+    std::vector<std::string> args{command, "--threads", serve ? "0" : "1025"};
+    if (command == "selfplay") args.insert(args.end(), {"--white", "random", "--black", "random"});
+    const RunResult r = run_fano(args);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_EQ(r.err, "fano " + command + ": --threads must be " + (serve ? "1" : "0") +
+                         "..1024, got " + args[2] + "\n");
+    const RunResult help = run_fano({command, "--help"});
+    EXPECT_NE(help.out.find(serve ? "1..1024" : "0..1024 (0: all cores)"), std::string::npos)
+        << command;
+  }
 }
 
 // The rules by name or by flags: every command takes them; a bad value is a
@@ -172,7 +189,7 @@ TEST(CommandLine, SplitPositionSaysToQuoteIt) {
   EXPECT_EQ(unquoted.exit_code, 0) << unquoted.out;
 }
 
-// --- item 9: --version, help CMD, wrapped help with examples ------------------
+// --- --version, help CMD, wrapped help with examples --------------------------
 
 TEST(CommandLine, VersionNamesTheCommitAndLibraries) {
   const RunResult r = run_fano({"--version"});
@@ -236,7 +253,7 @@ TEST(CommandLine, EveryHelpHasExamplesAndWrapsAtTheWidth) {
   }
 }
 
-// --- item 10: the text board ---------------------------------------------------
+// --- The text board ------------------------------------------------------------
 
 struct Cell {
   int row = -1, col = -1;  // of the space number
@@ -343,7 +360,7 @@ TEST(TextBoard, SaysWhichPieceIsOnTopAndShowsTheSupply) {
   EXPECT_NE(moving.find("Black to move\n"), std::string::npos);
 }
 
-// --- item 12: wording ----------------------------------------------------------
+// --- Wording -------------------------------------------------------------------
 
 TEST(Wording, SolveTimesInMilliseconds) {
   TempDir dir;

@@ -43,7 +43,7 @@ enum class PlayerKind : std::uint8_t {
   kSearch,   // depth-K minimax without the table, uniform among the best-scored moves
   kPerfect,  // uniform among the moves of the best result by the table, under the history
   kEngine,   // the play engine's choice (choose_move in analysis.hpp): deterministic
-  kKeeping,  // the engine's rule before issue 13 (keeping_moves): deterministic
+  kKeeping,  // the engine's earlier rule (keeping_moves): deterministic
   kCover,    // uniform among the moves that cover the opponent's last piece, else any
   kMirror,   // the image of the opponent's last move under a map of the board, else random
   // Two levels for people, from the table's ratings:
@@ -117,7 +117,7 @@ std::vector<Move> perfect_moves(const Tablebase& tb, const GameRecord& game);
 // nonlosing: the moves whose result (under the history) is not a loss, or every
 // legal move when each loses; in the rules' move order.
 std::vector<Move> nonlosing_moves(const Tablebase& tb, const GameRecord& game);
-// keeping: the engine's rule before issue 13, kept to measure the trap rule's
+// keeping: the engine's earlier rule, kept to measure the trap rule's
 // gain: among the moves of the best result (as perfect_moves), the first in
 // move order of those leaving the opponent the fewest keeping_replies (a move
 // that repeats a position counts as leaving none).
