@@ -75,6 +75,7 @@ def test_schema_names_every_rules_option_with_its_values(schema):
         assert head[option["key"]]["enum"] == [v["value"] for v in option["values"]], option["key"]
     for reading in catalog["readings"]:
         assert re.match(head["variant"]["pattern"], reading["slug"]), reading["slug"]
+    validate(schema, "rules_catalog", catalog)
 
 
 def test_query_reports(schema, table):
@@ -180,6 +181,18 @@ def test_http_v2(schema, server):
     status, body = get(server + "/api/v2/standard?moves=" + urllib.parse.quote("C4,Q9"))
     assert status == 400
     validate(schema, "error", body)
+
+
+def test_http_v2_rules(schema, server):
+    # The rules route is `fano rules --json` with what the server has loaded.
+    status, body = get(server + "/api/v2/rules")
+    assert status == 200
+    validate(schema, "rules_catalog", body)
+    served = {r["name"] for r in body["readings"] if r["served"]}
+    assert {"standard", "projective", "cap3", "cap3-projective"} <= served, served
+    for r in body["readings"]:
+        del r["served"]
+    assert body == json.loads(fano("rules", "--json").stdout)
 
 
 def post(url, body):
