@@ -136,7 +136,7 @@ int cmd_query(const Args& args) {
       "{\"line\": N, \"input\": \"...\", \"error\": \"...\"} and the rest go on; the exit "
       "code is 0 when every line was answered, else 2.\n\n"
       "examples:\n  fano query \"-/-/-/-/-/-/- w\"\n  fano query --moves C4,t3 --json\n"
-      "  fano query --stack-cap 3 \"C/-/-/-/-/-/- b\"",
+      "  fano solve --stack-cap 3 && fano query --stack-cap 3 \"C/-/-/-/-/-/- b\"",
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);

@@ -13,7 +13,7 @@ int cmd_rules(const Args& args) {
   const auto vm = parse("rules", "[--json]",
                         "The rules options every rules-dependent command takes (as flags, or "
                         "together as --rules NAME), and every reading of the rules with its "
-                        "name: the 72 combinations of the options' values."
+                        "name: every combination of the options' values."
                         "\n\nexamples:\n  fano rules\n  fano rules --json",
                         desc, nullptr, args);
   if (!vm) return 0;
@@ -23,7 +23,7 @@ int cmd_rules(const Args& args) {
   }
   std::string options = "options:";
   for (const RulesOption& option : rules_options()) {
-    options += "\n  --" + std::string(option.flag) + "  " + std::string(option.help) + ": " +
+    options += "\n  --" + std::string(option.flag) + ": " + std::string(option.help) + ", " +
                option.values_text(true) + "; default ";
     options.append(option.text_of(option.default_code));
   }

@@ -8,7 +8,7 @@ namespace {
 
 constexpr std::array<RulesOptionValue, 2> kCaps{{
     {"2", 2, "the rulebook's game"},
-    {"3", 3, "the designer's variant"},
+    {"3", 3, "a third piece on a stack of two, as the rules summary allows"},
 }};
 constexpr std::array<RulesOptionValue, 2> kAdjacencies{{
     {"board", int(Adjacency::kBoard), "along the printed board's 15 edges"},

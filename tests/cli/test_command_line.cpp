@@ -362,7 +362,7 @@ TEST(TextBoard, SaysWhichPieceIsOnTopAndShowsTheSupply) {
 
 // --- Wording -------------------------------------------------------------------
 
-TEST(Wording, SolveTimesInMilliseconds) {
+TEST(Wording, SolveTimesInSecondsToTheMillisecond) {
   TempDir dir;
   const RunResult r = run_fano({"solve", "--stack-cap", "3", "--adjacency", "projective", "--out",
                                 (dir / "t.fanotb").string()});

@@ -1,6 +1,6 @@
 // The kinds of error every front end reports, and how each front end reports
 // them: the one table the CLI's exit codes, the HTTP API's statuses and the
-// Python module's exception kinds are read from (README, "Exit codes").
+// Python module's exception kinds are read from (docs/cli.md, "Exit codes").
 //
 // A library throws an exception that carries (or implies) a kind; a front end
 // looks the kind up here and never decides a code of its own.
