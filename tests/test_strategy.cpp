@@ -359,6 +359,47 @@ TEST(Strategy, LookaheadStopsAtTheFirstDepthThatHolds) {
   EXPECT_EQ(white.needed, 1);
 }
 
+// The decision counts, position by position from a breadth-first search of
+// every reachable position (not the table's classes and orbits), with every
+// move rated by rate_moves.
+TEST(Strategy, DecisionStatsCountEveryReachablePosition) {
+  for (const char* name : {"standard-2c1t", "cap3-board-1c1t", "cap2-projective-colour-2c1t"}) {
+    const Variant v = rules_named(name);
+    const Tablebase& tb = table_of(v);
+    const Rules rules(v);
+    DecisionStats want;
+    std::set<std::uint64_t> seen{kEmptyBoard.code};
+    std::vector<State> todo{kEmptyBoard};
+    while (!todo.empty()) {
+      const State st = todo.back();
+      todo.pop_back();
+      if (game_end(rules, st)) continue;
+      const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
+      const Value value = rated.front().result.value;
+      ++want.decisions;
+      want.moves += rated.size();
+      int keeping = 0;
+      for (const RatedMove& m : rated) {
+        want.lose_at_once +=
+            game_end(rules, m.child) && m.result.value == Value::kLoss && m.result.plies == 1;
+        keeping += m.result.value == value;
+        if (seen.insert(m.child.code).second) todo.push_back(m.child);
+      }
+      if (value != Value::kLoss) {
+        ++want.to_keep;
+        want.one_way += keeping == 1;
+      }
+    }
+    const DecisionStats got = decision_stats(tb);
+    EXPECT_EQ(got.decisions, want.decisions) << name;
+    EXPECT_EQ(got.to_keep, want.to_keep) << name;
+    EXPECT_EQ(got.one_way, want.one_way) << name;
+    EXPECT_EQ(got.moves, want.moves) << name;
+    EXPECT_EQ(got.lose_at_once, want.lose_at_once) << name;
+    EXPECT_GT(want.one_way, 0u) << name;
+  }
+}
+
 // `fano strategy --json` prints the library's verdicts: the same refutation
 // moves as a check in process, and a one-line error for a bad player.
 TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {

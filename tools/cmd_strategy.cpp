@@ -57,10 +57,14 @@ int cmd_strategy(const Args& args) {
                  "the follower: white, black or both")(
       "lookahead", po::value<int>(),
       "instead of --player: search:1, search:2, ... up to search:K for each side, stopping at "
-      "the first that holds")("json", "print JSON");
+      "the first that holds")(
+      "decisions",
+      "instead of --player: over every reachable position where the game goes on, how many have "
+      "exactly one move that keeps the value, and how many moves lose at once")("json",
+                                                                                "print JSON");
   pos.add("position", 1);
   const auto vm = parse(
-      "strategy", "(--player RULE | --lookahead K) [--side SIDE] [POSITION] [--json]",
+      "strategy", "(--player RULE | --lookahead K | --decisions) [--side SIDE] [POSITION] [--json]",
       "Decides exactly whether a player's rule secures at least the table's value of the start "
       "for the side that follows it, against every opponent, and when it does not prints a "
       "shortest line in which she obeys the rule and does worse (loses, or repeats a position "
@@ -72,8 +76,8 @@ int cmd_strategy(const Args& args) {
       "depth limit score 0; faster wins and slower losses first).",
       desc, &pos, args);
   if (!vm) return 0;
-  if (vm->count("player") == vm->count("lookahead"))
-    throw UsageError("give either --player RULE or --lookahead K");
+  if (vm->count("player") + vm->count("lookahead") + vm->count("decisions") != 1)
+    throw UsageError("give one of --player RULE, --lookahead K and --decisions");
   Variant variant = variant_from(*vm);
   const std::string side = (*vm)["side"].as<std::string>();
   std::vector<Colour> sides;
@@ -88,13 +92,30 @@ int cmd_strategy(const Args& args) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--player: ") + e.what());
     }
-  } else {
+  } else if (vm->count("lookahead")) {
     max_depth = (*vm)["lookahead"].as<int>();
     if (max_depth < 1 || max_depth > kMaxSearchDepth)
       throw UsageError("--lookahead must be 1.." + std::to_string(kMaxSearchDepth) + ", got " +
                        std::to_string(max_depth));
   }
   const Tablebase tb = open_table(*vm, variant);
+  if (vm->count("decisions")) {
+    const DecisionStats d = decision_stats(tb);
+    if (vm->count("json")) {
+      print_json(Json{{"rules", variant_slug(variant)}, {"decisions", decision_stats_json(d)}});
+      return 0;
+    }
+    const auto share = [](std::uint64_t a, std::uint64_t b) {
+      return b ? std::to_string(100.0 * double(a) / double(b)).substr(0, 5) + "%" : "-";
+    };
+    std::cout << variant_slug(variant) << ": " << d.decisions
+              << " positions with a move to make; of the " << d.to_keep << " won or drawn, "
+              << d.one_way << " (" << share(d.one_way, d.to_keep)
+              << ") have exactly one move that keeps the value\n"
+              << d.moves << " moves in all, " << d.lose_at_once << " ("
+              << share(d.lose_at_once, d.moves) << ") form a line and lose at once\n";
+    return 0;
+  }
   const State start = vm->count("position")
                           ? parse_position((*vm)["position"].as<std::string>(), variant)
                           : kEmptyBoard;

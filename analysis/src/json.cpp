@@ -121,4 +121,12 @@ Json lookahead_json(const LookaheadResult& r, int max_depth) {
               {"checks", std::move(checks)}};
 }
 
+Json decision_stats_json(const DecisionStats& s) {
+  return Json{{"decisions", s.decisions},
+              {"to_keep", s.to_keep},
+              {"one_way", s.one_way},
+              {"moves", s.moves},
+              {"lose_at_once", s.lose_at_once}};
+}
+
 }  // namespace fano

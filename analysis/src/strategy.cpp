@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "fano/analysis.hpp"
+#include "fano/history.hpp"
 #include "fano/notation.hpp"
 
 namespace fano {
@@ -314,6 +315,35 @@ LookaheadResult lookahead_needed(const Tablebase& tb, State start, Colour side, 
     if (out.checks.back().holds) {
       out.needed = k;
       break;
+    }
+  }
+  return out;
+}
+
+DecisionStats decision_stats(const Tablebase& tb, const Interrupt& interrupt) {
+  const Rules rules(tb.variant());
+  DecisionStats out;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    if ((i & 4095) == 0) interrupt.poll();
+    const State st = tb.position_at(i);
+    if (formed_lines(rules, st)) continue;
+    const Outcome value = tb.outcome_at(i);
+    std::uint64_t moves = 0, at_once = 0, keeping = 0;
+    for_each_move(rules, st, [&](const Move&, State child) {
+      ++moves;
+      if (formed_lines(rules, child)) ++at_once;
+      if (value.value != Value::kLoss &&
+          outcome_for_mover(probe_reachable(tb, child)).value == value.value)
+        ++keeping;
+    });
+    if (moves == 0) continue;
+    const std::uint64_t weight = std::uint64_t(tb.symmetry().orbit_size(st));
+    out.decisions += weight;
+    out.moves += weight * moves;
+    out.lose_at_once += weight * at_once;
+    if (value.value != Value::kLoss) {
+      out.to_keep += weight;
+      if (keeping == 1) out.one_way += weight;
     }
   }
   return out;

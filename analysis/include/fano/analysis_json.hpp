@@ -46,4 +46,7 @@ Json strategy_check_json(const StrategyCheck& check);
 // {"side", "target", "needed": K | null, "max_depth", "checks": [strategy_check_json...]}.
 Json lookahead_json(const LookaheadResult& result, int max_depth);
 
+// {"decisions", "to_keep", "one_way", "moves", "lose_at_once"}.
+Json decision_stats_json(const DecisionStats& stats);
+
 }  // namespace fano

@@ -92,4 +92,16 @@ struct LookaheadResult {
 LookaheadResult lookahead_needed(const Tablebase& tb, State start, Colour side, int max_depth,
                                  const Interrupt& interrupt = {});
 
+// How a game's decisions look to a player, over every reachable position
+// where the game goes on (each stored class counted by its number of
+// positions; values are the table's, without history).
+struct DecisionStats {
+  std::uint64_t decisions = 0;     // positions where the side to move has a move
+  std::uint64_t to_keep = 0;       // of those, won or drawn: a value to keep
+  std::uint64_t one_way = 0;       // of those, exactly one move keeps the value
+  std::uint64_t moves = 0;         // legal moves over every decision
+  std::uint64_t lose_at_once = 0;  // of those, moves that form a line (the mover loses)
+};
+DecisionStats decision_stats(const Tablebase& tb, const Interrupt& interrupt = {});
+
 }  // namespace fano
