@@ -254,27 +254,24 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
   r.add(start, 0, Move{}, 0);
   std::vector<std::vector<std::pair<std::uint32_t, Move>>> edges;  // kept for a win only
   std::optional<std::uint32_t> lost;
+  // The follower has lost in `st`: she formed a line, or has no move.
+  const auto follower_lost = [&](State st) {
+    if (formed_lines(rules, st)) return opponent(st.to_move()) == follower;
+    return st.to_move() == follower && !has_legal_move(rules, st);
+  };
+  if (follower_lost(start)) lost = 0;
   // Ids are handed out in breadth-first order, so scanning them in order is
-  // the search itself; the first loss met is at the least distance.
-  for (std::uint32_t u = 0; u < r.state.size(); ++u) {
+  // the search itself. A loss is recognised as it is first reached: every
+  // position reached before it is at most as far, and none was a loss, so
+  // the first one is at the least distance and the rest of its layer need
+  // not be expanded.
+  for (std::uint32_t u = 0; u < r.state.size() && !lost; ++u) {
     if ((u & 4095) == 0) interrupt.poll();
     const State st = r.state[u];
     if (need_win) edges.emplace_back();
-    if (formed_lines(rules, st)) {
-      if (opponent(st.to_move()) == follower) {
-        lost = u;
-        break;
-      }
-      continue;
-    }
+    if (formed_lines(rules, st)) continue;  // the opponent lost (the follower's loss stops earlier)
     const std::vector<Move> legal = legal_moves(rules, st);
-    if (legal.empty()) {
-      if (st.to_move() == follower) {
-        lost = u;
-        break;
-      }
-      continue;
-    }
+    if (legal.empty()) continue;
     std::vector<Move> moves = legal;
     if (st.to_move() == follower) {
       ++out.follower_positions;
@@ -288,8 +285,14 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
                                       ", not a legal move in " + format_position(st));
     }
     for (const Move& m : moves) {
-      const std::uint32_t v = r.add(apply_move(st, m), u, m, r.depth[u] + 1);
+      const std::size_t before = r.state.size();
+      const State child = apply_move(st, m);
+      const std::uint32_t v = r.add(child, u, m, r.depth[u] + 1);
       if (need_win) edges.back().emplace_back(v, m);
+      if (r.state.size() > before && follower_lost(child)) {
+        lost = v;
+        break;
+      }
     }
   }
   out.positions = r.state.size();
