@@ -357,6 +357,14 @@ TEST(Strategy, LookaheadStopsAtTheFirstDepthThatHolds) {
   const LookaheadResult white = lookahead_needed(tb, kEmptyBoard, Colour::kWhite, 6);
   EXPECT_EQ(white.target, Value::kLoss);
   EXPECT_EQ(white.needed, 1);
+  // A budget below the holding check's search leaves it undecided, and stops there.
+  const std::uint64_t budget = black.checks.back().positions - 1;
+  const LookaheadResult cut = lookahead_needed(tb, kEmptyBoard, Colour::kBlack, 6, {}, budget);
+  EXPECT_FALSE(cut.needed);
+  ASSERT_FALSE(cut.checks.empty());
+  EXPECT_FALSE(cut.checks.back().decided);
+  EXPECT_FALSE(cut.checks.back().refutation);
+  EXPECT_LE(cut.checks.size(), black.checks.size());
 }
 
 // The decision counts, position by position from a breadth-first search of

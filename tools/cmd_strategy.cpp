@@ -24,6 +24,10 @@ std::string line_text(const std::vector<Move>& moves) {
 void print_check(const StrategyCheck& c) {
   std::cout << colour_name(c.follower) << " (value " << value_name(c.target) << ") following "
             << c.rule << ": ";
+  if (!c.decided) {
+    std::cout << "undecided: stopped after " << c.positions << " positions (--max-positions)\n";
+    return;
+  }
   if (c.holds) {
     std::cout << (c.target == Value::kLoss ? "holds (a loss is always secured)"
                                            : "holds against every opponent")
@@ -58,6 +62,8 @@ int cmd_strategy(const Args& args) {
       "lookahead", po::value<int>(),
       "instead of --player: search:1, search:2, ... up to search:K for each side, stopping at "
       "the first that holds")(
+      "max-positions", po::value<std::uint64_t>()->default_value(0),
+      "stop a check undecided once it has reached more positions than this (0: no bound)")(
       "decisions",
       "instead of --player: over every reachable position where the game goes on, how many have "
       "exactly one move that keeps the value, and how many moves lose at once")("json",
@@ -120,6 +126,7 @@ int cmd_strategy(const Args& args) {
                           ? parse_position((*vm)["position"].as<std::string>(), variant)
                           : kEmptyBoard;
   const bool json = vm->count("json") > 0;
+  const std::uint64_t max_positions = (*vm)["max-positions"].as<std::uint64_t>();
   Json out = Json::array();
   if (player) {
     StrategyRule rule;
@@ -130,7 +137,7 @@ int cmd_strategy(const Args& args) {
     }
     if (!json) std::cout << variant_slug(variant) << ", from " << format_position(start) << "\n";
     for (const Colour c : sides) {
-      const StrategyCheck check = check_strategy(tb, rule, start, c);
+      const StrategyCheck check = check_strategy(tb, rule, start, c, {}, max_positions);
       if (json)
         out.push_back(strategy_check_json(check));
       else
@@ -139,14 +146,15 @@ int cmd_strategy(const Args& args) {
   } else {
     if (!json) std::cout << variant_slug(variant) << ", from " << format_position(start) << "\n";
     for (const Colour c : sides) {
-      const LookaheadResult r = lookahead_needed(tb, start, c, max_depth);
+      const LookaheadResult r = lookahead_needed(tb, start, c, max_depth, {}, max_positions);
       if (json) {
         out.push_back(lookahead_json(r, max_depth));
         continue;
       }
       std::cout << colour_name(c) << " (value " << value_name(r.target) << "): lookahead needed "
-                << (r.needed ? "search:" + std::to_string(*r.needed)
-                             : "more than search:" + std::to_string(max_depth))
+                << (r.needed                   ? "search:" + std::to_string(*r.needed)
+                    : !r.checks.back().decided ? "undecided"
+                                               : "more than search:" + std::to_string(max_depth))
                 << "\n";
       for (const StrategyCheck& check : r.checks) {
         std::cout << "  ";

@@ -106,6 +106,7 @@ Json strategy_check_json(const StrategyCheck& c) {
               {"rule", c.rule},
               {"target", value_name(c.target)},
               {"holds", c.holds},
+              {"decided", c.decided},
               {"refutation", std::move(refutation)},
               {"positions", c.positions},
               {"follower_positions", c.follower_positions}};

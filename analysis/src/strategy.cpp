@@ -239,7 +239,8 @@ StrategyRule player_rule(const PlayerSpec& player, const Tablebase* tb) {
 }
 
 StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, State start,
-                             Colour follower, const Interrupt& interrupt) {
+                             Colour follower, const Interrupt& interrupt,
+                             std::uint64_t max_positions) {
   const Rules rules(tb.variant());
   StrategyCheck out;
   out.variant = tb.variant();
@@ -267,6 +268,12 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
   // not be expanded.
   for (std::uint32_t u = 0; u < r.state.size() && !lost; ++u) {
     if ((u & 4095) == 0) interrupt.poll();
+    if (max_positions > 0 && r.state.size() > max_positions) {
+      out.positions = r.state.size();
+      out.holds = false;
+      out.decided = false;
+      return out;
+    }
     const State st = r.state[u];
     if (need_win) edges.emplace_back();
     if (formed_lines(rules, st)) continue;  // the opponent lost (the follower's loss stops earlier)
@@ -308,13 +315,14 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
 }
 
 LookaheadResult lookahead_needed(const Tablebase& tb, State start, Colour side, int max_depth,
-                                 const Interrupt& interrupt) {
+                                 const Interrupt& interrupt, std::uint64_t max_positions) {
   LookaheadResult out;
   out.side = side;
   for (int k = 1; k <= max_depth; ++k) {
     const StrategyRule rule = player_rule(PlayerSpec{PlayerKind::kSearch, k}, nullptr);
-    out.checks.push_back(check_strategy(tb, rule, start, side, interrupt));
+    out.checks.push_back(check_strategy(tb, rule, start, side, interrupt, max_positions));
     out.target = out.checks.back().target;
+    if (!out.checks.back().decided) break;
     if (out.checks.back().holds) {
       out.needed = k;
       break;

@@ -39,7 +39,7 @@ Json principal_variation_json(const PositionReport& report);
 Outcome after_move(Outcome mover);
 
 // A strategy check (`fano strategy --json`): {"rules", "variant", "start", "follower", "rule",
-// "target", "holds",
+// "target", "holds", "decided",
 //  "refutation": null | {"plies", "moves", "positions", "end", "allowed_with_history"},
 //  "positions", "follower_positions"}.
 Json strategy_check_json(const StrategyCheck& check);

@@ -68,6 +68,9 @@ struct StrategyCheck {
   std::string rule;
   Value target = Value::kDraw;  // the table's value of the start for the follower
   bool holds = true;
+  // False when the search stopped at its budget of positions before a verdict
+  // (holds is then false and there is no refutation).
+  bool decided = true;
   std::optional<StrategyRefutation> refutation;  // when it does not hold
   std::uint64_t positions = 0;                   // distinct positions the search reached
   std::uint64_t follower_positions = 0;  // of those, the follower's decisions asked of the rule
@@ -77,9 +80,12 @@ struct StrategyCheck {
 // (a loss is always secured). Throws UnreachablePosition when the table lacks
 // `start`, std::invalid_argument when the rule allows no move, or a move that
 // is not legal, in a position where the game goes on; polls `interrupt` once
-// every 4096 positions.
+// every 4096 positions. With max_positions > 0 the search stops undecided
+// once it has reached more positions than that (a bound on time and memory
+// that gives the same answer on every machine).
 StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, State start,
-                             Colour follower, const Interrupt& interrupt = {});
+                             Colour follower, const Interrupt& interrupt = {},
+                             std::uint64_t max_positions = 0);
 
 // The lookahead a side needs: search:K for K = 1..max_depth, each checked
 // from `start` (stopping at the first K that holds).
@@ -87,10 +93,11 @@ struct LookaheadResult {
   Colour side = Colour::kWhite;
   Value target = Value::kDraw;
   std::optional<int> needed;          // the smallest K that holds, if any was found
-  std::vector<StrategyCheck> checks;  // K = 1, 2, ... (the last holds when needed is set)
+  std::vector<StrategyCheck> checks;  // K = 1, 2, ... (the last holds when needed is set,
+                                      // or is undecided: the search stops there)
 };
 LookaheadResult lookahead_needed(const Tablebase& tb, State start, Colour side, int max_depth,
-                                 const Interrupt& interrupt = {});
+                                 const Interrupt& interrupt = {}, std::uint64_t max_positions = 0);
 
 // How a game's decisions look to a player, over every reachable position
 // where the game goes on (each stored class counted by its number of
