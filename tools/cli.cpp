@@ -219,6 +219,10 @@ std::string examples_for(const std::string& command) {
       {"selfplay",
        "  fano selfplay --white engine --black greedy --games 2000 --seed 1\n"
        "  fano selfplay --white random --black cover --json"},
+      {"strategy",
+       "  fano strategy --player greedy\n  fano strategy --player search:2 --side black --json\n"
+       "  fano strategy --lookahead 4 --rules standard-2c1t\n"
+       "  fano strategy --player nonlosing \"-/-/-/C/-/-/- b\""},
   };
   for (const auto& [name, text] : kExamples)
     if (command == name) return text;

@@ -22,6 +22,7 @@ int cmd_export(const Args& args);
 int cmd_facts(const Args& args);
 int cmd_selfplay(const Args& args);
 int cmd_rules(const Args& args);
+int cmd_strategy(const Args& args);
 
 // `fano serve`: runs fano-serve from the folder of this executable (the
 // server's code lives there alone: every other command starts without it).

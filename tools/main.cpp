@@ -38,6 +38,8 @@ const Command kCommands[] = {
     {"bench", "measure every stage's speed and the table's size on this machine",
      fano::cli::cmd_bench},
     {"selfplay", "seeded games between two players and their statistics", fano::cli::cmd_selfplay},
+    {"strategy", "whether a player's rule secures the game's value, or a shortest refutation",
+     fano::cli::cmd_strategy},
 };
 
 void usage(std::ostream& out) {

@@ -85,4 +85,49 @@ Json engine_game_json(const EngineGame& g) {
       {"winner", end && end->loser ? Json(colour_name(opponent(*end->loser))) : Json(nullptr)}};
 }
 
+Json strategy_check_json(const StrategyCheck& c) {
+  Json refutation = nullptr;
+  if (c.refutation) {
+    const StrategyRefutation& r = *c.refutation;
+    Json moves = Json::array(), positions = Json::array();
+    for (const Move& m : r.moves) moves.push_back(format_move(m));
+    for (const State s : r.positions) positions.push_back(format_position(s));
+    refutation =
+        Json{{"plies", r.moves.size()},
+             {"moves", std::move(moves)},
+             {"positions", std::move(positions)},
+             {"end", game_end_json(r.end, r.positions.empty() ? c.start : r.positions.back())},
+             {"allowed_with_history", r.allowed_with_history}};
+  }
+  return Json{{"rules", variant_slug(c.variant)},
+              {"variant", variant_json(c.variant)},
+              {"start", format_position(c.start)},
+              {"follower", colour_name(c.follower)},
+              {"rule", c.rule},
+              {"target", value_name(c.target)},
+              {"holds", c.holds},
+              {"decided", c.decided},
+              {"refutation", std::move(refutation)},
+              {"positions", c.positions},
+              {"follower_positions", c.follower_positions}};
+}
+
+Json lookahead_json(const LookaheadResult& r, int max_depth) {
+  Json checks = Json::array();
+  for (const StrategyCheck& c : r.checks) checks.push_back(strategy_check_json(c));
+  return Json{{"side", colour_name(r.side)},
+              {"target", value_name(r.target)},
+              {"needed", r.needed ? Json(*r.needed) : Json(nullptr)},
+              {"max_depth", max_depth},
+              {"checks", std::move(checks)}};
+}
+
+Json decision_stats_json(const DecisionStats& s) {
+  return Json{{"decisions", s.decisions},
+              {"to_keep", s.to_keep},
+              {"one_way", s.one_way},
+              {"moves", s.moves},
+              {"lose_at_once", s.lose_at_once}};
+}
+
 }  // namespace fano

@@ -4,6 +4,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
+#include "fano/strategy.hpp"
 
 namespace fano {
 
@@ -36,5 +37,16 @@ Json principal_variation_json(const PositionReport& report);
 // A move's result seen by the opponent in the position it reaches: a win in
 // n for the mover is a loss in n - 1 for the opponent.
 Outcome after_move(Outcome mover);
+
+// A strategy check (`fano strategy --json`): {"rules", "variant", "start", "follower", "rule",
+// "target", "holds", "decided",
+//  "refutation": null | {"plies", "moves", "positions", "end", "allowed_with_history"},
+//  "positions", "follower_positions"}.
+Json strategy_check_json(const StrategyCheck& check);
+// {"side", "target", "needed": K | null, "max_depth", "checks": [strategy_check_json...]}.
+Json lookahead_json(const LookaheadResult& result, int max_depth);
+
+// {"decisions", "to_keep", "one_way", "moves", "lose_at_once"}.
+Json decision_stats_json(const DecisionStats& stats);
 
 }  // namespace fano

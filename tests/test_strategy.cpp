@@ -1,0 +1,450 @@
+// The strategy checker (fano/strategy.hpp) against a brute force written
+// separately, rules that hold and fail by construction, refutation lines
+// replayed as game records, and `fano strategy` end to end.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
+#include "fano/notation.hpp"
+#include "fano/solver.hpp"
+#include "fano/strategy.hpp"
+#include "fano/verify.hpp"
+#include "support.hpp"
+
+namespace fano {
+namespace {
+
+const Tablebase& table_of(const Variant& v) {
+  static std::map<std::string, Tablebase> tables;
+  const std::string slug = variant_slug(v);
+  if (!tables.count(slug)) tables.emplace(slug, in_memory_tablebase(solve(v), slug));
+  return tables.at(slug);
+}
+
+Variant rules_named(const std::string& name) { return *variant_from_name(name); }
+
+// The brute force: the same question answered without a queue. Distances from
+// the start by relaxation sweeps over an ordered map until nothing changes
+// (the rule's moves asked once per position and kept); the game's end by
+// game_end (rules 1 and 2 of the game record); a cycle by peeling positions
+// with no successor left until none can be peeled.
+struct Brute {
+  Value target = Value::kDraw;
+  bool holds = true;
+  std::optional<std::size_t> shortest_loss;  // plies to the follower's nearest loss
+  bool cycle = false;                        // a line can repeat a position
+};
+
+Brute brute_force(const Tablebase& tb, const StrategyRule& rule, State start, Colour follower) {
+  const Rules rules(tb.variant());
+  Brute b;
+  const Outcome o = *tb.probe(start);
+  b.target = follower == start.to_move() ? o.value
+             : o.value == Value::kWin    ? Value::kLoss
+             : o.value == Value::kLoss   ? Value::kWin
+                                         : Value::kDraw;
+  if (b.target == Value::kLoss) return b;
+  std::map<std::uint64_t, std::size_t> dist{{start.code, 0}};
+  std::map<std::uint64_t, std::vector<State>> succ;
+  for (bool changed = true; changed;) {
+    changed = false;
+    const auto snapshot = dist;
+    for (const auto& [code, d] : snapshot) {
+      const State st{code};
+      if (game_end(rules, st)) continue;
+      if (!succ.count(code)) {
+        std::vector<State> next;
+        const std::vector<Move> moves =
+            st.to_move() == follower ? rule.allowed(GameRecord(rules, st)) : legal_moves(rules, st);
+        for (const Move& m : moves) next.push_back(apply_move(st, m));
+        succ[code] = next;
+      }
+      for (const State c : succ[code]) {
+        const auto it = dist.find(c.code);
+        if (it == dist.end() || it->second > d + 1) {
+          dist[c.code] = d + 1;
+          changed = true;
+        }
+      }
+    }
+  }
+  for (const auto& [code, d] : dist) {
+    const auto end = game_end(rules, State{code});
+    if (end && end->loser == follower && (!b.shortest_loss || d < *b.shortest_loss))
+      b.shortest_loss = d;
+  }
+  if (b.target == Value::kWin) {
+    std::set<std::uint64_t> left;
+    for (const auto& [code, d] : dist) left.insert(code);
+    for (bool peeled = true; peeled;) {
+      peeled = false;
+      for (auto it = left.begin(); it != left.end();) {
+        bool any = false;
+        if (succ.count(*it))
+          for (const State c : succ[*it]) any = any || left.count(c.code);
+        if (!any) {
+          it = left.erase(it);
+          peeled = true;
+        } else {
+          ++it;
+        }
+      }
+    }
+    b.cycle = !left.empty();
+  }
+  b.holds = !b.shortest_loss && !b.cycle;
+  return b;
+}
+
+// The shortest line (at most max_plies) that ends the game with the
+// follower's loss, or with a repetition when `repetition_fails`, by iterative
+// deepening over game records: every line tried is a real game (rule 3 by
+// GameRecord). Only for the smallest readings.
+std::optional<std::size_t> shortest_line_by_games(const Rules& rules, const StrategyRule& rule,
+                                                  State start, Colour follower,
+                                                  bool repetition_fails, std::size_t max_plies) {
+  GameRecord game(rules, start);
+  std::function<bool(std::size_t)> search = [&](std::size_t left) -> bool {
+    if (const auto end = game.end())
+      return end->loser == follower || (repetition_fails && end->reason == EndReason::kRepetition);
+    if (left == 0) return false;
+    const std::vector<Move> moves = game.current().to_move() == follower
+                                        ? rule.allowed(GameRecord(rules, game.current()))
+                                        : legal_moves(rules, game.current());
+    for (const Move& m : moves) {
+      game.play(m);
+      const bool found = search(left - 1);
+      game.undo();
+      if (found) return true;
+    }
+    return false;
+  };
+  for (std::size_t n = 0; n <= max_plies; ++n)
+    if (search(n)) return n;
+  return std::nullopt;
+}
+
+// A refutation replayed: the line is legal, the follower's moves are the
+// rule's in each position alone, the game goes on until its last move and
+// then ends with her loss, or a repetition when she had a win to keep; and
+// `fano verify --lines`'s checker reads it the same.
+void expect_refutation_replays(const Tablebase& tb, const StrategyRule& rule,
+                               const StrategyCheck& c) {
+  ASSERT_TRUE(c.refutation);
+  const StrategyRefutation& r = *c.refutation;
+  const Rules rules(tb.variant());
+  GameRecord game(rules, c.start);
+  for (const Move& m : r.moves) {
+    ASSERT_FALSE(game.over()) << "the line goes on after the game ended: " << game.move_list();
+    if (game.current().to_move() == c.follower) {
+      const std::vector<Move> allowed = rule.allowed(GameRecord(rules, game.current()));
+      EXPECT_NE(std::find(allowed.begin(), allowed.end(), m), allowed.end())
+          << format_move(m) << " is not allowed by " << rule.name << " in "
+          << format_position(game.current());
+    }
+    game.play(m);
+  }
+  const auto end = game.end();
+  ASSERT_TRUE(end) << game.move_list();
+  if (end->reason == EndReason::kRepetition)
+    EXPECT_EQ(c.target, Value::kWin) << game.move_list();
+  else
+    EXPECT_EQ(end->loser, c.follower) << game.move_list();
+  EXPECT_EQ(end->reason, r.end.reason);
+  if (c.start == kEmptyBoard) {
+    const verify::RecordChecker checker(tb);
+    const auto rec = checker.check_line(game.move_list(), 1);
+    ASSERT_TRUE(rec);
+    EXPECT_TRUE(rec->legal);
+    ASSERT_TRUE(rec->ended_at);
+    EXPECT_EQ(std::size_t(*rec->ended_at), r.moves.size());
+    ASSERT_TRUE(rec->end);
+    EXPECT_EQ(rec->end->reason, end->reason);
+    EXPECT_EQ(rec->end->loser, end->loser);
+  }
+}
+
+struct Case {
+  std::string rules;
+  std::string player;
+};
+
+class StrategyAgainstBruteForce : public ::testing::TestWithParam<Case> {};
+
+// Both sides, from the empty board: the same verdict as the brute force, a
+// refutation exactly as short as its shortest loss (or, for a win to keep
+// with no loss reachable, a repetition), replayed as a game.
+TEST_P(StrategyAgainstBruteForce, VerdictAndShortestLine) {
+  const Variant v = rules_named(GetParam().rules);
+  const Tablebase& tb = table_of(v);
+  const StrategyRule rule = player_rule(parse_player(GetParam().player), &tb);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    SCOPED_TRACE(colour_name(side));
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    const Brute b = brute_force(tb, rule, kEmptyBoard, side);
+    EXPECT_EQ(c.target, b.target);
+    EXPECT_EQ(c.holds, b.holds);
+    if (c.holds) continue;
+    expect_refutation_replays(tb, rule, c);
+    if (b.shortest_loss) {
+      EXPECT_EQ(c.refutation->moves.size(), *b.shortest_loss);
+      EXPECT_NE(c.refutation->end.reason, EndReason::kRepetition);
+    } else {
+      EXPECT_EQ(c.refutation->end.reason, EndReason::kRepetition);
+    }
+  }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const char* r :
+       {"standard-1c1t", "cap3-board-1c1t", "cap2-projective-2c1t", "standard-2c1t"})
+    for (const char* p :
+         {"random", "greedy", "search:1", "search:2", "search:3", "perfect", "nonlosing", "engine"})
+      out.push_back({r, p});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Readings, StrategyAgainstBruteForce, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string s = info.param.rules + "_" + info.param.player;
+                           for (char& ch : s)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return s;
+                         });
+
+// On the smallest reading the refutation's length is also that of the
+// shortest real game (iterative deepening over game records) in which the
+// follower obeys the rule and loses, or repeats when she had a win.
+TEST(Strategy, ShortestLineIsTheShortestGame) {
+  const Variant v = rules_named("standard-1c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  int refuted = 0;
+  for (const char* p : {"random", "greedy", "search:1", "search:2", "nonlosing"}) {
+    const StrategyRule rule = player_rule(parse_player(p), &tb);
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, Colour::kBlack);
+    ASSERT_EQ(c.target, Value::kWin);
+    ASSERT_FALSE(c.holds) << p;
+    ++refuted;
+    const auto n = shortest_line_by_games(rules, rule, kEmptyBoard, Colour::kBlack, true,
+                                          c.refutation->moves.size());
+    ASSERT_TRUE(n) << p;
+    EXPECT_EQ(*n, c.refutation->moves.size()) << p;
+  }
+  EXPECT_EQ(refuted, 5);
+}
+
+// Perfect play holds for both sides of every small reading, from the start and
+// from positions of random games (a win kept without a repetition, a draw
+// never lost).
+TEST(Strategy, PerfectPlayHoldsFromAnyPosition) {
+  for (const auto& [name, games, plies] :
+       {std::tuple{"standard-1c1t", 12, 30}, std::tuple{"cap3-board-1c1t", 12, 30},
+        std::tuple{"standard-colour-2c1t", 2, 12}}) {
+    const Variant v = rules_named(name);
+    const Tablebase& tb = table_of(v);
+    const StrategyRule rule = player_rule(parse_player("perfect"), &tb);
+    const std::vector<State> sample = testing::sample_positions(v, games, 7, plies, plies);
+    int checked = 0;
+    for (const State st : sample) {
+      for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+        const StrategyCheck c = check_strategy(tb, rule, st, side);
+        EXPECT_TRUE(c.holds) << name << " " << format_position(st) << " " << colour_name(side);
+        checked += c.target != Value::kLoss;
+      }
+    }
+    EXPECT_GT(checked, 10) << name;
+  }
+}
+
+// A rule that allows one losing first move beside perfect play fails, with a
+// line that starts with that move and lasts exactly as long as the table's
+// loss (the opponent wins fastest, the follower's perfect moves lose slowest).
+TEST(Strategy, AllowingALosingMoveFailsByTheTablesDepth) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  for (const Move& bad : legal_moves(rules, kEmptyBoard)) {
+    const Outcome result = outcome_for_mover(*tb.probe(apply_move(kEmptyBoard, bad)));
+    if (result.value != Value::kLoss) continue;
+    const StrategyRule perfect = player_rule(parse_player("perfect"), &tb);
+    StrategyRule rule{"perfect and " + format_move(bad), [&](const GameRecord& g) {
+                        std::vector<Move> moves = perfect.allowed(g);
+                        if (g.current() == kEmptyBoard) moves.push_back(bad);
+                        return moves;
+                      }};
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, Colour::kWhite);
+    EXPECT_EQ(c.target, Value::kDraw);
+    ASSERT_FALSE(c.holds) << format_move(bad);
+    EXPECT_EQ(c.refutation->moves.front(), bad);
+    EXPECT_EQ(c.refutation->moves.size(), result.plies) << format_move(bad);
+    expect_refutation_replays(tb, rule, c);
+  }
+}
+
+// Keeping a draw is not keeping a win: nonlosing holds for both sides where the
+// game is a draw, and fails by a repetition for the side that has a win.
+TEST(Strategy, NonlosingKeepsDrawsButLetsAWinRepeat) {
+  const Tablebase& draw = table_of(rules_named("standard-2c1t"));
+  const StrategyRule rule = player_rule(parse_player("nonlosing"), &draw);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack})
+    EXPECT_TRUE(check_strategy(draw, rule, kEmptyBoard, side).holds);
+  const Tablebase& win = table_of(rules_named("standard-1c1t"));
+  const StrategyRule rule2 = player_rule(parse_player("nonlosing"), &win);
+  const StrategyCheck c = check_strategy(win, rule2, kEmptyBoard, Colour::kBlack);
+  ASSERT_FALSE(c.holds);
+  EXPECT_EQ(c.refutation->end.reason, EndReason::kRepetition);
+  expect_refutation_replays(win, rule2, c);
+}
+
+// search_allowed_moves (alpha-beta) is the selfplay player's search_best_moves
+// (plain minimax), with and without a game's history.
+TEST(Strategy, SearchAllowedMovesAreSearchBestMoves) {
+  const Rules rules(kStandard);
+  std::mt19937 rng(46);
+  int compared = 0;
+  for (int game = 0; game < 12; ++game) {
+    GameRecord g(rules);
+    for (int ply = 0; ply < 40 && !g.over(); ++ply) {
+      for (int depth = 1; depth <= 4; ++depth) {
+        EXPECT_EQ(search_allowed_moves(g, depth), search_best_moves(g, depth))
+            << g.move_list() << " depth " << depth;
+        EXPECT_EQ(search_allowed_moves(GameRecord(rules, g.current()), depth),
+                  search_best_moves(GameRecord(rules, g.current()), depth));
+        ++compared;
+      }
+      const std::vector<Move> moves =
+          testing::careful_moves(g.current(), legal_moves(rules, g.current()));
+      g.play(moves[rng() % moves.size()]);
+    }
+  }
+  EXPECT_GT(compared, 400);
+}
+
+TEST(Strategy, RulesThatAreNotRulesOfThePositionAreRefused) {
+  const Tablebase& tb = table_of(rules_named("standard-1c1t"));
+  EXPECT_THROW(player_rule(parse_player("cover"), &tb), std::invalid_argument);
+  EXPECT_THROW(player_rule(parse_player("mirror:copy"), &tb), std::invalid_argument);
+  EXPECT_THROW(player_rule(parse_player("perfect"), nullptr), std::invalid_argument);
+  const StrategyRule none{"none", [](const GameRecord&) { return std::vector<Move>{}; }};
+  EXPECT_THROW(check_strategy(tb, none, kEmptyBoard, Colour::kBlack), std::invalid_argument);
+  const StrategyRule illegal{"illegal", [](const GameRecord&) {
+                               return std::vector<Move>{Move{3, 4, Piece::kBlackCircle}};
+                             }};
+  EXPECT_THROW(check_strategy(tb, illegal, kEmptyBoard, Colour::kBlack), std::invalid_argument);
+}
+
+// The lookahead: the checks stop at the first depth that holds, each earlier
+// one refuted; a side with a lost game needs no lookahead (search:1 holds).
+TEST(Strategy, LookaheadStopsAtTheFirstDepthThatHolds) {
+  const Tablebase& tb = table_of(rules_named("standard-1c1t"));
+  const LookaheadResult black = lookahead_needed(tb, kEmptyBoard, Colour::kBlack, 6);
+  ASSERT_TRUE(black.needed);
+  ASSERT_EQ(black.checks.size(), std::size_t(*black.needed));
+  for (std::size_t k = 0; k + 1 < black.checks.size(); ++k) {
+    EXPECT_FALSE(black.checks[k].holds);
+    EXPECT_EQ(black.checks[k].rule, "search:" + std::to_string(k + 1));
+  }
+  EXPECT_TRUE(black.checks.back().holds);
+  const LookaheadResult white = lookahead_needed(tb, kEmptyBoard, Colour::kWhite, 6);
+  EXPECT_EQ(white.target, Value::kLoss);
+  EXPECT_EQ(white.needed, 1);
+  // A budget below the holding check's search leaves it undecided, and stops there.
+  const std::uint64_t budget = black.checks.back().positions - 1;
+  const LookaheadResult cut = lookahead_needed(tb, kEmptyBoard, Colour::kBlack, 6, {}, budget);
+  EXPECT_FALSE(cut.needed);
+  ASSERT_FALSE(cut.checks.empty());
+  EXPECT_FALSE(cut.checks.back().decided);
+  EXPECT_FALSE(cut.checks.back().refutation);
+  EXPECT_LE(cut.checks.size(), black.checks.size());
+}
+
+// The decision counts, position by position from a breadth-first search of
+// every reachable position (not the table's classes and orbits), with every
+// move rated by rate_moves.
+TEST(Strategy, DecisionStatsCountEveryReachablePosition) {
+  for (const char* name : {"standard-2c1t", "cap3-board-1c1t", "cap2-projective-colour-2c1t"}) {
+    const Variant v = rules_named(name);
+    const Tablebase& tb = table_of(v);
+    const Rules rules(v);
+    DecisionStats want;
+    std::set<std::uint64_t> seen{kEmptyBoard.code};
+    std::vector<State> todo{kEmptyBoard};
+    while (!todo.empty()) {
+      const State st = todo.back();
+      todo.pop_back();
+      if (game_end(rules, st)) continue;
+      const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
+      const Value value = rated.front().result.value;
+      ++want.decisions;
+      want.moves += rated.size();
+      int keeping = 0;
+      for (const RatedMove& m : rated) {
+        want.lose_at_once +=
+            game_end(rules, m.child) && m.result.value == Value::kLoss && m.result.plies == 1;
+        keeping += m.result.value == value;
+        if (seen.insert(m.child.code).second) todo.push_back(m.child);
+      }
+      if (value != Value::kLoss) {
+        ++want.to_keep;
+        want.one_way += keeping == 1;
+      }
+    }
+    const DecisionStats got = decision_stats(tb);
+    EXPECT_EQ(got.decisions, want.decisions) << name;
+    EXPECT_EQ(got.to_keep, want.to_keep) << name;
+    EXPECT_EQ(got.one_way, want.one_way) << name;
+    EXPECT_EQ(got.moves, want.moves) << name;
+    EXPECT_EQ(got.lose_at_once, want.lose_at_once) << name;
+    EXPECT_GT(want.one_way, 0u) << name;
+  }
+}
+
+// `fano strategy --json` prints the library's verdicts: the same refutation
+// moves as a check in process, and a one-line error for a bad player.
+TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  const auto r = testing::run_fano({"strategy", "--tb", table, "--player", "greedy", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = testing::parse_json(r.out);
+  ASSERT_EQ(j["results"].size(), 2u);
+  const Tablebase& tb = table_of(rules_named("standard-2c1t"));
+  const StrategyRule rule = player_rule(parse_player("greedy"), &tb);
+  for (int i = 0; i < 2; ++i) {
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, Colour(i));
+    EXPECT_EQ(j["results"][i], testing::parse_json(json_text(strategy_check_json(c))));
+  }
+  const auto bad = testing::run_fano({"strategy", "--tb", table, "--player", "mirror:copy"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("not a rule of the position alone"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  const auto badpos =
+      testing::run_fano({"strategy", "--tb", table, "--player", "greedy", "-/-/-/X/-/-/- w"});
+  EXPECT_NE(badpos.exit_code, 0);
+  EXPECT_EQ(std::count(badpos.err.begin(), badpos.err.end(), '\n'), 1) << badpos.err;
+  const auto help = testing::run_fano({"strategy", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("\nexamples:\n  fano strategy"), std::string::npos) << help.out;
+  const auto both = testing::run_fano({"strategy", "--tb", table});
+  EXPECT_EQ(both.exit_code, 2);
+  const auto lookahead = testing::run_fano(
+      {"strategy", "--tb", table, "--lookahead", "2", "--side", "white", "--json"});
+  ASSERT_EQ(lookahead.exit_code, 0) << lookahead.err;
+  const nlohmann::json l = testing::parse_json(lookahead.out);
+  ASSERT_EQ(l["results"].size(), 1u);
+  EXPECT_EQ(l["results"][0]["side"], "white");
+  EXPECT_EQ(l["results"][0]["checks"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace fano
