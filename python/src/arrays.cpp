@@ -11,8 +11,9 @@
 namespace fano::python {
 
 // fano.canonical_codes: the canonical code of every entry.
-py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const Variant& v,
+py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const VariantArg& asked,
                                               const std::optional<int>& threads) {
+  const Variant& v = asked;
   bool negative = false;
   const py::array_t<std::uint64_t> codes = codes_arg(obj, &negative);
   const auto n = codes.shape(0);
@@ -33,8 +34,9 @@ py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const Varia
 }
 
 // fano.parse_positions: the code of every notation string.
-py::array_t<std::uint64_t> parse_positions_of(const py::handle& obj, const Variant& v,
+py::array_t<std::uint64_t> parse_positions_of(const py::handle& obj, const VariantArg& asked,
                                               const std::optional<int>& threads) {
+  const Variant& v = asked;
   if (py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj))
     throw py::type_error(
         "parse_positions takes a sequence of strings, not one string "
@@ -72,7 +74,8 @@ py::array_t<std::uint64_t> parse_positions_of(const py::handle& obj, const Varia
 
 // fano.format_positions: the notation of every code (ValueError naming the
 // first code that is not a position of the variant).
-py::list format_positions_of(const py::handle& obj, const Variant& v) {
+py::list format_positions_of(const py::handle& obj, const VariantArg& asked) {
+  const Variant& v = asked;
   bool negative = false;
   const py::array_t<std::uint64_t> codes = codes_arg(obj, &negative);
   const std::uint64_t* c = codes.data();
@@ -89,12 +92,12 @@ py::list format_positions_of(const py::handle& obj, const Variant& v) {
 }
 
 // Tablebase.probe_codes: (value, plies, valid) arrays.
-py::tuple probe_codes(const PyTablebase& t, const py::handle& obj,
-                      const std::optional<Variant>& codes_variant,
+py::tuple probe_codes(const PyTablebase& t, const py::handle& obj, const OptVariant& asked,
                       const std::optional<int>& threads) {
-  check_codes_variant(t, codes_variant, "probe_codes()");
+  check_codes_variant(t, opt(asked), "probe_codes()");
   const py::array_t<std::uint64_t> codes = codes_arg(obj);
-  const CodeIndex& index = t.code_index();
+  const std::shared_ptr<const CodeIndex> held_index = t.code_index();
+  const CodeIndex& index = *held_index;
   const auto n = codes.shape(0);
   py::array_t<std::uint8_t> value(n);
   py::array_t<std::uint16_t> plies(n);
@@ -110,7 +113,8 @@ py::tuple probe_codes(const PyTablebase& t, const py::handle& obj,
 }
 
 py::dict classes(const PyTablebase& t) {
-  const Tablebase& tb = t.tb;
+  const auto keep = t.hold();
+  const Tablebase& tb = *keep;
   const auto n = py::ssize_t(tb.size());
   py::array_t<std::uint64_t> code(n);
   py::array_t<std::uint8_t> value(n);
@@ -148,20 +152,20 @@ void bind_table_arrays(py::class_<PyTablebase>& tb) {
 }
 
 void bind_arrays(py::module_& m) {
-  m.def("parse_positions", &parse_positions_of, py::arg("texts"), py::arg("variant") = kStandard,
+  m.def("parse_positions", &parse_positions_of, py::arg("texts"), standard_variant_arg(),
         py::kw_only(), py::arg("threads") = py::none(),
         "Position.parse() of a sequence of strings (a list, a numpy array of str, ...) at "
         "once, without the GIL: a uint64 array of their codes. ValueError for the first "
         "text that does not parse: 'item I: ' and the reason, with the attribute `index` I; "
         "TypeError for an item that is not a str.");
-  m.def("canonical_codes", &canonical_codes_of, py::arg("codes"), py::arg("variant") = kStandard,
+  m.def("canonical_codes", &canonical_codes_of, py::arg("codes"), standard_variant_arg(),
         py::kw_only(), py::arg("threads") = py::none(),
         "The canonical code (the least code of its symmetry class under the variant's rule "
         "symmetries, the code classes() stores) of each code of an integer array or "
         "sequence, without the GIL: a uint64 array. ValueError for the first code that is "
         "not a position of the variant: 'item I: ' and the reason (as Position.from_code), "
         "with the attribute `index` I.");
-  m.def("format_positions", &format_positions_of, py::arg("codes"), py::arg("variant") = kStandard,
+  m.def("format_positions", &format_positions_of, py::arg("codes"), standard_variant_arg(),
         "The notation of each code of an integer array or sequence: a list of str (str() of "
         "Position.from_code). ValueError as canonical_codes().");
 }

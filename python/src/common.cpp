@@ -79,13 +79,34 @@ py::tuple outcome_tuple(Outcome o) {
 
 // An int code from Python: TypeError for another type, ValueError for a
 // negative or too large int.
-std::uint64_t code_arg(const py::handle& item, const std::string& what) {
-  if (!PyLong_Check(item.ptr()) || PyBool_Check(item.ptr()))
-    throw py::type_error(what + " must be a Position or an int code, not " + type_name(item));
-  const unsigned long long c = PyLong_AsUnsignedLongLong(item.ptr());
+namespace {
+
+// True for a bool or numpy's bool_ (both have __index__ in some numpy versions).
+bool is_bool(PyObject* o) {
+  if (PyBool_Check(o)) return true;
+  const char* name = Py_TYPE(o)->tp_name;
+  return std::string_view(name) == "numpy.bool_";
+}
+
+// An int of Python, or of numpy: the item as a Python int (a new reference),
+// or null when it is not an integer.
+py::object as_int(PyObject* item) {
+  if (PyLong_Check(item)) return py::reinterpret_borrow<py::object>(item);
+  if (is_bool(item) || PyFloat_Check(item) || !PyIndex_Check(item)) return {};
+  PyObject* i = PyNumber_Index(item);
+  if (!i) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(i);
+}
+
+}  // namespace
+
+std::uint64_t code_arg(const py::handle& item, const std::string& what, const char* expected) {
+  const py::object i = PyBool_Check(item.ptr()) ? py::object() : as_int(item.ptr());
+  if (!i) throw py::type_error(what + " must be " + expected + ", not " + type_name(item));
+  const unsigned long long c = PyLong_AsUnsignedLongLong(i.ptr());
   if (c == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
-    throw py::value_error(what + " " + py::str(item).cast<std::string>() +
+    throw py::value_error(what + " " + py::str(i).cast<std::string>() +
                           " is not a 64-bit position code");
   }
   return c;
@@ -118,10 +139,11 @@ py::array_t<std::uint64_t> codes_arg(const py::handle& obj, bool* negative) {
     py::array_t<std::uint64_t> out(py::ssize_t(items.size()));
     std::uint64_t* o = out.mutable_data();
     for (std::size_t i = 0; i < items.size(); ++i) {
-      PyObject* item = PyList_GET_ITEM(items.ptr(), py::ssize_t(i));
-      if (!PyLong_Check(item) || PyBool_Check(item))
+      const py::object int_item = as_int(PyList_GET_ITEM(items.ptr(), py::ssize_t(i)));
+      if (!int_item)
         throw py::type_error("item " + std::to_string(i) + " must be an int code, not " +
-                             type_name(item));
+                             type_name(PyList_GET_ITEM(items.ptr(), py::ssize_t(i))));
+      PyObject* item = int_item.ptr();
       int overflow = 0;
       const long long signed_value = PyLong_AsLongLongAndOverflow(item, &overflow);
       if (overflow == 0 && signed_value < 0) {
@@ -172,7 +194,7 @@ void bind_errors(py::module_& m) {
       "A tablebase file was refused or could not be written; `kind` says why (\"missing\", "
       "\"not_a_file\", \"truncated\", \"bad_magic\", \"bad_version\", \"checksum\", \"corrupt\", "
       "\"wrong_variant\", \"io\").",
-      PyExc_RuntimeError, nullptr);
+      PyExc_OSError, nullptr);
   g_unreachable = PyErr_NewExceptionWithDoc(
       "fano.UnreachablePosition",
       "A legal position that no game from the empty board reaches (the table does not hold it).",

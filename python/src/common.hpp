@@ -85,19 +85,27 @@ std::string position_repr(const Position& p);
 
 // ---------------------------------------------------------------- tablebases
 
+// A table opened from Python. close() lets it go: the calls that run
+// without the GIL hold it (hold()) until they end, so a close() from another
+// thread never frees a table in use.
 struct PyTablebase {
-  Tablebase tb;
-  std::string path;
+  std::shared_ptr<const Tablebase> held;  // null once closed
+  std::string path;                       // absolute
+  Variant variant;
   // The index of probe_codes, built on first use (the GIL held: one builder).
   mutable std::shared_ptr<const CodeIndex> index;
 
-  const CodeIndex& code_index() const {
-    if (!index) index = std::make_shared<const CodeIndex>(tb);
-    return *index;
+  // The table; ValueError once closed.
+  std::shared_ptr<const Tablebase> hold() const;
+  const Tablebase& table() const { return *hold(); }
+  std::shared_ptr<const CodeIndex> code_index() const;
+  void close() {
+    held.reset();
+    index.reset();
   }
 };
 
-PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v,
+PyTablebase open_table(const std::optional<fs::path>& path, const OptVariant& v,
                        bool solve_missing);
 void check_variant(const PyTablebase& t, const Position& p);
 py::tuple outcome_tuple(Outcome o);
@@ -109,9 +117,11 @@ py::dict header_dict(const TablebaseHeader& h);
 
 // ---------------------------------------------------------------- codes and arrays
 
-// An int code from Python: TypeError for another type, ValueError for a
-// negative or too large int.
-std::uint64_t code_arg(const py::handle& item, const std::string& what);
+// An int code from Python (an int or a numpy integer: anything with
+// __index__ but a bool): TypeError "<what> must be <expected>, not <type>" for
+// another type, ValueError for a negative or too large int.
+std::uint64_t code_arg(const py::handle& item, const std::string& what,
+                       const char* expected = "a Position or an int code");
 
 // Raises the error of item i of an array call: its message prefixed with the
 // index, which is also the exception's `index` attribute.
@@ -156,8 +166,7 @@ struct FirstBad {
 };
 
 // Probes codes of the table's variant: (value, plies, valid) arrays.
-py::tuple probe_codes(const PyTablebase& t, const py::handle& obj,
-                      const std::optional<Variant>& codes_variant,
+py::tuple probe_codes(const PyTablebase& t, const py::handle& obj, const OptVariant& codes_variant,
                       const std::optional<int>& threads);
 
 // ---------------------------------------------------------------- the module, by topic
@@ -173,10 +182,39 @@ void bind_analysis(py::class_<PyTablebase>& tb);         // tables.cpp
 void bind_table_arrays(py::class_<PyTablebase>& tb);     // arrays.cpp
 void bind_pandas(py::class_<PyTablebase>& tb);           // pandas.cpp
 void bind_files(py::module_& m);                         // tables.cpp
+// Last: inspect's text signatures from pybind11's docstrings (signatures.cpp).
+void add_text_signatures(py::module_& m);
 
 }  // namespace fano::python
 
 namespace pybind11::detail {
+
+// The module's classes refuse an object whose constructor never ran
+// (Position.__new__(Position)): pybind11 would hand the calls memory it
+// allocates then and never initialises. pickle makes objects through
+// __new__ too, but __setstate__ constructs them before any call reads them.
+template <class T>
+struct initialised_caster : type_caster_base<T> {
+  bool load(handle src, bool convert) {
+    const auto* info = get_type_info(typeid(T));
+    if (src && info && PyObject_TypeCheck(src.ptr(), info->type)) {
+      auto* inst = reinterpret_cast<instance*>(src.ptr());
+      if (!inst->get_value_and_holder(info).holder_constructed())
+        throw type_error("this fano." +
+                         str(handle(reinterpret_cast<PyObject*>(info->type)).attr("__name__"))
+                             .cast<std::string>() +
+                         " object is not initialised (made by __new__ without its constructor)");
+    }
+    return type_caster_base<T>::load(src, convert);
+  }
+};
+template <>
+struct type_caster<fano::Variant> : initialised_caster<fano::Variant> {};
+template <>
+struct type_caster<fano::python::Position> : initialised_caster<fano::python::Position> {};
+template <>
+struct type_caster<fano::python::PyTablebase> : initialised_caster<fano::python::PyTablebase> {};
+
 template <>
 struct type_caster<fano::python::VariantArg> {
   PYBIND11_TYPE_CASTER(fano::python::VariantArg, const_name("str | Variant"));
@@ -196,3 +234,8 @@ struct type_caster<fano::python::VariantArg> {
   }
 };
 }  // namespace pybind11::detail
+
+namespace fano::python {
+// The argument `variant` defaulting to STANDARD (shown so in signatures).
+inline py::arg_v standard_variant_arg() { return py::arg_v("variant", VariantArg{}, "STANDARD"); }
+}  // namespace fano::python

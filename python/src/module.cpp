@@ -17,8 +17,16 @@ PYBIND11_MODULE(fano, m) {
       "- empty), then w or b: '-/-/-/-/-/-/- w' is the empty board. Moves: 'C4', 'T4'\n"
       "(placements, the mover's colour), '7-5' (movements).\n\n"
       "Values are for the side to move: 'win', 'draw' or 'loss', with the plies until the\n"
-      "game is over under perfect play (None for a draw).";
+      "game is over under perfect play (None for a draw). One scale throughout: the array\n"
+      "calls give a value as its index in VALUES = ('loss', 'draw', 'win') (0, 1, 2; 255\n"
+      "where an entry is not valid) and plies 0 where the scalar calls say None.";
   m.attr("__version__") = fano::kVersion;
+  // numpy's C API is looked up here, at import, and not by the first array
+  // call: pybind11 looks it up in a function-local static while holding the
+  // GIL, so two threads making their first array calls at once would wait
+  // for each other for good.
+  py::detail::npy_api::get();
+  m.attr("VALUES") = py::make_tuple("loss", "draw", "win");
   // Classes and functions say they come from `fano` (pickle finds them there)
   // also when this extension is fano.fano inside the pip-installed package.
   const py::object real_name = m.attr("__name__");
@@ -35,5 +43,6 @@ PYBIND11_MODULE(fano, m) {
   bind_table_arrays(tb);
   bind_pandas(tb);
   bind_files(m);
+  add_text_signatures(m);
   m.attr("__name__") = real_name;
 }

@@ -98,7 +98,7 @@ py::object make_frame(const FrameRows& rows, const Variant& v, bool classes) {
 
 // Tablebase.to_pandas.
 py::object to_pandas(const PyTablebase& t, const std::optional<py::object>& codes,
-                     const std::string& rows_of, const std::optional<Variant>& codes_variant) {
+                     const std::string& rows_of, const OptVariant& codes_variant) {
   if (rows_of != "classes" && rows_of != "positions")
     throw py::value_error("rows must be 'classes' or 'positions', got '" + rows_of + "'");
   import_pandas();  // before any work
@@ -114,20 +114,21 @@ py::object to_pandas(const PyTablebase& t, const std::optional<py::object>& code
     rows.code.assign(c.data(), c.data() + c.size());
     rows.value.assign(value.data(), value.data() + value.size());
     rows.plies.assign(plies.data(), plies.data() + plies.size());
-    return make_frame(rows, t.tb.variant(), false);
+    return make_frame(rows, t.variant, false);
   }
   const bool classes = rows_of == "classes";
+  const auto keep = t.hold();
   {
     py::gil_scoped_release release;
     const auto add = [&](std::span<const ExportRow> chunk) {
       for (const ExportRow& r : chunk) rows.add(r, classes);
     };
     if (classes)
-      for_each_class(t.tb, add);
+      for_each_class(*keep, add);
     else
-      for_each_reachable(t.tb, add);
+      for_each_reachable(*keep, add);
   }
-  return make_frame(rows, t.tb.variant(), classes);
+  return make_frame(rows, t.variant, classes);
 }
 
 void bind_pandas(py::class_<PyTablebase>& tb) {

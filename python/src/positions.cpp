@@ -51,21 +51,29 @@ py::class_<Position> bind_position(py::module_& m) {
   return py::class_<Position>(m, "Position",
                               "A position of a variant: the seven stacks and the side to move. "
                               "Immutable and hashable; play() returns a new Position.")
-      .def(py::init(&parse), py::arg("text"), py::arg("variant") = kStandard,
+      .def(py::init([](const std::string& text, const VariantArg& v) { return parse(text, v); }),
+           py::arg("text"), standard_variant_arg(),
            "Position(text, variant=STANDARD): as Position.parse.")
-      .def_static("parse", &parse, py::arg("text"), py::arg("variant") = kStandard,
-                  "Parses and checks a position in notation ('-/-/-/-/-/-/- w') against the "
-                  "variant (stack cap, stacking rule, piece counts, side to move). Raises "
-                  "ValueError naming the problem.")
+      .def_static(
+          "parse", [](const std::string& text, const VariantArg& v) { return parse(text, v); },
+          py::arg("text"), standard_variant_arg(),
+          "Parses and checks a position in notation ('-/-/-/-/-/-/- w') against the "
+          "variant (stack cap, stacking rule, piece counts, side to move). Raises "
+          "ValueError naming the problem.")
       .def_static(
           "empty",
-          [](const Variant& v) {
+          [](const VariantArg& v) {
             return Position{kEmptyBoard, v};
           },
-          py::arg("variant") = kStandard, "The empty board, White to move.")
-      .def_static("from_code", &from_code, py::arg("code"), py::arg("variant") = kStandard,
-                  "The position with this 64-bit code (see `code`); ValueError when the code is "
-                  "not a valid position of the variant.")
+          standard_variant_arg(), "The empty board, White to move.")
+      .def_static(
+          "from_code",
+          [](const py::handle& code, const VariantArg& v) {
+            return from_code(code_arg(code, "code", "an int"), v);
+          },
+          py::arg("code"), standard_variant_arg(),
+          "The position with this 64-bit code (see `code`); ValueError when the code is "
+          "not a valid position of the variant.")
       .def("__str__", [](const Position& p) { return format_position(p.state); })
       .def("__repr__", &position_repr)
       .def("__eq__",

@@ -61,32 +61,73 @@ void solve_into(const Variant& v, const std::string& path) {
                                   const std::optional<Variant>& v) {
   std::string what = e.what();
   if (const auto cut = what.find(" (run '"); cut != std::string::npos) what.resize(cut);
-  const std::string variant =
-      v ? (*v == kStandard ? std::string("fano.STANDARD")
-                           : "fano.Variant(" + std::to_string(v->stack_cap) + ", '" +
-                                 std::string(adjacency_name(v->adjacency)) + "')")
-        : std::string("variant");
+  // The rules as Python writes them (a name keeps the lines and material).
+  std::string variant = "variant";
+  if (v && *v == kStandard)
+    variant = "fano.STANDARD";
+  else if (v && v->rulebook_material_and_lines())
+    variant = "fano.Variant(" + std::to_string(v->stack_cap) + ", '" +
+              std::string(adjacency_name(v->adjacency)) + "')";
+  else if (v)
+    variant = "fano.Variant('" + variant_slug(*v) + "')";
+  std::string cache = "the per-user cache folder";
+  try {
+    cache += " " + user_cache_dir();
+  } catch (const TablebaseError&) {
+    // No home folder: the cache is named without its path.
+  }
   throw TablebaseError(TablebaseErrorKind::kMissing,
                        what + " (fano.solve(" + variant + ", path='" + path +
                            "') creates it; fano.open_tablebase() with no path solves the "
-                           "table into the cache folder " +
-                           user_cache_dir() + " on first use)");
+                           "table into " +
+                           cache + " on first use)");
 }
 
-PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<Variant>& v,
+std::shared_ptr<const Tablebase> PyTablebase::hold() const {
+  if (!held) throw py::value_error("the table '" + path + "' is closed");
+  return held;
+}
+
+std::shared_ptr<const CodeIndex> PyTablebase::code_index() const {
+  const auto keep = hold();
+  if (!index) index = std::make_shared<const CodeIndex>(*keep);
+  return index;
+}
+
+// A table that cannot be solved into the per-user cache (a folder that cannot
+// be made or written) names the way to another folder.
+[[noreturn]] void rethrow_cache(const TablebaseError& e) {
+  throw TablebaseError(e.kind(), std::string(e.what()) +
+                                     " (the per-user cache folder for tables; set FANO_TABLES to "
+                                     "a writable folder, or give open_tablebase() a path)");
+}
+
+PyTablebase open_table(const std::optional<fs::path>& path, const OptVariant& asked,
                        bool solve_missing) {
   // As the fano command (choose_table). A missing default table is solved on
   // first use (into FANO_TABLES or the cache, see table_dir_for).
-  const TableChoice choice = choose_table(path ? std::optional(path->string()) : std::nullopt, v,
-                                          table_dir_for(v.value_or(kStandard)).path);
-  const std::string& p = choice.path;
+  const std::optional<Variant> v = opt(asked);
+  const TableDir dir = path ? TableDir{} : table_dir_for(v.value_or(kStandard));
+  const TableChoice choice =
+      choose_table(path ? std::optional(path->string()) : std::nullopt, v, dir.path);
+  // Absolute, so that a pickled table opens from another working folder.
+  std::error_code ec;
+  std::string p = fs::absolute(choice.path, ec).string();
+  if (ec) p = choice.path;
   const std::optional<Variant>& expected = choice.expected;
   py::gil_scoped_release release;
   try {
-    std::error_code ec;
-    if (!path && solve_missing && !fs::exists(p, ec)) solve_into(*expected, p);
-    Tablebase tb = fano::open_tablebase(p, expected);
-    return PyTablebase{std::move(tb), p, nullptr};
+    if (!path && solve_missing && !fs::exists(p, ec)) {
+      try {
+        solve_into(*expected, p);
+      } catch (const TablebaseError& e) {
+        if (dir.source == "cache") rethrow_cache(e);
+        throw;
+      }
+    }
+    auto tb = std::make_shared<const Tablebase>(fano::open_tablebase(p, expected));
+    const Variant variant = tb->variant();
+    return PyTablebase{std::move(tb), p, variant, nullptr};
   } catch (const TablebaseError& e) {
     if (e.kind() == TablebaseErrorKind::kMissing) rethrow_missing(e, p, expected);
     throw;
@@ -94,9 +135,9 @@ PyTablebase open_table(const std::optional<fs::path>& path, const std::optional<
 }
 
 void check_variant(const PyTablebase& t, const Position& p) {
-  if (!(p.variant == t.tb.variant()))
+  if (!(p.variant == t.variant))
     throw py::value_error("position " + position_repr(p) + " is not of the table's variant " +
-                          variant_repr(t.tb.variant()));
+                          variant_repr(t.variant));
 }
 
 Outcome probe_state(const Tablebase& tb, State st) {
@@ -105,7 +146,7 @@ Outcome probe_state(const Tablebase& tb, State st) {
 
 // A code as a State of the table's variant; ValueError as Position.from_code.
 State checked_code(const PyTablebase& t, std::uint64_t code) {
-  if (!is_valid_position(State{code}, t.tb.variant())) from_code(code, t.tb.variant());  // throws
+  if (!is_valid_position(State{code}, t.variant)) from_code(code, t.variant);  // throws
   return State{code};
 }
 
@@ -117,41 +158,43 @@ State checked_code(const PyTablebase& t, std::uint64_t code) {
 void check_codes_variant(const PyTablebase& t, const std::optional<Variant>& stated,
                          const char* call) {
   const Variant v = stated.value_or(kStandard);
-  if (v == t.tb.variant()) return;
+  if (v == t.variant) return;
   throw py::value_error(std::string(call) + ": codes of " + variant_repr(v) +
                         (stated ? "" : " (variant= not given: STANDARD)") +
-                        " cannot be probed in a table of " + variant_repr(t.tb.variant()) +
+                        " cannot be probed in a table of " + variant_repr(t.variant) +
                         "; pass the variant the codes were made under, e.g. variant=tb.variant");
 }
 
 // Tablebase.probe: a Position (its own variant), or an int code made under
 // `variant`.
-py::tuple probe(const PyTablebase& t, const py::handle& item, const std::optional<Variant>& v) {
+py::tuple probe(const PyTablebase& t, const py::handle& item, const OptVariant& asked) {
+  const std::optional<Variant> v = opt(asked);
   if (py::isinstance<Position>(item)) {
     const Position& p = item.cast<const Position&>();
     if (v && !(*v == p.variant))
       throw py::value_error("probe(): variant= " + variant_repr(*v) + " is not the variant of " +
                             position_repr(p));
     check_variant(t, p);
-    return outcome_tuple(probe_state(t.tb, p.state));
+    return outcome_tuple(probe_state(t.table(), p.state));
   }
   const std::uint64_t code = code_arg(item, "position");
   check_codes_variant(t, v, "probe()");
-  return outcome_tuple(probe_state(t.tb, checked_code(t, code)));
+  return outcome_tuple(probe_state(t.table(), checked_code(t, code)));
 }
 
-py::list probe_many(const PyTablebase& t, const py::iterable& items,
-                    const std::optional<Variant>& codes_variant) {
+py::list probe_many(const PyTablebase& t, const py::iterable& items, const OptVariant& asked) {
+  const std::optional<Variant> codes_variant = opt(asked);
+  const auto keep = t.hold();
   std::vector<State> states;
   bool checked = false;  // the codes' variant, at the first code
   for (const py::handle& item : items) {
     const std::size_t i = states.size();
     if (py::isinstance<Position>(item)) {
       const Position& p = item.cast<const Position&>();
-      if (!(p.variant == t.tb.variant()))
+      if (!(p.variant == t.variant))
         fail_item(i, PyExc_ValueError,
                   "position " + position_repr(p) + " is not of the table's variant " +
-                      variant_repr(t.tb.variant()));
+                      variant_repr(t.variant));
       states.push_back(p.state);
     } else {
       const std::uint64_t code = code_arg(item, "item " + std::to_string(i));
@@ -168,7 +211,7 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items,
   {
     py::gil_scoped_release release;
     for (std::size_t i = 0; i < states.size(); ++i) {
-      const auto o = t.tb.probe(states[i]);
+      const auto o = keep->probe(states[i]);
       if (!o) {
         unreachable = i;
         break;
@@ -178,7 +221,7 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items,
   }
   if (unreachable)
     fail_item(*unreachable, g_unreachable,
-              UnreachablePosition(t.tb, Rules(t.tb.variant()), states[*unreachable]).what());
+              UnreachablePosition(*keep, Rules(t.variant), states[*unreachable]).what());
   py::list out;
   for (const Outcome& o : outcomes) out.append(outcome_tuple(o));
   return out;
@@ -189,7 +232,7 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items,
 GameRecord game_for(const PyTablebase& t, const std::optional<Position>& position,
                     const std::optional<MovesArg>& moves) {
   if (!position && !moves) throw py::type_error("give a Position or moves=\"C4,t3,...\"");
-  const Rules rules(t.tb.variant());
+  const Rules rules(t.variant);
   State start = kEmptyBoard;
   if (position) {
     check_variant(t, *position);
@@ -202,11 +245,12 @@ GameRecord game_for(const PyTablebase& t, const std::optional<Position>& positio
 PositionReport report(const PyTablebase& t, const std::optional<Position>& position,
                       const std::optional<MovesArg>& moves) {
   const GameRecord game = game_for(t, position, moves);
+  const auto keep = t.hold();
   py::gil_scoped_release release;
-  return analyse(t.tb, game);
+  return analyse(*keep, game);
 }
 
-py::dict solve_variant(const Variant& v, const std::optional<fs::path>& path,
+py::dict solve_variant(const VariantArg& v, const std::optional<fs::path>& path,
                        const std::optional<int>& threads) {
   if (threads && (*threads < 0 || *threads > 1024))
     throw py::value_error("threads must be 0..1024, got " + std::to_string(*threads));
@@ -240,37 +284,48 @@ py::class_<PyTablebase> bind_tablebase(py::module_& m) {
                                  "open_tablebase). Probing is thread-safe and releases the GIL in "
                                  "probe_many, analyse and classes.")
       .def_property_readonly(
-          "variant", [](const PyTablebase& t) { return t.tb.variant(); }, "The table's Variant.")
+          "variant", [](const PyTablebase& t) { return t.variant; }, "The table's Variant.")
       .def_property_readonly(
           "path", [](const PyTablebase& t) { return t.path; }, "The file it was read from.")
       .def_property_readonly(
-          "header", [](const PyTablebase& t) { return header_dict(t.tb.header()); },
+          "header", [](const PyTablebase& t) { return header_dict(t.table().header()); },
           "The file's header: version, stack_cap, adjacency, symmetry_order, reachable, "
           "placement, movement, canonical (stored classes), win, loss, draw (over all "
           "reachable positions, side to move) and checksum.")
       .def(
-          "__len__", [](const PyTablebase& t) { return t.tb.size(); },
+          "__len__", [](const PyTablebase& t) { return t.table().size(); },
           "The number of stored symmetry classes.")
       .def("__repr__",
            [](const PyTablebase& t) {
-             return "<fano.Tablebase " + variant_repr(t.tb.variant()) + " '" + t.path + "', " +
-                    std::to_string(t.tb.size()) + " classes>";
+             return "<fano.Tablebase " + variant_repr(t.variant) + " '" + t.path + "', " +
+                    (t.held ? std::to_string(t.held->size()) + " classes>" : "closed>");
            })
+      .def("close", &PyTablebase::close,
+           "Lets the table go (its memory is freed once no call is using it); every later "
+           "call raises ValueError. A second close() does nothing.")
+      .def_property_readonly(
+          "closed", [](const PyTablebase& t) { return !t.held; }, "True once close() ran.")
       .def(
           "__enter__", [](const py::object& self) { return self; },
-          "A Tablebase is a context manager: `with fano.open_tablebase() as tb:`.")
+          "A Tablebase is a context manager: `with fano.open_tablebase() as tb:` closes it "
+          "at the end of the block.")
       .def(
           "__exit__",
-          [](const PyTablebase&, const py::object&, const py::object&, const py::object&) {
+          [](PyTablebase& t, const py::object&, const py::object&, const py::object&) {
+            t.close();
             return false;
           },
-          "Leaves the with block (the table stays usable: it is held in memory, no file is "
-          "kept open).")
-      .def(py::pickle([](const PyTablebase& t) { return py::make_tuple(t.path, t.tb.variant()); },
-                      [](const py::tuple& t) {
-                        return open_table(fs::path(t[0].cast<std::string>()), t[1].cast<Variant>(),
-                                          false);
-                      }));
+          py::arg("exc_type"), py::arg("exc_value"), py::arg("traceback"),
+          "Closes the table (see close()).")
+      .def(py::pickle(
+          [](const PyTablebase& t) {
+            t.hold();  // ValueError for a closed table
+            return py::make_tuple(t.path, t.variant);
+          },
+          [](const py::tuple& t) {
+            return open_table(fs::path(t[0].cast<std::string>()), VariantArg{t[1].cast<Variant>()},
+                              false);
+          }));
 }
 
 void bind_probes(py::class_<PyTablebase>& tb) {
@@ -295,7 +350,8 @@ void bind_probes(py::class_<PyTablebase>& tb) {
       .def(
           "get",
           [](const PyTablebase& t, const py::object& item, const py::object& fallback,
-             const std::optional<Variant>& v) {
+             const OptVariant& asked) {
+            const std::optional<Variant> v = opt(asked);
             // As chess.syzygy's get_wdl: the default instead of an error for
             // what the table does not hold.
             State st;
@@ -306,10 +362,10 @@ void bind_probes(py::class_<PyTablebase>& tb) {
             } else {
               const std::uint64_t code = code_arg(item, "position");
               check_codes_variant(t, v, "get()");
-              if (!is_valid_position(State{code}, t.tb.variant())) return fallback;
+              if (!is_valid_position(State{code}, t.variant)) return fallback;
               st = State{code};
             }
-            const auto o = t.tb.probe(st);
+            const auto o = t.table().probe(st);
             return o ? py::object(outcome_tuple(*o)) : fallback;
           },
           py::arg("position"), py::arg("default") = py::none(), py::kw_only(),
@@ -369,8 +425,8 @@ void bind_files(py::module_& m) {
         "`variant` if given. Raises TablebaseError (with `kind`); MissingTablebaseError (also "
         "a FileNotFoundError) for a missing file.");
   m.def(
-      "default_tablebase_path", [](const Variant& v) { return table_path(v); },
-      py::arg("variant") = kStandard,
+      "default_tablebase_path", [](const VariantArg& v) { return table_path(v); },
+      standard_variant_arg(),
       "Where open_tablebase() reads a variant's table (solving it there first when missing).");
   m.def("cache_dir", &user_cache_dir,
         "The per-user folder tables are solved into on first use: $XDG_CACHE_HOME/fano, else "
@@ -384,7 +440,7 @@ void bind_files(py::module_& m) {
       "(folder, why) of the default tables: why is 'FANO_TABLES', 'source tree', "
       "'installed' or 'cache' (a module installed with pip). A table missing from the source "
       "tree's or installed folder is read from (and solved into) cache_dir().");
-  m.def("solve", &solve_variant, py::arg("variant") = kStandard, py::arg("path") = py::none(),
+  m.def("solve", &solve_variant, standard_variant_arg(), py::arg("path") = py::none(),
         py::arg("threads") = py::none(),
         "Solves a variant (enumeration, retrograde analysis; the GIL is released) and, given a "
         "path, writes its table there atomically. Returns the counts as 'fano solve --json': "
