@@ -22,6 +22,7 @@
 
 #include "fano/batch.hpp"
 #include "fano/board.hpp"
+#include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/parallel.hpp"
 #include "fano/rules.hpp"
@@ -105,6 +106,12 @@ struct PyTablebase {
   }
 };
 
+// A game in progress (fano.Game): the record with its history, and its rules.
+struct PyGame {
+  GameRecord record;
+  Variant variant;
+};
+
 PyTablebase open_table(const std::optional<fs::path>& path, const OptVariant& v,
                        bool solve_missing);
 void check_variant(const PyTablebase& t, const Position& p);
@@ -181,7 +188,8 @@ void bind_probes(py::class_<PyTablebase>& tb);           // tables.cpp
 void bind_analysis(py::class_<PyTablebase>& tb);         // tables.cpp
 void bind_table_arrays(py::class_<PyTablebase>& tb);     // arrays.cpp
 void bind_pandas(py::class_<PyTablebase>& tb);           // pandas.cpp
-void bind_files(py::module_& m);                         // tables.cpp
+void bind_files(py::module_& m);
+void bind_games(py::module_& m);  // games.cpp                         // tables.cpp
 // Last: inspect's text signatures from pybind11's docstrings (signatures.cpp).
 void add_text_signatures(py::module_& m);
 
@@ -214,6 +222,8 @@ template <>
 struct type_caster<fano::python::Position> : initialised_caster<fano::python::Position> {};
 template <>
 struct type_caster<fano::python::PyTablebase> : initialised_caster<fano::python::PyTablebase> {};
+template <>
+struct type_caster<fano::python::PyGame> : initialised_caster<fano::python::PyGame> {};
 
 template <>
 struct type_caster<fano::python::VariantArg> {

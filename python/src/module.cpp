@@ -43,6 +43,7 @@ PYBIND11_MODULE(fano, m) {
   bind_table_arrays(tb);
   bind_pandas(tb);
   bind_files(m);
+  bind_games(m);
   add_text_signatures(m);
   m.attr("__name__") = real_name;
 }

@@ -8,6 +8,7 @@
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/rules.hpp"
+#include "fano/svg.hpp"
 
 namespace fano::python {
 
@@ -110,6 +111,15 @@ void bind_moves(py::class_<Position>& position) {
            "The legal moves in notation, in the rules' order (placements by shape, circle "
            "first, then space; movements by from-space then to-space). Empty when the game is "
            "over.")
+      .def(
+          "_repr_svg_",
+          [](const Position& p) {
+            SvgOptions options = svg_options_for(GameRecord(p.rules(), p.state));
+            options.variant = p.variant;
+            return board_svg(p.state, options);
+          },
+          "The board as an SVG picture (the one 'fano show --svg' draws without a table), "
+          "for Jupyter.")
       .def(py::pickle(
           [](const Position& p) { return py::make_tuple(format_position(p.state), p.variant); },
           [](const py::tuple& t) { return parse(t[0].cast<std::string>(), t[1].cast<Variant>()); }))

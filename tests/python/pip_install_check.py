@@ -52,6 +52,11 @@ out = {}
 out["file"] = fano.__file__
 out["version"] = fano.__version__
 out["metadata_version"] = importlib.metadata.version("fano")
+meta = importlib.metadata.metadata("fano")
+out["metadata"] = {"type": meta["Description-Content-Type"],
+                   "extras": meta.get_all("Provides-Extra"),
+                   "requires": meta.get_all("Requires-Dist"),
+                   "description": (meta.get_payload() or meta["Description"] or "")[:200]}
 out["files"] = sorted(os.listdir(os.path.dirname(fano.__file__)))
 out["table_dir"] = fano.default_table_dir()
 out["cache_dir"] = fano.cache_dir()
@@ -95,6 +100,13 @@ def main():
     print(json.dumps({k: v for k, v in got.items() if k != "arrays"}, indent=1))
     assert got["file"].startswith(VENV), got["file"]
     assert got["version"] == got["metadata_version"] == VERSION, got
+    # The README as the long description, the pandas extra.
+    meta = got.pop("metadata")
+    with open(os.path.join(REPO, "README.md")) as f:
+        readme_start = f.read(200)
+    assert meta["type"] == "text/markdown" and meta["description"] == readme_start, meta
+    assert meta["extras"] == ["pandas"], meta
+    assert "numpy" in meta["requires"] and 'pandas; extra == "pandas"' in meta["requires"], meta
     for f in ("__init__.py", "__init__.pyi", "py.typed"):
         assert f in got["files"], got["files"]
     assert any(f.startswith("fano.") and f.endswith(".so") for f in got["files"]), got["files"]

@@ -68,6 +68,7 @@ def test_unknown_rules_name_is_a_value_error_everywhere(standard):
         lambda: fano.solve("nonsense"),
         lambda: standard.probe(0, variant="nonsense"),
         lambda: standard.probe_codes([0], variant="nonsense"),
+        lambda: fano.Game("nonsense"),
     ]
     for call in calls:
         with pytest.raises(ValueError, match="unknown rules 'nonsense'"):
@@ -200,6 +201,7 @@ def test_objects_made_without_their_constructor_are_refused():
         (fano.Tablebase, [lambda o: o.header, repr, lambda o: o.probe(0), len]),
         (fano.Position, [str, repr, lambda o: o.code, lambda o: o.legal_moves()]),
         (fano.Variant, [lambda o: o.slug, repr, lambda o: fano.Position.empty(o)]),
+        (fano.Game, [lambda o: o.legal_actions(), str, lambda o: o.clone()]),
     ]
     for cls, uses in cases:
         o = cls.__new__(cls)
