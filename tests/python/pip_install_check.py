@@ -60,6 +60,19 @@ out["metadata"] = {"type": meta["Description-Content-Type"],
 out["files"] = sorted(os.listdir(os.path.dirname(fano.__file__)))
 out["table_dir"] = fano.default_table_dir()
 out["cache_dir"] = fano.cache_dir()
+import threading
+tb0 = fano.open_tablebase()
+# Two threads whose first array calls are at once (none made before).
+threads = [threading.Thread(target=tb0.classes) for _ in range(2)]
+threads += [threading.Thread(target=fano.parse_positions, args=(["-/-/-/-/-/-/- w"],))
+            for _ in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(60)
+out["threads_done"] = not any(t.is_alive() for t in threads)
+tb0.close()
+out["graded"] = fano.grade("perfect", 4, opponent="random", seed=1)["blunders"]["total"]
 with fano.open_tablebase() as tb:
     out["path"] = tb.path
     p = fano.Position.empty().play(["C4", "t3"])
@@ -116,6 +129,7 @@ def main():
     assert got["cap3"] == os.path.join(CACHE, "fano", "cap3-board.fanotb")
     assert os.path.isfile(got["path"]) and os.path.isfile(got["cap3"])
     assert got["pickled"] and got["tb_pickled"]
+    assert got["threads_done"] and got["graded"] == 0, got
     assert got["class"] == "fano.Tablebase", got["class"]
     a = got.pop("arrays")
     assert a["codes"] == [a["code"], 0] and a["valid"] == [True, True], a
