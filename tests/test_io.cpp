@@ -865,6 +865,61 @@ struct ScopedEnv {
   }
 };
 
+TEST(TablesFolder, UserCacheFollowsXdgThenHome) {
+  const fano::testing::TempDir dir;
+  const std::string home_dir = (dir / "home").string();
+  const ScopedEnv home("HOME", home_dir.c_str());
+  {
+    const std::string xdg_dir = (dir / "xdg").string();
+    const ScopedEnv xdg("XDG_CACHE_HOME", xdg_dir.c_str());
+    EXPECT_EQ(user_cache_dir(), (dir / "xdg" / "fano").string());
+  }
+  {
+    const ScopedEnv xdg("XDG_CACHE_HOME", "relative");  // ignored, as the XDG spec asks
+    EXPECT_EQ(user_cache_dir(), (dir / "home" / ".cache" / "fano").string());
+  }
+  const ScopedEnv tables("FANO_TABLES", nullptr);
+  const TableDir d = table_dir_without_install();
+  EXPECT_EQ(d.path, (dir / "home" / ".cache" / "fano").string());
+  EXPECT_EQ(d.source, "cache");
+  const std::string chosen_dir = (dir / "chosen").string();
+  const ScopedEnv chosen("FANO_TABLES", chosen_dir.c_str());
+  EXPECT_EQ(table_dir_without_install().source, "FANO_TABLES");
+}
+
+TEST(TablesFolder, CacheIsReadWhereTheDefaultFolderLacksATable) {
+  const fano::testing::TempDir dir;
+  const std::string xdg_dir = (dir / "xdg").string();
+  const ScopedEnv xdg("XDG_CACHE_HOME", xdg_dir.c_str());
+  const fs::path cache = dir / "xdg" / "fano";
+  const TableDir base{(dir / "tables").string(), "source tree"};
+  const Variant v = kAllVariants[1];
+  const auto put = [&](const fs::path& folder) {
+    fs::create_directories(folder);
+    std::ofstream(folder / (variant_slug(v) + ".fanotb")) << "x";
+  };
+  // Neither folder holds it: the default folder, unless it is to be solved.
+  EXPECT_EQ(table_dir_for_variant(v, base, false).path, base.path);
+  EXPECT_EQ(table_dir_for_variant(v, base, true).path, cache.string());
+  EXPECT_EQ(table_dir_for_variant(v, base, true).source, "cache");
+  // Only the cache holds it: the cache, for reading too.
+  put(cache);
+  EXPECT_EQ(table_dir_for_variant(v, base, false).path, cache.string());
+  // The default folder holds it: that folder.
+  put(dir / "tables");
+  EXPECT_EQ(table_dir_for_variant(v, base, false).path, base.path);
+  EXPECT_EQ(table_dir_for_variant(v, base, true).path, base.path);
+  // A folder the user chose is kept, holding the table or not.
+  const TableDir chosen{(dir / "mine").string(), "FANO_TABLES"};
+  EXPECT_EQ(table_dir_for_variant(v, chosen, true).path, chosen.path);
+  EXPECT_EQ(table_dir_for_variant(v, chosen, false).path, chosen.path);
+  // The command reports the cache folder it would read.
+  const RunResult r = shell("XDG_CACHE_HOME=" + shell_quote((dir / "xdg").string()) + " " +
+                            shell_quote(FANO_BIN) + " info --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["tables"]["cache"], cache.string());
+}
+
 TEST(TablesFolder, BuildTreeMarkerNamesTheSourceTables) {
   const ScopedEnv no_env("FANO_TABLES", nullptr);
   const fano::testing::TempDir tmp;

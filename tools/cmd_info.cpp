@@ -27,6 +27,15 @@ int cmd_info(const Args& args) {
   const size_t sym = move_graph_symmetries(v.adjacency).size();
   const size_t rule_sym = rule_symmetries(v).size();
   const TableDir tables = default_table_dir();
+  // The table actually read (the cache's when the default folder lacks it),
+  // and the per-user cache the Python module solves tables into.
+  const std::string table = choose_table(std::nullopt, v).path;
+  std::string cache;
+  try {
+    cache = user_cache_dir();
+  } catch (const TablebaseError&) {
+    // No home folder: no cache.
+  }
   if (vm->count("json")) {
     Json o = variant_json(v);
     Json lines = Json::array(), edge_rows = Json::array();
@@ -37,8 +46,8 @@ int cmd_info(const Args& args) {
     o["collineations"] = group;
     o["symmetries"] = sym;
     o["rule_symmetries"] = rule_sym;
-    o["tables"] = {{"folder", tables.path}, {"source", tables.source}};
-    o["tablebase"] = default_tablebase_path(v);
+    o["tables"] = {{"folder", tables.path}, {"source", tables.source}, {"cache", cache}};
+    o["tablebase"] = table;
     print_json(o);
     return 0;
   }
@@ -53,7 +62,8 @@ int cmd_info(const Args& args) {
                "positions): "
             << rule_sym << "\n"
             << "tables folder: " << tables.path << " (" << tables.source << ")\n"
-            << "tablebase: " << default_tablebase_path(v) << "\n";
+            << "cache folder: " << cache << "\n"
+            << "tablebase: " << table << "\n";
   return 0;
 }
 

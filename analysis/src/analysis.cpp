@@ -287,6 +287,8 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
   r.game_over = game.end();
   if (r.game_over) {
     if (r.game_over->reason == EndReason::kRepetition) r.value = Outcome{};
+    // The variation of a finished game is empty and ends where the game did.
+    if (options.principal_variation) r.pv_end = r.game_over;
     return r;
   }
   options.interrupt.poll();

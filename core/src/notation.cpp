@@ -18,10 +18,32 @@ std::optional<Piece> piece_from_char(char ch) {
   return std::nullopt;
 }
 
+// Text from the input, quoted, with its control characters written out
+// (\n, \r, \t, \xNN), so that a message shows all of it: a NUL byte would
+// end it wherever it is read as a C string (an exception's what()), and an
+// escape sequence would drive a terminal.
 std::string quote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size() + 2);
-  out.append(1, '\'').append(s).append(1, '\'');
+  out.push_back('\'');
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    } else {
+      out.push_back(ch);
+    }
+  }
+  out.push_back('\'');
   return out;
 }
 

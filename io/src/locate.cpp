@@ -1,4 +1,8 @@
-// The default tables folder (see table_dir_for_binary in table_files.hpp).
+// The default tables folder and the per-user cache (see table_dir_for_binary
+// and table_dir_for_variant in table_files.hpp).
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +69,40 @@ TableDir default_table_dir() {
   return table_dir_for_binary(ec ? std::string() : exe.string(), "bin", fallback);
 }
 
+std::string user_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && fs::path(xdg).is_absolute())
+    return (fs::path(xdg) / "fano").string();
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) {
+    const passwd* pw = ::getpwuid(::getuid());
+    home = pw ? pw->pw_dir : nullptr;
+  }
+  if (!home || !*home)
+    throw TablebaseError(TablebaseErrorKind::kIo,
+                         "no cache folder for tables: neither XDG_CACHE_HOME nor HOME is set "
+                         "(set FANO_TABLES to a folder for the tables)");
+  return (fs::path(home) / ".cache" / "fano").string();
+}
+
+TableDir table_dir_without_install() {
+  if (const char* env = std::getenv("FANO_TABLES"); env && *env) return {env, "FANO_TABLES"};
+  return {user_cache_dir(), "cache"};
+}
+
+TableDir table_dir_for_variant(const Variant& variant, const TableDir& base, bool solve_missing) {
+  if (base.source == "FANO_TABLES" || base.source == "cache") return base;
+  std::error_code ec;
+  if (fs::exists(default_tablebase_path(variant, base.path), ec)) return base;
+  if (solve_missing) return {user_cache_dir(), "cache"};
+  try {
+    TableDir cache{user_cache_dir(), "cache"};
+    if (fs::exists(default_tablebase_path(variant, cache.path), ec)) return cache;
+  } catch (const TablebaseError&) {
+    // No home folder: no cache to look in.
+  }
+  return base;
+}
+
 std::string default_tablebase_path(const Variant& variant, const std::string& dir) {
   const std::string d = dir.empty() ? default_table_dir().path : dir;
   return (fs::path(d) / (variant_slug(variant) + ".fanotb")).string();
@@ -74,6 +112,9 @@ TableChoice choose_table(const std::optional<std::string>& file,
                          const std::optional<Variant>& variant, const std::string& dir) {
   if (file) return {*file, variant};
   const Variant v = variant.value_or(kStandard);
+  if (dir.empty())
+    return {default_tablebase_path(v, table_dir_for_variant(v, default_table_dir(), false).path),
+            v};
   return {default_tablebase_path(v, dir), v};
 }
 

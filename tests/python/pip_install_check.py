@@ -52,9 +52,27 @@ out = {}
 out["file"] = fano.__file__
 out["version"] = fano.__version__
 out["metadata_version"] = importlib.metadata.version("fano")
+meta = importlib.metadata.metadata("fano")
+out["metadata"] = {"type": meta["Description-Content-Type"],
+                   "extras": meta.get_all("Provides-Extra"),
+                   "requires": meta.get_all("Requires-Dist"),
+                   "description": (meta.get_payload() or meta["Description"] or "")[:200]}
 out["files"] = sorted(os.listdir(os.path.dirname(fano.__file__)))
 out["table_dir"] = fano.default_table_dir()
 out["cache_dir"] = fano.cache_dir()
+import threading
+tb0 = fano.open_tablebase()
+# Two threads whose first array calls are at once (none made before).
+threads = [threading.Thread(target=tb0.classes) for _ in range(2)]
+threads += [threading.Thread(target=fano.parse_positions, args=(["-/-/-/-/-/-/- w"],))
+            for _ in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(60)
+out["threads_done"] = not any(t.is_alive() for t in threads)
+tb0.close()
+out["graded"] = fano.grade("perfect", 4, opponent="random", seed=1)["blunders"]["total"]
 with fano.open_tablebase() as tb:
     out["path"] = tb.path
     p = fano.Position.empty().play(["C4", "t3"])
@@ -95,6 +113,13 @@ def main():
     print(json.dumps({k: v for k, v in got.items() if k != "arrays"}, indent=1))
     assert got["file"].startswith(VENV), got["file"]
     assert got["version"] == got["metadata_version"] == VERSION, got
+    # The README as the long description, the pandas extra.
+    meta = got.pop("metadata")
+    with open(os.path.join(REPO, "README.md")) as f:
+        readme_start = f.read(200)
+    assert meta["type"] == "text/markdown" and meta["description"] == readme_start, meta
+    assert meta["extras"] == ["pandas"], meta
+    assert "numpy" in meta["requires"] and 'pandas; extra == "pandas"' in meta["requires"], meta
     for f in ("__init__.py", "__init__.pyi", "py.typed"):
         assert f in got["files"], got["files"]
     assert any(f.startswith("fano.") and f.endswith(".so") for f in got["files"]), got["files"]
@@ -104,6 +129,7 @@ def main():
     assert got["cap3"] == os.path.join(CACHE, "fano", "cap3-board.fanotb")
     assert os.path.isfile(got["path"]) and os.path.isfile(got["cap3"])
     assert got["pickled"] and got["tb_pickled"]
+    assert got["threads_done"] and got["graded"] == 0, got
     assert got["class"] == "fano.Tablebase", got["class"]
     a = got.pop("arrays")
     assert a["codes"] == [a["code"], 0] and a["valid"] == [True, True], a

@@ -317,3 +317,34 @@ def test_to_pandas_of_codes_equals_probe(tb):
             assert df["position"][i] is None and pd.isna(df["to_move"][i]), c
     with pytest.raises(ValueError, match="rows"):
         tb.to_pandas(rows="games")
+
+
+FIRST_CALLS_FROM_TWO_THREADS = r"""
+import sys, threading
+import fano
+tb = fano.open_tablebase(sys.argv[1])
+calls = {
+    "classes": lambda: tb.classes(),
+    "probe_codes": lambda: tb.probe_codes([0, 1]),
+    "parse_positions": lambda: fano.parse_positions(["-/-/-/-/-/-/- w"]),
+    "canonical_codes": lambda: fano.canonical_codes([0]),
+}
+call = calls[sys.argv[2]]
+threads = [threading.Thread(target=call) for _ in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("call", ["classes", "probe_codes", "parse_positions", "canonical_codes"])
+def test_first_array_calls_from_two_threads_do_not_hang(call):
+    # The threads start before any array call of this interpreter (numpy's C
+    # API is set up at import, not by whichever call comes first).
+    for _ in range(5):
+        r = subprocess.run([sys.executable, "-c", FIRST_CALLS_FROM_TWO_THREADS,
+                            table_path(fano.STANDARD), call],
+                           capture_output=True, text=True, timeout=20)
+        assert r.returncode == 0 and r.stdout == "ok\n", r.stderr

@@ -106,7 +106,7 @@ def test_rules_by_name(tmp_path):
     assert fano.Position.parse("CT/c/C/t/c/-/- w", "standard-2c1t").variant == small
     with pytest.raises(ValueError, match="unknown rules 'cap4'"):
         fano.Variant("cap4")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="unknown rules 'cap4'"):
         fano.Position.empty("cap4")
     names = [r.slug for r in fano.EVERY_RULES]
     assert len(names) == len(set(names)) == 72 and fano.EVERY_RULES[:4] == fano.VARIANTS

@@ -49,7 +49,7 @@ void create_table_dir(const std::string& dir = "");
 // Where tables are looked for when no folder is given, and why.
 struct TableDir {
   std::string path;
-  std::string source;  // "FANO_TABLES", "source tree" or "installed"
+  std::string source;  // "FANO_TABLES", "source tree", "installed" or "cache"
 };
 // The one answer to "which tables folder" for a program or module whose file
 // is `binary`, installed as <prefix>/<install_dir>/<file> (the fano command:
@@ -68,6 +68,25 @@ inline constexpr const char* kBuildTreeMarker = "fano-source-tables.txt";
 // falling back to /usr/local/share/fano/tables.
 TableDir default_table_dir();
 
+// The per-user cache folder of tables solved on first use (the Python
+// module's default tables): $XDG_CACHE_HOME/fano when that is an absolute
+// path (as the XDG spec asks), else ~/.cache/fano ($HOME, else the password
+// database). Throws TablebaseError (kIo) when no home folder is known.
+std::string user_cache_dir();
+
+// The folder of the default tables for a program without a folder of its own
+// (the pip-installed Python module): $FANO_TABLES if set, else
+// user_cache_dir() ("cache").
+TableDir table_dir_without_install();
+
+// The folder a variant's default table is read from, given the default
+// folder `base`: `base` itself when the user chose it ($FANO_TABLES), when it
+// is the cache, or when it holds the table; otherwise (a source tree's or
+// installed folder without that table) the per-user cache, when the table is
+// there or `solve_missing` (the caller solves it into the cache). Every front
+// end reads default tables through this one search.
+TableDir table_dir_for_variant(const Variant& variant, const TableDir& base, bool solve_missing);
+
 // Default location of a variant's table: DIR/<slug>.fanotb, DIR defaulting to
 // default_table_dir().
 std::string default_tablebase_path(const Variant& variant, const std::string& dir = "");
@@ -75,7 +94,9 @@ std::string default_tablebase_path(const Variant& variant, const std::string& di
 // Which table file to open and which variant it must hold, for every front
 // end: an explicit `file` holds its own variant unless one is asked for; with
 // no file, the default file of the asked variant (the standard game when none
-// is asked) in `dir` (default_table_dir() when empty), which must hold it.
+// is asked) in `dir` (when empty: table_dir_for_variant of default_table_dir(),
+// so a table the Python module solved into the cache is found), which must
+// hold it.
 struct TableChoice {
   std::string path;
   std::optional<Variant> expected;  // nullopt: the file's own variant

@@ -1,0 +1,194 @@
+"""fano.Game (OpenSpiel's shape: integer actions, rule 3 by history) against
+Position's moves and game_over, and fano.grade against `fano selfplay`
+(the same games for the same seed) and against the table move by move.
+
+Run by ctest (Python.Module) as test_module.py is.
+"""
+
+import copy
+import json
+import os
+import pickle
+import random
+import subprocess
+
+import numpy as np
+import pytest
+
+import fano
+from test_module import FANO_BIN, table_path
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return fano.open_tablebase(table_path(fano.STANDARD))
+
+
+def random_game(variant, seed, max_plies=200):
+    rng = random.Random(seed)
+    g = fano.Game(variant)
+    while not g.is_terminal() and len(g.history()) < max_plies:
+        g.apply_action(rng.choice(g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("variant", fano.VARIANTS, ids=lambda v: v.slug)
+def test_actions_are_the_positions_moves(variant):
+    n = fano.Game.num_distinct_actions()
+    assert n == 63
+    names = [fano.Game.action_to_string(a) for a in range(n)]
+    assert len(set(names)) == n
+    for a, m in enumerate(names):
+        if "-" in m and m[0] == m[2]:  # a piece never moves to its own space
+            with pytest.raises(ValueError):
+                fano.Game.string_to_action(m)
+        else:
+            assert fano.Game.string_to_action(m) == a
+    for seed in range(20):
+        g = fano.Game(variant)
+        rng = random.Random(seed)
+        position = fano.Position.empty(variant)
+        seen = {position}
+        while not g.is_terminal():
+            assert g.position == position and g.current_player() == (
+                0 if position.to_move == "white" else 1)
+            actions = g.legal_actions()
+            assert actions == sorted(actions) and all(0 <= a < n for a in actions)
+            # The actions are the position's legal moves (placements in the
+            # mover's colour: 'C4' for White is 'c4' for Black).
+            moves = sorted(position.legal_moves())
+            assert sorted(g.legal_moves()) == moves
+            assert sorted(fano.Game.action_to_string(a) if position.to_move == "white"
+                          or "-" in fano.Game.action_to_string(a)
+                          else fano.Game.action_to_string(a).lower() for a in actions) == moves
+            a = rng.choice(actions)
+            g.apply_action(a)
+            position = position.play(g.moves()[-1])
+            if position in seen:  # rule 3: a repetition ends the game drawn
+                assert g.is_terminal() and g.game_over()["reason"] == "repetition"
+                assert g.returns() == [0, 0] and g.legal_actions() == []
+                break
+            seen.add(position)
+        if g.game_over()["reason"] != "repetition":
+            end = position.game_over()
+            assert g.game_over() == end
+            assert g.returns() == ([-1.0, 1.0] if end["loser"] == "white" else [1.0, -1.0])
+        assert g.current_player() == -4
+        with pytest.raises(ValueError, match="over"):
+            g.apply_action(0)
+
+
+def test_clone_copy_pickle_and_undo():
+    g = fano.Game(moves="C4,t3,T1")
+    c = g.clone()
+    assert c.history() == g.history()
+    c.apply_action(c.legal_actions()[0])
+    assert len(c.history()) == len(g.history()) + 1
+    assert copy.deepcopy(g).history() == g.history() == copy.copy(g).history()
+    p = pickle.loads(pickle.dumps(g))
+    assert (p.history(), str(p), p.variant) == (g.history(), str(g), g.variant)
+    c.undo()
+    assert c.history() == g.history() and str(c) == str(g)
+    with pytest.raises(ValueError, match="not legal"):
+        fano.Game().apply_action(14)  # a movement on the empty board
+    with pytest.raises(ValueError):
+        fano.Game().apply_action(63)
+    with pytest.raises(TypeError):
+        fano.Game().apply_action("C4")
+
+
+def test_observation_shows_the_board():
+    for seed in range(10):
+        g = random_game(fano.VARIANTS[2], seed, max_plies=30)
+        obs = g.observation_tensor()
+        assert obs.shape == fano.Game.observation_shape() == (5, 7, 3) and obs.dtype == np.float32
+        stacks, side = str(g).split()
+        for s, stack in enumerate(stacks.split("/")):
+            pieces = "" if stack == "-" else stack
+            for h in range(3):
+                want = ["CTct".index(pieces[h]) if h < len(pieces) else None]
+                assert [k for k in range(4) if obs[k, s, h] == 1] == [w for w in want if w is not None]
+        assert (obs[4] == (1 if side == "b" else 0)).all()
+
+
+def test_svg_is_the_commands(tmp_path):
+    empty = tmp_path / "no-tables"
+    empty.mkdir()
+    env = dict(os.environ, FANO_TABLES=str(empty))
+    g = random_game(fano.STANDARD, 11, max_plies=12)
+    out = tmp_path / "game.svg"
+    subprocess.run([FANO_BIN, "show", "--moves", ",".join(g.moves()), "--svg", str(out)],
+                   check=True, capture_output=True, env=env)
+    assert g._repr_svg_() == out.read_text()
+    subprocess.run([FANO_BIN, "show", str(g.position), "--svg", str(out)],
+                   check=True, capture_output=True, env=env)
+    assert g.position._repr_svg_() == out.read_text()
+    assert g._repr_svg_().startswith("<svg")
+
+
+def selfplay(white, black, games, seed, tb):
+    r = subprocess.run([FANO_BIN, "selfplay", "--white", white, "--black", black, "--games",
+                        str(games), "--seed", str(seed), "--json", "--tb", tb.path],
+                       check=True, capture_output=True, text=True)
+    return json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("player,opponent,seed", [
+    ("perfect:0.5", "random", 7), ("nonlosing", "engine", 3), ("search:2", "perfect", 11)])
+def test_grade_of_built_in_players_equals_selfplay(standard, player, opponent, seed):
+    games = 30
+    as_white = fano.grade(player, games, opponent=opponent, seed=seed, side="white",
+                          table=standard)
+    run = selfplay(player, opponent, games, seed, standard)
+    got = [as_white["results"][k]["count"] for k in ("wins", "draws", "losses")]
+    assert got == [run[k]["count"] for k in ("white_wins", "draws", "black_wins")]
+    as_black = fano.grade(player, games, opponent=opponent, seed=seed, side="black",
+                          table=standard)
+    run = selfplay(opponent, player, games, seed, standard)
+    got = [as_black["results"][k]["count"] for k in ("wins", "draws", "losses")]
+    assert got == [run[k]["count"] for k in ("black_wins", "draws", "white_wins")]
+    # The same report for the same seed.
+    assert fano.grade(player, games, opponent=opponent, seed=seed, side="white",
+                      table=standard) == as_white
+
+
+def test_grade_judges_each_move_by_the_table(standard):
+    r = fano.grade("perfect:0.6", 40, opponent="engine", seed=5, table=standard)
+    assert r["moves"]["total"] == r["moves"]["placement"] + r["moves"]["movement"]
+    assert r["kept"]["count"] + r["blunders"]["total"] == r["moves"]["total"]
+    assert r["blunders"]["total"] == len(r["blunder_positions"]) > 0
+    assert r["missed_wins"]["count"] == sum(b["value"] == "win" for b in r["blunder_positions"])
+    assert [g["colour"] for g in r["games_list"]] == ["white", "black"] * 20
+    order = {"loss": 0, "draw": 1, "win": 2}
+    for b in r["blunder_positions"]:
+        # Independently: the analysis of the game so far rates the move.
+        report = standard.analyse(moves=b["moves"]) if b["moves"] else standard.analyse(
+            fano.Position.empty())
+        assert report["position"] == b["position"] and report["value"] == b["value"]
+        rated = {m["move"]: m["result"] for m in report["moves"]}
+        assert rated[b["move"]] == b["result"] and order[b["result"]] < order[b["value"]]
+    # Perfect play keeps every value.
+    perfect = fano.grade("perfect", 20, opponent="random", seed=2, table=standard)
+    assert perfect["blunders"]["total"] == 0 and perfect["kept"]["rate"] == 1.0
+    assert perfect["results"]["losses"]["count"] == 0
+
+
+def test_grade_of_a_python_player(standard):
+    def first_action(game):
+        return game.legal_actions()[0]
+
+    def first_move(game):
+        return game.legal_moves()[0]
+
+    a = fano.grade(first_action, 6, opponent="random", seed=9, table=standard)
+    assert a["player"] == "test_grade_of_a_python_player.<locals>.first_action"
+    assert a == dict(fano.grade(first_action, 6, opponent="random", seed=9, table=standard))
+    assert a["moves"]["total"] > 0
+    with pytest.raises(ValueError, match="not legal"):
+        fano.grade(lambda game: 20, 1, table=standard)
+    with pytest.raises(ValueError, match="opponent"):
+        fano.grade(first_move, 1, opponent="nobody", table=standard)
+    with pytest.raises(TypeError):
+        fano.grade(42, 1, table=standard)
+    with pytest.raises(ZeroDivisionError):
+        fano.grade(lambda game: 1 / 0, 1, table=standard)
