@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Replays the hostile test at full size against `fano serve` (not
-a test: a report for the README's reliability section). Each attack runs
+"""Replays the hostile tests at full size against `fano serve` (not a test: a
+report for results/serve-hardening.md). Each attack runs
 while a prober asks a cheap question every 0.25 s on a fresh connection; it
 prints what held: the probes' worst latency, the server's resident memory
 (VmRSS, and its peak VmHWM) and each attack's own outcome.
 
-  bench/serve-attacks.py [--fano build/tools/fano] [--seconds 50]
+  bench/serve-attacks.py [--fano build/tools/fano] [--seconds 50] [--second]
 
---seconds is how long the connection attacks (1-3) last (the issue's runs:
-50 s); --seconds 10 is a quicker look."""
+--seconds is how long the connection attacks (1-3) last (the first test's
+runs: 50 s); --seconds 10 is a quicker look. --second runs only the faults of
+the second hostile test (9-12: a long header line, a request line without
+its version, a long moves=, file descriptors exhausted, a changed table and
+--verify-tables, escapes in fano play)."""
 import argparse
 import os
 import random
@@ -21,10 +24,14 @@ import threading
 import time
 import json
 import multiprocessing
+import resource
+import shutil
+import struct
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--fano", default="build/tools/fano")
 ap.add_argument("--seconds", type=float, default=50)
+ap.add_argument("--second", action="store_true", help="only the second hostile test's faults (9-12)")
 args = ap.parse_args()
 tables = tempfile.mkdtemp(prefix="fano-attacks-")
 
@@ -169,6 +176,112 @@ def keep_alive(interval):
 def section(title):
     print("\n== " + title, flush=True)
 
+
+def second_test():
+    """The faults of the second hostile test, each answered now (sections 9-12)."""
+    global server, port
+    section("9. one header line of 40 KB; a request line without its version")
+    server, port = start()
+    status, seconds, data = ask(port, "/api/v1/standard?moves=C4", extra=b"X-Big: " + b"b" * 40960 + b"\r\n")
+    print("a 40 KB header line: status %s in %.3f s" % (status, seconds))
+    t0 = time.monotonic()
+    s = connect(port)
+    s.sendall(b"GET / \r\n\r\n")
+    data = s.recv(65536)
+    s.close()
+    print("GET / without a version: status %s in %.3f s (--read-timeout 5 s)" % (data[9:12].decode() or None,
+                                                                               time.monotonic() - t0))
+    moves = ",".join(["C4"] * 1400)
+    status, _, data = ask(port, "/api/v1/standard?moves=" + moves)
+    print("a moves= of %d bytes: status %s, %s" % (len(moves), status, data.split(b"\r\n\r\n", 1)[1].decode()))
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+
+    section("10. file descriptors exhausted: ulimit -n 256, 400 idle connections, 44 probes")
+
+
+    def low_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+    server = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", tables, "--web", "none"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=low_limit)
+    port = int(server.stdout.readline().decode().strip().rstrip("/").rsplit(":", 1)[1])
+    idle_sockets = [connect(port) for _ in range(400)]
+    times, failed = [], 0
+    for i in range(44):
+        status, seconds, _ = ask(port, "/api/v1/standard?position=-/-/t/C/-/-/-_w")
+        (times.append(seconds) if status == 200 else None)
+        failed += status != 200
+        time.sleep(0.1)
+    closed = 0
+    for sock in idle_sockets:
+        sock.setblocking(False)
+        try:
+            closed += sock.recv(1) == b""
+        except BlockingIOError:
+            pass
+        sock.close()
+    t = sorted(times) or [float("nan")]
+    print("probes: %d answered, %d failed, median %.1f ms, max %.1f ms; idle connections closed by the server: %d of 400"
+          % (len(times), failed, 1000 * t[len(t) // 2], 1000 * t[-1], closed))
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+
+    section("11. a table changed with its checksum computed again; --verify-tables")
+
+
+    def fnv1a64(data, h=0xcbf29ce484222325):
+        for b in data:
+            h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+        return h
+
+
+    changed = tempfile.mkdtemp(prefix="fano-changed-")
+    for name in os.listdir(tables):
+        shutil.copy(os.path.join(tables, name), changed)
+    path = os.path.join(changed, "standard.fanotb")
+    raw = bytearray(open(path, "rb").read())
+    win, draw = struct.unpack_from("<QxxxxxxxxQ", raw, 56)
+    struct.pack_into("<QxxxxxxxxQ", raw, 56, win - 2, draw + 2)  # two positions counted as drawn, not won
+    struct.pack_into("<Q", raw, 96, 0)
+    struct.pack_into("<Q", raw, 96, fnv1a64(raw))
+    open(path, "wb").write(raw)
+    q = subprocess.run([args.fano, "query", "--tb", path, "-/-/-/-/-/-/- w"], capture_output=True, text=True)
+    print("fano query on it (the reader accepts it): exit %d" % q.returncode)
+    for label, folder in (("true tables", tables), ("the changed table", changed)):
+        t0 = time.monotonic()
+        p = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", folder, "--web", "none", "--verify-tables"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        url = p.stdout.readline().strip()
+        seconds = time.monotonic() - t0
+        if url:
+            p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=120)
+        print("--verify-tables, %s: %s after %.2f s; exit %d%s" % (
+            label, "served" if url else "not served", seconds, p.returncode,
+            "; " + err.strip().splitlines()[-1] if not url and err.strip() else ""))
+    t0 = time.monotonic()
+    p = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", tables, "--web", "none"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    p.stdout.readline()
+    print("without --verify-tables, true tables: served after %.2f s" % (time.monotonic() - t0))
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+
+    section("12. fano play: escape sequences and bytes that are not UTF-8 on its input")
+    with tempfile.NamedTemporaryFile() as f:
+        subprocess.run([args.fano, "solve", "--out", f.name], capture_output=True, check=True)
+        out = subprocess.run([args.fano, "play", "--tb", f.name], input=b"C4\xff\xfe\n\x1b]0;pwned\x07\nquit\n",
+                             capture_output=True).stdout
+    print("raw ESC, BEL or non-UTF-8 bytes in the output: %s; shown as %s" % (
+        any(b in out for b in (b"\x1b", b"\x07", b"\xff")),
+        [l for l in out.decode().splitlines() if "not played" in l]))
+
+
+if args.second:
+    second_test()
+    sys.exit(0)
 
 server, port = start()
 baseline = memory(server.pid)
@@ -346,3 +459,5 @@ server.send_signal(signal.SIGTERM)
 code = server.wait(timeout=60)
 print("exit %d after %.2f s" % (code, time.monotonic() - t0))
 print("resident memory: %s at the start, %s before SIGTERM" % (baseline, final))
+
+second_test()

@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -322,6 +323,62 @@ TEST(HttpServer, KeepAliveClientsCannotStarveANewOneAndIdleOnesAreClosed) {
   ::close(fd);
 }
 
+// Out of file descriptors (a server limited to 128, four hundred idle
+// connections): a new client is answered, idle connections being closed to
+// make room, the longest waiting first. Their deadline is far past the
+// test's patience, so that none frees its descriptor by timing out. The
+// server runs in a child process, whose limit the test's sockets do not share.
+TEST(HttpServer, OutOfDescriptorsIdleConnectionsMakeRoomForANewClient) {
+  int port_pipe[2], stop_pipe[2];
+  ASSERT_EQ(::pipe(port_pipe), 0);
+  ASSERT_EQ(::pipe(stop_pipe), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(port_pipe[0]);
+    ::close(stop_pipe[1]);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_NOFILE, &limit);
+    limit.rlim_cur = 128;
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(2);
+    server::ServerOptions o = short_deadlines();
+    o.read_timeout = std::chrono::milliseconds(20 * kPatienceMs);
+    Served s(o);
+    const int port = s.port();
+    if (::write(port_pipe[1], &port, sizeof port) != sizeof port) ::_exit(3);
+    char c;
+    while (::read(stop_pipe[0], &c, 1) > 0) {
+    }
+    ::_exit(0);  // the test's end: no destructor waits for the idle connections
+  }
+  ::close(port_pipe[1]);
+  ::close(stop_pipe[0]);
+  struct Reaper {
+    pid_t pid;
+    int stop;
+    ~Reaper() {
+      ::close(stop);
+      if (::kill(pid, SIGKILL) == 0) ::waitpid(pid, nullptr, 0);
+    }
+  } reaper{pid, stop_pipe[1]};
+  int port = 0;
+  ASSERT_EQ(::read(port_pipe[0], &port, sizeof port), ssize_t(sizeof port));
+  ::close(port_pipe[0]);
+
+  std::vector<int> idle;
+  for (int i = 0; i < 400; ++i) {
+    const int fd = connect_to(port);
+    ASSERT_GE(fd, 0) << "connection " << i << " refused";
+    idle.push_back(fd);
+  }
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(ask(port, "/echo?i=" + std::to_string(i)).status(), 200) << "new client " << i;
+  bool closed = false;
+  EXPECT_EQ(read_until_closed(idle.front(), kPatienceMs, &closed), "");
+  EXPECT_TRUE(closed) << "the longest idle connection was kept";
+  for (const int fd : idle) ::close(fd);
+}
+
 // Past max_connections a new connection is closed at once, and the
 // connections held do not keep the server from answering once they go.
 TEST(HttpServer, ConnectionsPastTheLimitAreClosedAtOnce) {
@@ -371,6 +428,51 @@ TEST(HttpServer, AHeaderFloodIsRefusedWith431) {
 
   const Reply uri = ask(s.port(), "/echo?" + std::string(server::kHeaderLimit + 10, 'a'));
   EXPECT_EQ(uri.status(), 414);
+  EXPECT_EQ(ask(s.port(), "/echo").status(), 200);
+}
+
+// One header line past the limit, whatever its length, is a header too
+// large (431), not a URI too long: the request line ended before it.
+TEST(HttpServer, OneLongHeaderLineIsRefusedWith431AtAnyLength) {
+  Served s(short_deadlines());
+  for (const std::size_t bytes : {server::kHeaderLimit + 1000, std::size_t(40 * 1024),
+                                  std::size_t(60 * 1024), std::size_t(200 * 1024)}) {
+    const int fd = connect_to(s.port());
+    ASSERT_GE(fd, 0);
+    send_all(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(bytes, 'b') + "\r\n\r\n");
+    const std::string reply = read_until_closed(fd, kPatienceMs);
+    ::close(fd);
+    EXPECT_EQ(reply.substr(0, 12), "HTTP/1.1 431") << bytes << ": " << reply.substr(0, 200);
+    EXPECT_NE(reply.find("the request's headers are too large"), std::string::npos) << bytes;
+  }
+  // A request line that long is still a URI too long.
+  EXPECT_EQ(ask(s.port(), "/echo?" + std::string(40 * 1024, 'a')).status(), 414);
+  EXPECT_EQ(ask(s.port(), "/echo").status(), 200);
+}
+
+// A request line ended without its version ("GET / \r\n\r\n") is refused
+// with 400 at once: the deadline here is far longer than the test waits, so
+// a server waiting for the rest of the line fails it. On a kept-alive
+// connection, after an answer, too.
+TEST(HttpServer, ARequestLineWithoutItsVersionGets400AtOnce) {
+  server::ServerOptions o = short_deadlines();
+  o.read_timeout = std::chrono::milliseconds(10 * kPatienceMs);
+  Served s(o);
+  for (const std::string bad :
+       {"GET / \r\n\r\n", "GET /echo \r\n\r\n", "GET /echo H\r\n\r\n", "GET /echo HTTP/1.\r\n\r\n",
+        "GET / \n\n", "GET\r\n\r\n", "GET /echo HTTP/1.1\r\nHost: x\r\n\r\nGET / \r\n\r\n"}) {
+    const int fd = connect_to(s.port());
+    ASSERT_GE(fd, 0);
+    send_all(fd, bad);
+    std::string pending;
+    if (bad.find("Host") != std::string::npos) {
+      EXPECT_EQ(read_reply(fd, pending).status(), 200) << "the request before";
+    }
+    const Reply r = read_reply(fd, pending);
+    ::close(fd);
+    EXPECT_EQ(r.status(), 400) << bad;
+    EXPECT_NE(r.body.find("malformed HTTP request"), std::string::npos) << r.body;
+  }
   EXPECT_EQ(ask(s.port(), "/echo").status(), 200);
 }
 

@@ -2,16 +2,19 @@
 // published depth counts, game records with claims, and the committed results
 // table against a fresh computation of every variant.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
@@ -180,6 +183,113 @@ TEST_F(Standard, WrongHeaderCountIsCaught) {
   ASSERT_TRUE(r.first_error.has_value());
   EXPECT_EQ(r.first_error->category, Category::kCounts);
   EXPECT_NE(r.first_error->problem.find("draw"), std::string::npos);
+}
+
+// The table's bytes with a header count changed and the checksum computed
+// again, as anyone changing a table on purpose can: the reader accepts it.
+std::vector<std::uint8_t> with_count_changed(std::vector<std::uint8_t> bytes) {
+  TablebaseHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  h.draw += 2;
+  h.win -= 2;
+  std::memcpy(bytes.data(), &h, sizeof h);
+  h.checksum = tablebase_checksum(bytes);
+  std::memcpy(bytes.data(), &h, sizeof h);
+  return bytes;
+}
+
+// The quick check (fano serve --verify-tables) passes the true table and
+// catches what the checksum cannot: a value, a count or a class changed with
+// the checksum computed again.
+TEST_F(Standard, QuickCheckCatchesChangesWhoseChecksumWasComputedAgain) {
+  verify::TablebaseOptions quick;
+  quick.search_reachable = false;
+  const auto good = verify::verify_tablebase(table(), quick);
+  EXPECT_EQ(good.errors, 0u) << (good.first_error ? good.first_error->problem : "");
+  EXPECT_EQ(good.result(Category::kReachableSet).summary,
+            "not searched; the empty board is stored");
+  EXPECT_EQ(good.recount.reachable, solution_->stats.reachable);
+
+  // A value: the reader accepts the table and answers the changed value.
+  TempDir dir;
+  const size_t i = find_class(Value::kWin, solution_->positions.size() / 3);
+  const State st{solution_->positions[i]};
+  const Outcome wrong{Value::kDraw, 0};
+  const Tablebase changed = corrupted(i, wrong, dir.path() / "changed.fanotb");
+  EXPECT_EQ(changed.probe(st), wrong);
+  const auto r = verify::verify_tablebase(changed, quick);
+  ASSERT_TRUE(r.first_error.has_value());
+  EXPECT_EQ(r.first_error->category, Category::kValues);
+  EXPECT_EQ(r.first_error->position.value_or(""), format_position(st));
+  EXPECT_NE(r.first_error->problem.find("stored draw"), std::string::npos)
+      << r.first_error->problem;
+
+  // A count in the header.
+  const auto counts = with_count_changed(*bytes_);
+  const auto c = verify::verify_tablebase(Tablebase::from_bytes(counts, "counts"), quick);
+  ASSERT_TRUE(c.first_error.has_value());
+  EXPECT_EQ(c.first_error->category, Category::kCounts);
+  EXPECT_NE(c.first_error->problem.find("header says win"), std::string::npos)
+      << c.first_error->problem;
+
+  // A class left out: its predecessors' successors are missing.
+  auto codes = solution_->positions;
+  auto outcomes = solution_->outcomes;
+  const size_t k = find_class(Value::kDraw, codes.size() / 2);
+  codes.erase(codes.begin() + std::ptrdiff_t(k));
+  outcomes.erase(outcomes.begin() + std::ptrdiff_t(k));
+  const auto m = verify::verify_tablebase(
+      Tablebase::from_bytes(
+          encode_tablebase(kStandard, tablebase_counts(*solution_), codes, outcomes), "missing"),
+      quick);
+  EXPECT_TRUE(m.ok(Category::kReachableSet));
+  EXPECT_FALSE(m.ok(Category::kSuccessors));
+}
+
+// `fano serve --verify-tables` refuses a table changed with its checksum
+// computed again, naming it and the position, before it listens; with true
+// tables it serves.
+TEST_F(Standard, ServeWithVerifyTablesRefusesAChangedTable) {
+  TempDir tables;
+  const std::string path = default_tablebase_path(kStandard, tables.path().string());
+  const size_t i = find_class(Value::kLoss, solution_->positions.size() / 2);
+  const std::string pos = format_position(State{solution_->positions[i]});
+  corrupted(i, Outcome{Value::kWin, 3}, path);
+  const std::vector<std::string> args{"serve", "--port", "0", "--tables", tables.path().string(),
+                                      "--web", "none"};
+  std::vector<std::string> checked = args;
+  checked.push_back("--verify-tables");
+  const RunResult r = run_fano(checked);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.out, "") << "nothing is served";
+  EXPECT_NE(r.err.find("fano serve: table " + path + " fails its check (values: position " + pos +
+                       ": stored win in 3, but"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("); not served\n"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  // A count changed: refused as well.
+  write_file_atomically(path, with_count_changed(*bytes_));
+  const RunResult counts = run_fano(checked);
+  EXPECT_EQ(counts.exit_code, 4) << counts.err;
+  EXPECT_NE(counts.err.find("(counts: header says win"), std::string::npos) << counts.err;
+
+  // The true table: served (the URL printed), then stopped.
+  write_file_atomically(path, *bytes_);
+  TempDir dir;
+  const pid_t pid = spawn_fano(checked, (dir / "out").string(), (dir / "err").string());
+  std::string out;
+  for (int i = 0; i < 600 && out.find('\n') == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    out = read_text(dir / "out");
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) break;  // it exited: failed below
+  }
+  ::kill(pid, SIGTERM);
+  const RunResult stopped = wait_fano(pid);
+  EXPECT_EQ(out.rfind("http://127.0.0.1:", 0), 0u) << out << read_text(dir / "err");
+  EXPECT_EQ(stopped.exit_code, 0) << read_text(dir / "err");
 }
 
 // ---------------------------------------------------------------------------

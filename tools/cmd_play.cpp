@@ -152,7 +152,7 @@ class HumanVsEngine {
         return 0;
       }
       const std::string input = trim(line);
-      if (echo) std::cout << input << "\n";
+      if (echo) std::cout << printable(input) << "\n";
       if (!handle(input, end)) return 0;
     }
   }
@@ -200,7 +200,7 @@ class HumanVsEngine {
     } else if (cmd == "undo") {
       undo();
     } else if (split_moves(input).size() == 1 && looks_like_command(cmd)) {
-      std::cout << "unknown command '" << input << "' (type 'help' for commands)\n";
+      std::cout << "unknown command '" << printable(input) << "' (type 'help' for commands)\n";
     } else if (!end.empty()) {
       std::cout << kGameOver;
     } else {
@@ -252,7 +252,7 @@ class HumanVsEngine {
                   << outcome_phrase(after) << "\n";
       std::cout << "\n" << render_board(game_.current(), cap_) << "\n";
     } catch (const NotationError& e) {
-      std::cout << "not played: " << e.what() << " (type 'help' for commands)\n";
+      std::cout << "not played: " << printable(e.what()) << " (type 'help' for commands)\n";
     }
   }
 

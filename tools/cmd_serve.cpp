@@ -13,6 +13,7 @@
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
+#include "fano/verify.hpp"
 #include "fano/version.hpp"
 
 namespace fano::cli {
@@ -62,6 +63,27 @@ std::vector<server::ServedTable> load_tables(const std::string& dir) {
   return out;
 }
 
+// --verify-tables: each table loaded checked whole (verify's quick check,
+// see fano/verify.hpp) before anything is served. The checksum the reader
+// checks guards against damage, not against a table changed on purpose and
+// its checksum computed again; a table that fails is refused, named.
+void check_tables(const std::vector<server::ServedTable>& tables) {
+  verify::TablebaseOptions opts;
+  opts.search_reachable = false;
+  for (const server::ServedTable& t : tables) {
+    const verify::TablebaseReport r = verify::verify_tablebase(t.table, opts);
+    if (const auto& f = r.first_error) {
+      std::string what(verify::category_name(f->category));
+      if (f->position) what += ": position " + *f->position;
+      throw UsageError(
+          "table " + t.path + " fails its check (" + what + ": " + f->problem + "); not served",
+          kExitCheckFailed);
+    }
+    progress("serve: " + t.path + " checked (" + std::to_string(t.table.size()) + " classes, " +
+             seconds_text(r.seconds) + ")");
+  }
+}
+
 // The static explorer's folder served at / by default: build/web beside the
 // build tree's tools/fano (made by `cmake --build build --target web`), or an
 // installed <prefix>/share/fano/web; empty (the embedded page) when neither holds one.
@@ -104,11 +126,16 @@ int cmd_serve(const Args& args) {
       "connection) before the connection is closed (100..600000)")(
       "web", po::value<std::string>(),
       "folder of the static explorer served at / (default: the build's or installed web "
-      "folder if there is one; 'none': the page embedded in the binary)");
+      "folder if there is one; 'none': the page embedded in the binary)")(
+      "verify-tables",
+      "check every table loaded whole before serving (each value against its successors' by "
+      "the rules, the header's counts), for tables from elsewhere: the checksum guards "
+      "against damage, not against a change with its checksum made again; a table that "
+      "fails is named and nothing is served");
   const auto vm =
       parse("serve",
             "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N] "
-            "[--deadline-ms MS] [--read-timeout MS] [--web DIR|none]",
+            "[--deadline-ms MS] [--read-timeout MS] [--web DIR|none] [--verify-tables]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
             "(/api documents it) and a browser explorer at /.",
             desc, nullptr, args);
@@ -144,7 +171,9 @@ int cmd_serve(const Args& args) {
   const int cache_mb = (*vm)["cache-mb"].as<int>();
   if (cache_mb < 0 || cache_mb > 65536)
     throw UsageError("--cache-mb must be 0..65536, got " + std::to_string(cache_mb));
-  const server::Api api(load_tables(dir), kVersion, std::size_t(cache_mb) << 20);
+  std::vector<server::ServedTable> tables = load_tables(dir);
+  if (vm->count("verify-tables")) check_tables(tables);
+  const server::Api api(std::move(tables), kVersion, std::size_t(cache_mb) << 20);
   release_free_buffer_pages();  // the solves' pages, kept for another solve that never comes
   server::ServerOptions options;
   options.bind = (*vm)["bind"].as<std::string>();

@@ -141,6 +141,17 @@ std::string static_file(const std::string& web_dir, const std::string& path) {
   return S_ISREG(st.st_mode) ? file : "";
 }
 
+// Whether a whole request line (up to its '\n') can start a request:
+// Beast's parser accepts only "METHOD SP target SP HTTP/d.d CRLF". A line
+// ended short of that ("GET / \r\n\r\n": no version) would have the parser
+// wait for more bytes until the deadline; it is refused at once instead.
+bool request_line_complete(std::string_view line) {
+  if (line.size() < 11 || line.back() != '\r') return false;
+  const std::string_view v = line.substr(line.size() - 10, 9);  // " HTTP/d.d"
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  return v.substr(0, 6) == " HTTP/" && digit(v[6]) && v[7] == '.' && digit(v[8]);
+}
+
 std::size_t count_moves(const std::string& list) {
   std::size_t n = 0;
   bool in_move = false;
@@ -216,10 +227,15 @@ struct HttpServer::Impl {
         cheap_pool(std::size_t(std::max(1, options.threads))),
         expensive_pool(std::size_t(std::max(1, options.expensive_limit))) {}
 
+  // Connections that may be open at once without taking the file
+  // descriptors kept in reserve (set by start()).
+  std::size_t descriptor_budget = 0;
+
   std::size_t session_count() {
     std::lock_guard lock(sessions_mutex);
     return sessions.size();
   }
+  bool shed_one();
   void accept();
   void begin_shutdown();
   void check_shutdown();
@@ -243,15 +259,25 @@ class Session : public std::enable_shared_from_this<Session> {
   void read() {
     if (server_.stopping) return close();
     state_ = State::kReading;
+    since_ = std::chrono::steady_clock::now();
+    line_ended_ = false;
+    line_scanned_ = 0;
     parser_.emplace();
     parser_->header_limit(std::uint32_t(kHeaderLimit));
     parser_->body_limit(kBodyLimit);  // a longer Content-Length is refused with the head
     // One deadline for the head and the body together.
     stream_.expires_after(server_.options.read_timeout);
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+    read_head();
   }
+
+  // Out of file descriptors: a connection waiting for a request (or
+  // lingering after its last answer) may be closed to make room for a new
+  // one. Lingering ones go first, then the longest waiting.
+  bool sheddable() const { return state_ == State::kReading || state_ == State::kClosing; }
+  std::pair<int, std::chrono::steady_clock::time_point> shed_rank() const {
+    return {state_ == State::kClosing ? 0 : 1, since_};
+  }
+  void shed() { close(); }
 
   // On stop(): a connection waiting for (or reading) a request closes now;
   // one whose answer is being computed or written closes after it.
@@ -261,6 +287,43 @@ class Session : public std::enable_shared_from_this<Session> {
 
  private:
   enum class State { kReading, kWorking, kWriting, kClosing, kClosed };
+
+  // The head, read here as http::async_read_header reads it (the parser
+  // takes the bytes as they come, and refuses at once what cannot start a
+  // request), with one more check: a request line that has ended but is not
+  // "METHOD target HTTP/x.y" ("GET / \r\n\r\n") would leave the parser
+  // waiting for the bytes of a version until the deadline; it is refused.
+  void read_head() {
+    if (buffer_.size() > 0) {
+      beast::error_code ec;
+      buffer_.consume(parser_->put(buffer_.data(), ec));
+      const auto data = buffer_.cdata();
+      const std::string_view head(static_cast<const char*>(data.data()), data.size());
+      // Until the parser has parsed the request line it consumes nothing,
+      // so the line is the buffer's start, searched once a byte.
+      const bool line_parsed = !parser_->get().target().empty();
+      std::size_t eol = std::string_view::npos;
+      if (!line_parsed) {
+        eol = head.find('\n', std::min(line_scanned_, head.size()));
+        line_scanned_ = std::min(eol, head.size());
+      }
+      line_ended_ = line_parsed || eol < kHeaderLimit;  // within the limit (414 past it)
+      if (ec != http::error::need_more) return ec ? on_read(ec) : on_header(ec);
+      if (!line_parsed && eol != std::string_view::npos &&
+          !request_line_complete(head.substr(0, eol)))
+        return refuse(400, "malformed HTTP request");
+    }
+    const std::size_t room = buffer_.max_size() - buffer_.size();
+    if (room == 0) return on_read(http::error::header_limit);
+    stream_.async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                              // The client left (before or within a request),
+                              // the deadline passed, or stop().
+                              if (ec) return self->close();
+                              self->buffer_.commit(n);
+                              self->read_head();
+                            });
+  }
 
   // The head is read: a body is read only for POST (the batch route), any
   // other body is refused before it is read (413), so that it can never be
@@ -277,12 +340,11 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void on_read(beast::error_code ec) {
     if (ec == http::error::header_limit) {
-      // The request line alone past the limit is a URI too long.
-      const auto data = buffer_.cdata();
-      const std::string_view head(static_cast<const char*>(data.data()), data.size());
-      const bool line_ended = head.find("\r\n") != std::string_view::npos;
-      return refuse(line_ended ? 431 : 414, line_ended ? "the request's headers are too large"
-                                                       : "the request's URI is too long");
+      // The request line alone past the limit is a URI too long. (Known from
+      // read_head(): the parser drops what it has parsed from the buffer, so
+      // a long header line leaves no line end there.)
+      return refuse(line_ended_ ? 431 : 414, line_ended_ ? "the request's headers are too large"
+                                                         : "the request's URI is too long");
     }
     if (ec == http::error::body_limit)
       return refuse(413,
@@ -475,6 +537,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // the connection before the client has read the answer.
   void linger() {
     state_ = State::kClosing;
+    since_ = std::chrono::steady_clock::now();
     beast::error_code ec;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     if (ec) return close();
@@ -505,6 +568,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::size_t drained_ = 0;
   std::size_t served_ = 0;
   State state_ = State::kReading;
+  std::chrono::steady_clock::time_point since_;  // the state's start (reading or closing)
+  bool line_ended_ = false;                      // the request line has ended
+  std::size_t line_scanned_ = 0;                 // bytes of it searched for its end
   bool head_ = false;
   bool keep_alive_ = false;
   bool watching_ = false;     // watch()'s read is pending
@@ -512,19 +578,39 @@ class Session : public std::enable_shared_from_this<Session> {
   unsigned version_ = 11;
 };
 
+// Closes the connection that waited longest for a request (or lingers
+// after its last answer), if any; network thread only.
+bool HttpServer::Impl::shed_one() {
+  std::lock_guard lock(sessions_mutex);
+  Session* oldest = nullptr;
+  for (Session* s : sessions)
+    if (s->sheddable() && (!oldest || s->shed_rank() < oldest->shed_rank())) oldest = s;
+  if (oldest) oldest->shed();
+  return oldest != nullptr;
+}
+
 void HttpServer::Impl::accept() {
   acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
     if (stopping || ec == asio::error::operation_aborted) return;
     if (ec) {
-      // Out of file descriptors (or another passing failure): try again
-      // shortly rather than spin; connections time out and free theirs.
+      // Out of file descriptors: an idle connection makes room and the
+      // client waiting is accepted at once. Otherwise (nothing idle, or
+      // another passing failure) try again shortly rather than spin;
+      // answers finish and connections time out, and free theirs.
+      const bool no_descriptor = ec == asio::error::no_descriptors ||
+                                 ec == boost::system::errc::too_many_files_open_in_system;
+      if (no_descriptor && shed_one()) return accept();
       accept_retry.expires_after(std::chrono::milliseconds(50));
       accept_retry.async_wait([this](beast::error_code e) {
         if (!e && !stopping) accept();
       });
       return;
     }
-    if (session_count() >= options.max_connections) {
+    // Near the descriptors' limit, a new client takes the place of an idle
+    // one, so that the reserve stays for reading files and for the next
+    // client; with none idle it is closed, as past max_connections.
+    const std::size_t open = session_count();
+    if (open >= options.max_connections || (open >= descriptor_budget && !shed_one())) {
       beast::error_code ignored;
       socket.close(ignored);
     } else {
@@ -584,6 +670,17 @@ int HttpServer::start() {
   if (ec)
     throw std::runtime_error("cannot listen on " + where +
                              " (address in use, or not an address of this machine)");
+  // The descriptors a connection may take: the soft limit less those open
+  // now (every one below the acceptor's, which took the lowest free) and a
+  // reserve for the files answers read and for a new client.
+  constexpr std::size_t kReserve = 32;
+  rlimit limit{};
+  std::size_t budget = o.max_connections;
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const std::size_t used = std::size_t(a.native_handle()) + 1 + kReserve;
+    budget = limit.rlim_cur > used ? std::size_t(limit.rlim_cur - used) : 1;
+  }
+  impl_->descriptor_budget = budget;
   impl_->bound = true;
   impl_->accept();
   return a.local_endpoint().port();

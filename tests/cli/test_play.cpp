@@ -451,6 +451,24 @@ TEST_F(Play, UnknownWordIsAnUnknownCommand) {
   EXPECT_NE(r.out.find("not played: move 'round'"), std::string::npos) << r.out;
 }
 
+// Typed (or piped) bytes come back escaped as in every other message: a
+// control character or a byte that is not UTF-8 never reaches the terminal,
+// neither in the echo of a scripted line nor in the refusal of a move.
+TEST_F(Play, InputIsEchoedAndRefusedWithItsBytesEscaped) {
+  const RunResult r = play({}, "C4\xff\xfe\n\x1b]0;pwned\x07\nhint\x1b[2J\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char raw : {'\x1b', '\x07', '\xff', '\xfe'})
+    EXPECT_EQ(r.out.find(raw), std::string::npos) << int(static_cast<unsigned char>(raw));
+  EXPECT_NE(r.out.find("> C4\\xff\\xfe\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not played: move 'C4\\xff\\xfe'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("> \\x1b]0;pwned\\x07\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not played: move '\\x1b]0;pwned\\x07'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not played: move 'hint\\x1b[2J'"), std::string::npos) << r.out;
+  // Text in UTF-8 is kept as typed.
+  const RunResult utf8 = play({}, "C4\u00e9\nquit\n");
+  EXPECT_NE(utf8.out.find("not played: move 'C4\u00e9'"), std::string::npos) << utf8.out;
+}
+
 TEST_F(Play, OutputEndsWithANewline) {
   for (const auto& [args, input] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{}, ""}, {{}, "quit\n"}, {{}, "C4"}, {{}, "C4\nhint"}, {{kAfterChoice}, "6-7\n"}}) {

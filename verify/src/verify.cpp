@@ -480,7 +480,15 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
 
   cat(Category::kHeader) = check_header(tb);
   cat(Category::kSymmetry) = check_symmetry(rep.variant, rules, sym);
-  cat(Category::kReachableSet) = check_reachable_set(tb, rules, sym, progress);
+  if (options.search_reachable) {
+    cat(Category::kReachableSet) = check_reachable_set(tb, rules, sym, progress);
+  } else {
+    CategoryResult& r = cat(Category::kReachableSet);
+    if (!tb.probe(kEmptyBoard))
+      add_error(r, Category::kReachableSet, format_position(kEmptyBoard),
+                "the empty board is not stored");
+    r.summary = "not searched; the empty board is stored";
+  }
   check_successors_and_values(tb, rules, sym, progress, cat(Category::kSuccessors),
                               cat(Category::kValues));
   const Recount recount = recount_classes(tb, rules, sym);

@@ -24,7 +24,10 @@ struct ServerOptions {
   // connection is closed. Also the deadline for writing an answer.
   std::chrono::milliseconds read_timeout{5000};
   std::size_t keep_alive_requests = 10000;  // requests per connection before it is closed
-  std::size_t max_connections = 4096;       // more are closed at once
+  // More connections are closed at once. So are connections past the
+  // process's file descriptors (RLIMIT_NOFILE) less a reserve, except that a
+  // new one then takes the place of the one waiting longest for a request.
+  std::size_t max_connections = 4096;
   // Expensive requests (see is_expensive) answered at once; one more is
   // refused with 503 and Retry-After, so that cheap requests keep the CPU.
   int expensive_limit = 2;

@@ -89,6 +89,15 @@ struct TablebaseReport {
 
 struct TablebaseOptions {
   Progress progress;  // progress lines; may be empty
+  // false: the quick whole-table check (`fano serve --verify-tables`): the
+  // stored set is not compared with a search of the reachable set; the
+  // reachable-set category checks only that the empty board is stored. The
+  // other checks run as in full: with the successors' check, every reachable
+  // class is then stored, and every stored value follows from the rules (the
+  // Bellman condition holds for exactly one table over a closed set). What
+  // it cannot see is a class stored that no game reaches (answered with its
+  // value rather than as unreachable) or not in canonical form.
+  bool search_reachable = true;
 };
 
 // Runs every check on an opened table. Never throws for a wrong table: errors
