@@ -503,28 +503,35 @@ httplib::Result get_when_made(httplib::Client& c, const std::string& path) {
   return r;
 }
 
-// The server answers at once; the named variants' missing tables are solved
-// in the background (503 meanwhile) and written to the folder; any other
-// reading is solved when first asked for.
+// The named variants' missing tables are solved in the background at start
+// (the URL is printed once they are held) and written to the folder; any
+// other reading is solved when first asked for: 503 with Retry-After and the
+// progress, then answered.
 TEST(FanoServe, SolvesTheMissingTablesInTheBackgroundAndStopsOnSigterm) {
   TempDir tables;
   ServeProcess s({"--tables", tables.path().string(), "--solve-threads", "1"});
   ASSERT_FALSE(s.url.empty()) << s.err();
   EXPECT_EQ(s.url.rfind("http://127.0.0.1:", 0), 0u) << s.url;
-  httplib::Client c("127.0.0.1", s.port());
-  const auto r = get_when_made(c, "/api/v1/standard?moves=C4");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 200);
-  EXPECT_EQ(parse_json(r->body)["category"], "draw");
-  const auto other = get_when_made(c, "/api/v1/cap3?moves=C4");
-  ASSERT_TRUE(other);
-  EXPECT_EQ(other->status, 200);
-  const auto small = get_when_made(c, "/api/v2/projective-colour-1c1t?moves=C4");
-  ASSERT_TRUE(small);
-  EXPECT_EQ(small->status, 200) << small->body;
   for (const Variant& v : kAllVariants)
     EXPECT_TRUE(fs::exists(tables / (variant_slug(v) + ".fanotb")))
         << "the solved table was not written: " << variant_slug(v);
+  httplib::Client c("127.0.0.1", s.port());
+  const auto r = c.Get("/api/v1/standard?moves=C4");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(parse_json(r->body)["category"], "draw");
+  const auto other = c.Get("/api/v1/cap3?moves=C4");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->status, 200);
+  const std::string small = "/api/v2/projective-colour-1c1t?moves=C4";
+  const auto first = c.Get(small.c_str());
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->status, 503) << first->body;
+  EXPECT_EQ(first->get_header_value("Retry-After"), "1");
+  EXPECT_EQ(parse_json(first->body)["progress"]["reading"], "cap2-projective-colour-1c1t");
+  const auto answered = get_when_made(c, small);
+  ASSERT_TRUE(answered);
+  EXPECT_EQ(answered->status, 200) << answered->body;
   EXPECT_TRUE(fs::exists(tables / "cap2-projective-colour-1c1t.fanotb"));
   const auto info = c.Get("/api/v1/info");
   ASSERT_TRUE(info);

@@ -2,6 +2,8 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -181,19 +183,41 @@ int cmd_serve(const Args& args) {
   }
   const std::string host =
       options.bind.find(':') != std::string::npos ? "[" + options.bind + "]" : options.bind;
-  std::cout << "http://" << host << ":" << bound << "/" << std::endl;
+  // The URL line says the named variants are answered: it is printed once
+  // their tables are held (or refused), each solve well under a second; the
+  // server answers meanwhile (503 with the progress for a table being made).
+  std::atomic<bool> stopping{false};
+  const auto named_settled = [&] {
+    const auto held = api.tables();
+    for (const Variant& v : kAllVariants) {
+      if (std::any_of(held.begin(), held.end(),
+                      [&](const auto& t) { return t->table.variant() == v; }))
+        continue;
+      const std::optional<server::TableProgress> p = solving.request(v);
+      if (p && p->state != "failed" && p->state != "refused") return false;
+    }
+    return true;
+  };
+  std::thread announcer([&] {
+    while (!stopping && !named_settled())
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!stopping) std::cout << "http://" << host << ":" << bound << "/" << std::endl;
+  });
 
   std::thread watcher([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     progress(std::string("serve: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", stopping");
+    stopping = true;
     http.stop();
   });
   http.run();
   // run() returned: by a signal, or because the listening socket failed; wake
   // the watcher in the second case so that it can be joined.
+  stopping = true;
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
+  announcer.join();
   if (const std::size_t left = http.unfinished()) {
     // Analyses still computing after the grace: their clients are gone (the
     // connections are closed), and nothing can interrupt them; end now
