@@ -2,6 +2,8 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -9,7 +11,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "fano/buffer.hpp"
+#include "fano/background_tables.hpp"
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
@@ -19,42 +21,28 @@
 namespace fano::cli {
 namespace {
 
-// The tables of the four variants found in `dir`; each one missing is solved
-// (and written there, if it can be; each takes well under a second). A table present but refused
-// is an error: the server never hides a damaged file.
-std::vector<server::ServedTable> load_tables(const std::string& dir) {
+// The tables found in `dir`, the named variants first, as many as fit
+// `limit` bytes (0: no limit); a table present but refused is an error: the
+// server never hides a damaged file. The missing ones are solved in the
+// background while the server answers (BackgroundTables).
+std::vector<server::ServedTable> load_tables(const std::string& dir, std::size_t limit) {
   std::vector<server::ServedTable> out;
-  for (const Variant& v : kAllVariants) {
+  std::size_t held = 0;
+  std::vector<Variant> order(kAllVariants.begin(), kAllVariants.end());
+  for (const Variant& v : every_rules())
+    if (std::find(order.begin(), order.end(), v) == order.end()) order.push_back(v);
+  for (const Variant& v : order) {
     const std::string path = default_tablebase_path(v, dir);
     try {
-      out.push_back({open_tablebase(path, v), path});
-      progress("serve: " + variant_short_name(v) + " from " + path);
-    } catch (const TablebaseError& e) {
-      if (e.kind() != TablebaseErrorKind::kMissing) throw;
-      progress("serve: no table for " + variant_short_name(v) + " at " + path + "; solving it");
-      SolveOptions opts;
-      opts.progress = progress;
-      opts.encode_sections = true;
-      const auto bytes = encode_solution(solve(v, opts));
-      try {
-        if (dir == default_table_dir().path) create_table_dir(dir);  // only the default folder
-        write_file_atomically(path, bytes);
-        out.push_back({open_tablebase(path, v), path});
-      } catch (const TablebaseError& w) {
-        progress(std::string("serve: cannot write the table (") + w.what() +
-                 "); serving it from memory");
-        out.push_back(
-            {Tablebase::from_bytes(bytes, "(solved in memory)", v), "(solved in memory)"});
+      server::ServedTable t{open_tablebase(path, v), path};
+      const std::size_t bytes = server::held_bytes(t.table);
+      if (limit && held + bytes > limit) {
+        progress("serve: " + variant_slug(v) + " from " + path +
+                 " is not held: past the limit of --tables-mb");
+        continue;
       }
-    }
-  }
-  // Other rules are served when their table is in the folder ('fano solve
-  // --rules NAME --tables DIR'); they are not solved here.
-  for (const Variant& v : every_rules()) {
-    if (std::find(kAllVariants.begin(), kAllVariants.end(), v) != kAllVariants.end()) continue;
-    const std::string path = default_tablebase_path(v, dir);
-    try {
-      out.push_back({open_tablebase(path, v), path});
+      held += bytes;
+      out.push_back(std::move(t));
       progress("serve: " + variant_slug(v) + " from " + path);
     } catch (const TablebaseError& e) {
       if (e.kind() != TablebaseErrorKind::kMissing) throw;
@@ -124,6 +112,12 @@ int cmd_serve(const Args& args) {
       "read-timeout", po::value<int>()->default_value(5000),
       "milliseconds for a whole request (and the wait for the next one on a kept-alive "
       "connection) before the connection is closed (100..600000)")(
+      "tables-mb", po::value<int>()->default_value(0),
+      "memory the tables held may take, in MiB (9 bytes a stored class; 0: no limit); a "
+      "reading whose table would go past it is not served (404)")(
+      "solve-threads", po::value<int>()->default_value(0),
+      "threads of the background solves of missing tables, one table at a time (0: all "
+      "cores; 0..1024)")(
       "web", po::value<std::string>(),
       "folder of the static explorer served at / (default: the build's or installed web "
       "folder if there is one; 'none': the page embedded in the binary)")(
@@ -135,9 +129,14 @@ int cmd_serve(const Args& args) {
   const auto vm =
       parse("serve",
             "[--port N] [--bind ADDR] [--tables DIR] [--threads N] [--cache-mb N] [--expensive N] "
-            "[--deadline-ms MS] [--read-timeout MS] [--web DIR|none] [--verify-tables]",
+            "[--deadline-ms MS] [--read-timeout MS] [--tables-mb N] [--solve-threads N] "
+            "[--web DIR|none] [--verify-tables]",
             "Serves the solved game over HTTP until SIGINT or SIGTERM: the JSON API "
-            "(/api documents it) and a browser explorer at /.",
+            "(/api documents it) and a browser explorer at /. Every reading of the rules is "
+            "served: a table missing from the folder is solved in the background, one at a "
+            "time (the named variants first, any other when first asked for; 503 with "
+            "Retry-After and the progress meanwhile), and written there as 'fano solve' "
+            "writes it.",
             desc, nullptr, args);
   if (!vm) return 0;
   const int port = (*vm)["port"].as<int>();
@@ -171,10 +170,25 @@ int cmd_serve(const Args& args) {
   const int cache_mb = (*vm)["cache-mb"].as<int>();
   if (cache_mb < 0 || cache_mb > 65536)
     throw UsageError("--cache-mb must be 0..65536, got " + std::to_string(cache_mb));
-  std::vector<server::ServedTable> tables = load_tables(dir);
+  const int tables_mb = (*vm)["tables-mb"].as<int>();
+  if (tables_mb < 0 || tables_mb > 1048576)
+    throw UsageError("--tables-mb must be 0..1048576, got " + std::to_string(tables_mb));
+  const int solve_threads = (*vm)["solve-threads"].as<int>();
+  if (solve_threads < 0 || solve_threads > 1024)
+    throw UsageError("--solve-threads must be 0..1024, got " + std::to_string(solve_threads));
+  const std::size_t limit = std::size_t(tables_mb) << 20;
+  std::vector<server::ServedTable> tables = load_tables(dir, limit);
+  // The tables found in the folder; those the server solves itself need no check.
   if (vm->count("verify-tables")) check_tables(tables);
-  const server::Api api(std::move(tables), kVersion, std::size_t(cache_mb) << 20);
-  release_free_buffer_pages();  // the solves' pages, kept for another solve that never comes
+  server::Api api(std::move(tables), kVersion, std::size_t(cache_mb) << 20);
+  server::BackgroundOptions background;
+  background.dir = dir;
+  background.create_dir = dir == default_table_dir().path;  // only the default folder is made
+  background.threads = solve_threads;
+  background.table_bytes_limit = limit;
+  background.log = progress;
+  server::BackgroundTables solving(api, background);
+  for (const Variant& v : kAllVariants) solving.enqueue(v);  // the named ones first
   server::ServerOptions options;
   options.bind = (*vm)["bind"].as<std::string>();
   options.port = port;
@@ -200,19 +214,41 @@ int cmd_serve(const Args& args) {
   }
   const std::string host =
       options.bind.find(':') != std::string::npos ? "[" + options.bind + "]" : options.bind;
-  std::cout << "http://" << host << ":" << bound << "/" << std::endl;
+  // The URL line says the named variants are answered: it is printed once
+  // their tables are held (or refused), each solve well under a second; the
+  // server answers meanwhile (503 with the progress for a table being made).
+  std::atomic<bool> stopping{false};
+  const auto named_settled = [&] {
+    const auto held = api.tables();
+    for (const Variant& v : kAllVariants) {
+      if (std::any_of(held.begin(), held.end(),
+                      [&](const auto& t) { return t->table.variant() == v; }))
+        continue;
+      const std::optional<server::TableProgress> p = solving.request(v);
+      if (p && p->state != "failed" && p->state != "refused") return false;
+    }
+    return true;
+  };
+  std::thread announcer([&] {
+    while (!stopping && !named_settled())
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!stopping) std::cout << "http://" << host << ":" << bound << "/" << std::endl;
+  });
 
   std::thread watcher([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     progress(std::string("serve: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", stopping");
+    stopping = true;
     http.stop();
   });
   http.run();
   // run() returned: by a signal, or because the listening socket failed; wake
   // the watcher in the second case so that it can be joined.
+  stopping = true;
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
+  announcer.join();
   if (const std::size_t left = http.unfinished()) {
     // Analyses still computing after the grace: their clients are gone (the
     // connections are closed), and nothing can interrupt them; end now

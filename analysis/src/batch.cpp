@@ -51,28 +51,35 @@ void append_value_only(std::string& out, State st, Outcome o, std::string_view t
 
 bool blank_batch_line(std::string_view text) { return trim(text).empty(); }
 
+void answer_batch_item(const Tablebase& tb, const Rules& rules, std::string_view line,
+                       bool value_only, std::string& out) {
+  const std::string_view text = trim(line);
+  if (text.substr(0, kMovesPrefix.size()) == kMovesPrefix) {
+    const GameRecord game =
+        GameRecord::from_moves(rules, kEmptyBoard, text.substr(kMovesPrefix.size()));
+    const PositionReport r = analyse(tb, game);
+    if (value_only)
+      append_value_only(out, r.position, r.value);
+    else
+      out += json_text(report_json(r)) + "\n";
+    return;
+  }
+  const State st = parse_position(text, rules.variant);
+  if (!value_only) {
+    out += json_text(report_json(analyse(tb, GameRecord(rules, st)))) + "\n";
+    return;
+  }
+  append_value_only(out, st, probe_or_unreachable(tb, rules, st), text);
+}
+
 bool answer_batch_line(const Tablebase& tb, const Rules& rules, const BatchLine& line,
                        bool value_only, std::string& out) {
-  const std::string_view text = trim(line.text);
+  const std::size_t size = out.size();
   try {
-    if (text.substr(0, kMovesPrefix.size()) == kMovesPrefix) {
-      const GameRecord game =
-          GameRecord::from_moves(rules, kEmptyBoard, text.substr(kMovesPrefix.size()));
-      const PositionReport r = analyse(tb, game);
-      if (value_only)
-        append_value_only(out, r.position, r.value);
-      else
-        out += json_text(report_json(r)) + "\n";
-      return true;
-    }
-    const State st = parse_position(text, rules.variant);
-    if (!value_only) {
-      out += json_text(report_json(analyse(tb, GameRecord(rules, st)))) + "\n";
-      return true;
-    }
-    append_value_only(out, st, probe_or_unreachable(tb, rules, st), text);
+    answer_batch_item(tb, rules, line.text, value_only, out);
     return true;
   } catch (const std::exception& e) {
+    out.resize(size);
     out += json_text(Json{{"line", line.number}, {"input", line.text}, {"error", e.what()}});
     out += '\n';
     return false;

@@ -27,9 +27,12 @@ namespace {
 
 constexpr std::size_t kMaxParamBytes = 4096;  // a position is ~20 bytes, 1000 moves ~4 KB
 
+// A refusal: its kind gives the status (fano/errors.hpp), never the route.
 struct ApiError {
-  int status;
+  ErrorKind kind;
   std::string message;
+  Json extra = nullptr;  // more fields of the error's body (a pending table's progress)
+  int retry_after = 0;   // seconds for Retry-After, or 0
 };
 
 Response json_response(int status, const Json& body) {
@@ -39,8 +42,8 @@ Response json_response(int status, const Json& body) {
   return r;
 }
 
-Response error_response(int status, const std::string& message) {
-  return json_response(status, Json{{"error", message}});
+Response error_response(ErrorKind kind, const std::string& message) {
+  return json_response(error_info(kind).http_status, Json{{"error", message}});
 }
 
 std::string hex64(std::uint64_t v) {
@@ -87,12 +90,13 @@ std::optional<std::string> param(const Request& req, const std::string& key) {
   if (!is_read_param(key)) throw std::logic_error("parameter '" + key + "' is not in kParams");
   const auto [lo, hi] = req.params.equal_range(key);
   if (lo == hi) return std::nullopt;
-  if (std::next(lo) != hi) throw ApiError{400, "parameter '" + key + "' given more than once"};
+  if (std::next(lo) != hi)
+    throw ApiError{ErrorKind::kBadInput, "parameter '" + key + "' given more than once"};
   if (lo->second.size() > kMaxParamBytes)
-    throw ApiError{
-        400, "parameter '" + key + "' is longer than " + std::to_string(kMaxParamBytes) + " bytes"};
+    throw ApiError{ErrorKind::kBadInput, "parameter '" + key + "' is longer than " +
+                                             std::to_string(kMaxParamBytes) + " bytes"};
   if (const auto problem = byte_problem(lo->second))
-    throw ApiError{400, "parameter '" + key + "' contains " + *problem};
+    throw ApiError{ErrorKind::kBadInput, "parameter '" + key + "' contains " + *problem};
   return lo->second;
 }
 
@@ -101,7 +105,8 @@ std::optional<std::string> param(const Request& req, const std::string& key) {
 GameRecord game_of(const Request& req, const Rules& rules) {
   std::optional<std::string> position = param(req, "position");
   const std::optional<std::string> moves = param(req, "moves");
-  if (!position && !moves) throw ApiError{400, "give position= or moves= (or both)"};
+  if (!position && !moves)
+    throw ApiError{ErrorKind::kBadInput, "give position= or moves= (or both)"};
   State start = kEmptyBoard;
   if (position) {
     for (char& c : *position)
@@ -242,47 +247,53 @@ Json mainline_json(const Variant& v, const GameRecord& game, const PositionRepor
 // with the CLI's lines (report_json, or value_only's three fields). All or
 // nothing: the first bad item refuses the whole request, naming it.
 Response batch_response(const Tablebase& tb, const Rules& rules, const std::string& body,
-                        const Interrupt& interrupt) {
+                        const Interrupt& interrupt, std::size_t max_items) {
   Json request;
   try {
     request = Json::parse(body);
   } catch (const std::exception&) {
-    throw ApiError{400, "the batch body is not JSON (expected {\"items\": [...]})"};
+    throw ApiError{ErrorKind::kBadInput,
+                   "the batch body is not JSON (expected {\"items\": [...]})"};
   }
   if (!request.is_object() || !request.contains("items") || !request["items"].is_array())
-    throw ApiError{400, "the batch body needs \"items\": an array of positions or \"moves: ...\""};
+    throw ApiError{ErrorKind::kBadInput,
+                   "the batch body needs \"items\": an array of positions or \"moves: ...\""};
   for (const auto& [key, val] : request.items())
     if (key != "items" && key != "value_only")
-      throw ApiError{400, "unknown batch field '" + key + "' (items, value_only)"};
+      throw ApiError{ErrorKind::kBadInput, "unknown batch field '" + key + "' (items, value_only)"};
   bool value_only = false;
   if (request.contains("value_only")) {
     if (!request["value_only"].is_boolean())
-      throw ApiError{400, "batch field 'value_only' must be true or false"};
+      throw ApiError{ErrorKind::kBadInput, "batch field 'value_only' must be true or false"};
     value_only = request["value_only"].get<bool>();
   }
   const Json& items = request["items"];
-  if (items.size() > kMaxBatchItems)
-    throw ApiError{413, "too many batch items: " + std::to_string(items.size()) + " (at most " +
-                            std::to_string(kMaxBatchItems) + ")"};
+  if (items.size() > max_items)
+    throw ApiError{ErrorKind::kTooLarge, "too many batch items: " + std::to_string(items.size()) +
+                                             " (at most " + std::to_string(max_items) + ")"};
   Json answers = Json::array();
   std::string line;
   for (std::size_t i = 0; i < items.size(); ++i) {
     interrupt.poll();
     const std::string where = "batch item " + std::to_string(i + 1);
-    if (!items[i].is_string()) throw ApiError{400, where + " is not a string"};
+    if (!items[i].is_string()) throw ApiError{ErrorKind::kBadInput, where + " is not a string"};
     const std::string text = items[i].get<std::string>();
     if (text.size() > kMaxParamBytes)
-      throw ApiError{400, where + " is longer than " + std::to_string(kMaxParamBytes) + " bytes"};
+      throw ApiError{ErrorKind::kBadInput,
+                     where + " is longer than " + std::to_string(kMaxParamBytes) + " bytes"};
     if (const auto problem = byte_problem(text))
-      throw ApiError{400, where + " contains " + *problem};
-    if (blank_batch_line(text)) throw ApiError{400, where + " is empty"};
+      throw ApiError{ErrorKind::kBadInput, where + " contains " + *problem};
+    if (blank_batch_line(text)) throw ApiError{ErrorKind::kBadInput, where + " is empty"};
     line.clear();
-    if (!answer_batch_line(tb, rules, BatchLine{text, i + 1}, value_only, line)) {
-      const Json bad = Json::parse(line);
-      // A position no game reaches is 422, as on the GET routes.
-      const std::string message = bad["error"].get<std::string>();
-      throw ApiError{message.find("no game reaches") != std::string::npos ? 422 : 400,
-                     where + " ('" + text + "'): " + message};
+    try {
+      answer_batch_item(tb, rules, text, value_only, line);
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const UnreachablePosition& e) {
+      // As on the GET routes: a legal position no game reaches.
+      throw ApiError{ErrorKind::kUnreachable, where + " ('" + text + "'): " + e.what()};
+    } catch (const std::exception& e) {
+      throw ApiError{ErrorKind::kBadInput, where + " ('" + text + "'): " + e.what()};
     }
     answers.push_back(Json::parse(line));
   }
@@ -303,24 +314,26 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
   const std::optional<std::string> name = param(req, "player");
   if (!name)
     throw ApiError{
-        400, "give player= (random, greedy, search:K, nonlosing, perfect:P, perfect, engine)"};
+        ErrorKind::kBadInput,
+        "give player= (random, greedy, search:K, nonlosing, perfect:P, perfect, engine)"};
   std::uint64_t seed = 1;
   if (const std::optional<std::string> s = param(req, "seed")) {
     const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
     if (s->empty() || ec != std::errc() || end != s->data() + s->size())
-      throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+      throw ApiError{ErrorKind::kBadInput,
+                     "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
   }
   PlayerSpec spec;
   try {
     spec = parse_player(*name);
   } catch (const std::invalid_argument& e) {
-    throw ApiError{400, e.what()};
+    throw ApiError{ErrorKind::kBadInput, e.what()};
   }
   if (spec.kind == PlayerKind::kSearch && spec.depth > kMaxApiSearchDepth)
-    throw ApiError{400, "player '" + *name + "': the API searches at most " +
-                            std::to_string(kMaxApiSearchDepth) + " plies deep"};
+    throw ApiError{ErrorKind::kBadInput, "player '" + *name + "': the API searches at most " +
+                                             std::to_string(kMaxApiSearchDepth) + " plies deep"};
   probe_or_unreachable(tb, game.rules(), game.current());
-  if (game.over()) throw ApiError{400, "the game is over: no move to choose"};
+  if (game.over()) throw ApiError{ErrorKind::kBadInput, "the game is over: no move to choose"};
   Rng rng = game_rng(seed, game.moves().size());
   const PlayerMove m = choose_player_move(spec, &tb, game, rng);
   Json j = v2_head(v, game);
@@ -346,7 +359,8 @@ Json puzzle_json(const Tablebase& tb, const Request& req) {
   if (const std::optional<std::string> s = param(req, "seed")) {
     const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
     if (s->empty() || ec != std::errc() || end != s->data() + s->size())
-      throw ApiError{400, "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+      throw ApiError{ErrorKind::kBadInput,
+                     "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
   }
   const Rules rules(tb.variant());
   Rng rng = game_rng(seed, 0);
@@ -380,7 +394,7 @@ Json puzzle_json(const Tablebase& tb, const Request& req) {
            {"solution", format_move(moves.front().move)}};
     return j;
   }
-  throw ApiError{404, "no puzzle found for seed " + std::to_string(seed)};
+  throw ApiError{ErrorKind::kNotFound, "no puzzle found for seed " + std::to_string(seed)};
 }
 
 // GET /api/v2/{variant}/stats: the reachable positions won and lost by plies
@@ -436,6 +450,215 @@ Response asset(const char* content_type, std::string_view body) {
 
 }  // namespace
 
+// The tables held, with what is derived from them; replaced whole when a
+// table is added, so that a request answers from one consistent set.
+struct ApiTables {
+  std::vector<std::shared_ptr<const ServedTable>> list;
+  std::string info_body;
+  std::string etag_seed;         // the tables' checksums: answers change only with them
+  std::uint64_t generation = 0;  // in the answer cache's keys
+};
+
+// What a route's handler is given.
+struct RouteCall {
+  const Request& req;
+  const ApiTables& tables;
+  const ServedTable* table;  // the {variant}'s, or nullptr for a route without one
+  const Route& route;
+};
+
+namespace {
+
+std::shared_ptr<const ApiTables> make_tables(std::vector<std::shared_ptr<const ServedTable>> list,
+                                             const std::string& version, std::uint64_t generation) {
+  auto out = std::make_shared<ApiTables>();
+  Json variants = Json::array();
+  for (const auto& t : list) {
+    const TablebaseHeader& h = t->table.header();
+    Json v{{"name", variant_short_name(t->table.variant())},
+           {"slug", variant_slug(t->table.variant())}};
+    v.update(header_json(h));
+    v.erase("version");
+    v["checksum"] = hex64(h.checksum);
+    // The file's name alone: a folder of the server's machine is none of a client's business.
+    v["table"] = t->path.substr(t->path.find_last_of('/') + 1);
+    variants.push_back(std::move(v));
+    out->etag_seed += hex64(h.checksum);
+  }
+  out->info_body = json_text(Json{{"name", "fano"}, {"version", version}, {"variants", variants}});
+  out->etag_seed += version;
+  out->list = std::move(list);
+  out->generation = generation;
+  return out;
+}
+
+const ServedTable* table_for(const ApiTables& tables, const Variant& v) {
+  for (const auto& t : tables.list)
+    if (t->table.variant() == v) return t.get();
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------
+// The routes' handlers
+
+Response index_page(const RouteCall&) { return asset("text/html; charset=utf-8", kIndexHtml); }
+Response api_page(const RouteCall&) { return asset("text/html; charset=utf-8", kApiHtml); }
+
+// GET /api/v1/info: the tables held, their counts and checksums.
+Response info(const RouteCall& c) {
+  Response r;
+  r.body = c.tables.info_body;
+  return r;
+}
+
+// GET /api/v2/rules: the rules options' description and every reading of
+// the rules (rules_catalog_json), each with whether a table for it is loaded.
+Response rules(const RouteCall& c) {
+  Json out = rules_catalog_json();
+  for (Json& reading : out["readings"]) {
+    const Variant v = *variant_from_name(reading["slug"].get<std::string>());
+    reading["served"] = table_for(c.tables, v) != nullptr;
+  }
+  return json_response(200, out);
+}
+
+// A position's report: version 1's shapes (the explorer's) or version 2's
+// (the one vocabulary: always with the principal variation).
+Response analysed(const RouteCall& c, bool v2, bool mainline) {
+  const Tablebase& tb = c.table->table;
+  const Variant v = tb.variant();
+  const Rules rules(v);
+  const GameRecord game = game_of(c.req, rules);
+  AnalysisOptions options;
+  options.principal_variation = v2 || mainline;
+  options.interrupt = c.req.interrupt;
+  const PositionReport report = analyse(tb, game, options);
+  if (v2)
+    return json_response(
+        200, mainline ? v2_mainline_json(v, game, report) : v2_position_json(v, game, report));
+  return json_response(
+      200, mainline ? mainline_json(v, game, report) : position_json(tb, v, game, report));
+}
+
+Response v1_position(const RouteCall& c) { return analysed(c, false, false); }
+Response v1_mainline(const RouteCall& c) { return analysed(c, false, true); }
+Response v2_position(const RouteCall& c) { return analysed(c, true, false); }
+Response v2_mainline(const RouteCall& c) { return analysed(c, true, true); }
+
+Response board_picture(const RouteCall& c) {
+  const Rules rules(c.table->table.variant());
+  const GameRecord game = game_of(c.req, rules);
+  // The picture of a position no game reaches is refused as the JSON route refuses it.
+  probe_or_unreachable(c.table->table, rules, game.current());
+  SvgOptions options = svg_options_for(game);
+  options.notes.clear();
+  return asset("image/svg+xml", board_svg(game.current(), options));
+}
+
+Response v2_player(const RouteCall& c) {
+  const Variant v = c.table->table.variant();
+  const GameRecord game = game_of(c.req, Rules(v));
+  return json_response(200, player_json(c.table->table, v, game, c.req));
+}
+
+Response v2_puzzle(const RouteCall& c) {
+  return json_response(200, puzzle_json(c.table->table, c.req));
+}
+
+Response v2_stats(const RouteCall& c) { return json_response(200, stats_json(c.table->table)); }
+
+Response v2_batch(const RouteCall& c) {
+  return batch_response(c.table->table, Rules(c.table->table.variant()), c.req.body,
+                        c.req.interrupt, c.route.max_items);
+}
+
+// The one route table (README, "HTTP API"; /api documents it). Version 1 is
+// the explorer page's shape, deprecated: each v1 row has its v2 counterpart
+// (the same question in the one vocabulary), and goes once the page reads v2.
+constexpr RouteCost kCheap = RouteCost::kCheap, kLong = RouteCost::kLongHistory,
+                    kAny = RouteCost::kAnyHistory;
+constexpr RouteCaching kPage = RouteCaching::kPage, kAnswer = RouteCaching::kAnswer,
+                       kList = RouteCaching::kList;
+constexpr std::array<Route, 17> kRoutes{{
+    {"GET", "/", kCheap, kPage, false, 0, index_page},
+    {"GET", "/index.html", kCheap, kPage, false, 0, index_page},
+    {"GET", "/api", kCheap, kPage, false, 0, api_page},
+    {"GET", "/api/", kCheap, kPage, false, 0, api_page},
+    {"GET", "/api/v1/info", kCheap, kList, true, 0, info},
+    {"GET", "/api/v2/info", kCheap, kList, false, 0, info},
+    {"GET", "/api/v2/rules", kCheap, kList, false, 0, rules},
+    {"GET", "/api/v1/{variant}", kLong, kAnswer, true, 0, v1_position},
+    {"GET", "/api/v1/{variant}/mainline", kAny, kAnswer, true, 0, v1_mainline},
+    {"GET", "/api/v1/{variant}/svg", kLong, kAnswer, true, 0, board_picture},
+    {"GET", "/api/v2/{variant}", kAny, kAnswer, false, 0, v2_position},
+    {"GET", "/api/v2/{variant}/mainline", kAny, kAnswer, false, 0, v2_mainline},
+    {"GET", "/api/v2/{variant}/svg", kLong, kAnswer, false, 0, board_picture},
+    // Their moves= is a principal variation's worth of analysis at most.
+    {"GET", "/api/v2/{variant}/player", kAny, kAnswer, false, 0, v2_player},
+    {"GET", "/api/v2/{variant}/puzzle", kAny, kAnswer, false, 0, v2_puzzle},
+    {"GET", "/api/v2/{variant}/stats", kAny, kAnswer, false, 0, v2_stats},
+    {"POST", "/api/v2/{variant}/batch", RouteCost::kExpensive, RouteCaching::kNever, false,
+     kMaxBatchItems, v2_batch},
+}};
+
+// Whether `path` has the pattern's segments; the "{variant}" segment's text
+// goes to `variant`.
+bool matches(std::string_view pattern, std::string_view path, std::string_view& variant) {
+  std::string_view v;
+  while (true) {
+    const std::size_t p = pattern.find('/', 1), q = path.find('/', 1);
+    const std::string_view ps = pattern.substr(0, p), qs = path.substr(0, q);
+    if (ps == "/{variant}")
+      v = qs.substr(std::min<std::size_t>(1, qs.size()));
+    else if (ps != qs)
+      return false;
+    if (p == std::string_view::npos || q == std::string_view::npos) {
+      if (p != q) return false;
+      variant = v;
+      return true;
+    }
+    pattern.remove_prefix(p);
+    path.remove_prefix(q);
+  }
+}
+
+}  // namespace
+
+std::span<const Route> routes() { return kRoutes; }
+
+RouteMatch match_route(std::string_view method, std::string_view path) {
+  const std::string_view wanted = method == "HEAD" ? "GET" : method;
+  RouteMatch m;
+  std::string allowed;
+  for (const Route& r : kRoutes) {
+    std::string_view variant;
+    if (!matches(r.pattern, path, variant)) continue;
+    if (r.method == wanted) {
+      m.route = &r;
+      m.variant = variant;
+      return m;
+    }
+    if (allowed.find(r.method) == std::string::npos)
+      allowed += std::string(allowed.empty() ? "" : " or ") +
+                 (r.method == "GET" ? "GET or HEAD" : std::string(r.method));
+  }
+  // A method no route of the path takes; a method other than GET and HEAD
+  // is refused whatever the path.
+  if (!allowed.empty() || wanted != "GET") {
+    m.refusal = ErrorKind::kMethodNotAllowed;
+    m.why = "method " + std::string(method) + " is not allowed (" +
+            (allowed.empty() ? std::string("GET or HEAD") : allowed) + ")";
+    return m;
+  }
+  m.why = "no such route: " + std::string(path);
+  // A version 1 path of a route that only version 2 has.
+  if (path.rfind("/api/v1/", 0) == 0) {
+    const std::string v2 = "/api/v2/" + std::string(path.substr(8));
+    if (const RouteMatch again = match_route(method, v2); again.route) m.why += " (under /api/v2/)";
+  }
+  return m;
+}
+
 // Successful answers by request, in 16 shards each cleared whole when over its
 // share of the budget: memory stays bounded whatever clients ask, and a
 // repeated question (an explorer's every click asks for the position again)
@@ -472,179 +695,166 @@ struct Api::Cache {
     }
     if (s.answers.emplace(key, r).second) s.bytes += size;
   }
+  void clear() {
+    for (Shard& s : shards) {
+      const std::lock_guard lock(s.mutex);
+      s.answers.clear();
+      s.bytes = 0;
+    }
+  }
 };
 
 Api::~Api() = default;
 
 Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes)
-    : tables_(std::move(tables)),
-      version_(std::move(version)),
+    : version_(std::move(version)),
       cache_(cache_bytes ? std::make_unique<Cache>(cache_bytes) : nullptr) {
-  Json variants = Json::array();
-  for (const ServedTable& t : tables_) {
-    const TablebaseHeader& h = t.table.header();
-    Json v{{"name", variant_short_name(t.table.variant())},
-           {"slug", variant_slug(t.table.variant())}};
-    v.update(header_json(h));
-    v.erase("version");
-    v["checksum"] = hex64(h.checksum);
-    // The file's name alone: a folder of the server's machine is none of a client's business.
-    v["table"] = t.path.substr(t.path.find_last_of('/') + 1);
-    variants.push_back(std::move(v));
-    etag_seed_ += hex64(h.checksum);
-  }
-  info_body_ = json_text(Json{{"name", "fano"}, {"version", version_}, {"variants", variants}});
-  etag_seed_ += version_;
+  std::vector<std::shared_ptr<const ServedTable>> list;
+  for (ServedTable& t : tables) list.push_back(std::make_shared<const ServedTable>(std::move(t)));
+  tables_ = make_tables(std::move(list), version_, 0);
 }
 
-// GET /api/v2/rules: the rules options' description and every reading of
-// the rules (rules_catalog_json), each with whether a table for it is loaded.
-Json Api::rules_json() const {
-  Json out = rules_catalog_json();
-  for (Json& reading : out["readings"]) {
-    const Variant v = *variant_from_name(reading["slug"].get<std::string>());
-    bool served = false;
-    for (const ServedTable& t : tables_) served = served || t.table.variant() == v;
-    reading["served"] = served;
-  }
-  return out;
+std::shared_ptr<const ApiTables> Api::held() const {
+  const std::lock_guard lock(mutex_);
+  return tables_;
 }
 
-const ServedTable* Api::table_for(std::string_view name) const {
-  const std::optional<Variant> v = variant_from_name(name);
-  if (!v) return nullptr;
-  for (const ServedTable& t : tables_)
-    if (t.table.variant() == *v) return &t;
-  return nullptr;
+std::vector<std::shared_ptr<const ServedTable>> Api::tables() const { return held()->list; }
+
+void Api::add_table(ServedTable table) {
+  auto added = std::make_shared<const ServedTable>(std::move(table));
+  {
+    const std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<const ServedTable>> list;
+    for (const auto& t : tables_->list)
+      if (t->table.variant() != added->table.variant()) list.push_back(t);
+    list.push_back(std::move(added));
+    tables_ = make_tables(std::move(list), version_, tables_->generation + 1);
+  }
+  // Answers computed from the old set carry its generation in their keys and
+  // are never found again; clearing frees them now.
+  if (cache_) cache_->clear();
 }
 
-Response Api::route(const Request& req) const {
-  const std::string& path = req.path;
-  if (path == "/" || path == "/index.html") return asset("text/html; charset=utf-8", kIndexHtml);
-  if (path == "/api" || path == "/api/") return asset("text/html; charset=utf-8", kApiHtml);
-  if (path == "/api/v1/info") {
-    Response r;
-    r.body = info_body_;
-    return r;
+void Api::set_pending(PendingTables pending) {
+  auto p = std::make_shared<const PendingTables>(std::move(pending));
+  const std::lock_guard lock(mutex_);
+  pending_ = std::move(p);
+}
+
+Response Api::route(const Request& req, const RouteMatch& match,
+                    std::shared_ptr<const ApiTables> tables) const {
+  const Route& route = *match.route;
+  const ServedTable* table = nullptr;
+  if (route.pattern.find("{variant}") != std::string_view::npos) {
+    const std::string name(match.variant);
+    const std::optional<Variant> v = variant_from_name(name);
+    if (v) table = table_for(*tables, *v);
+    std::shared_ptr<const PendingTables> pending;
+    if (!table && v) {
+      const std::lock_guard lock(mutex_);
+      pending = pending_;
+    }
+    if (pending && *pending) {
+      if (const std::optional<TableProgress> p = (*pending)(*v)) {
+        const std::string slug = variant_slug(*v);
+        if (p->state == "failed")
+          throw ApiError{ErrorKind::kInternal,
+                         "the table of '" + slug + "' could not be made: " + p->stage};
+        if (p->state == "refused")
+          throw ApiError{ErrorKind::kMissing, "variant '" + name + "' is not served: " + p->stage};
+        Json progress{{"reading", slug},
+                      {"state", p->state},
+                      {"ahead", p->ahead},
+                      {"stage", p->stage},
+                      {"seconds", p->seconds}};
+        throw ApiError{
+            ErrorKind::kUnavailable,
+            "the table of '" + slug + "' is being made (" + p->state +
+                (p->state == "queued" ? ", " + std::to_string(p->ahead) + " ahead" : "") +
+                "); retry after " + std::to_string(p->retry_after) + " s",
+            Json{{"progress", std::move(progress)}}, p->retry_after};
+      }
+    }
+    if (!table && v)
+      throw ApiError{ErrorKind::kMissing, "variant '" + name +
+                                              "' is not served (no table loaded: 'fano solve "
+                                              "--rules " +
+                                              name + " --tables DIR' makes it)"};
+    if (!table) {
+      std::string served;
+      for (const auto& s : tables->list)
+        served += (served.empty() ? "" : ", ") + variant_short_name(s->table.variant());
+      throw ApiError{ErrorKind::kNotFound, "unknown variant '" + name + "' (served here: " +
+                                               served + "; /api/v1/info lists them)"};
+    }
   }
-  if (path == "/api/v2/rules") return json_response(200, rules_json());
-  // /api/v1/ (the explorer's shape) or /api/v2/ (the one vocabulary).
-  const bool v2 = path.rfind("/api/v2/", 0) == 0;
-  if (path.rfind("/api/v1/", 0) != 0 && !v2) throw ApiError{404, "no such route: " + path};
-  std::string_view rest = std::string_view(path).substr(std::string_view("/api/v1/").size());
-  std::string_view name = rest, what;
-  if (const std::size_t slash = rest.find('/'); slash != std::string_view::npos) {
-    name = rest.substr(0, slash);
-    what = rest.substr(slash + 1);
-  }
-  const bool batch = v2 && what == "batch";
-  if (!what.empty() && what != "mainline" && what != "svg" && what != "player" &&
-      what != "puzzle" && what != "stats" && !batch)
-    throw ApiError{404, "no such route: " + path};
-  if (batch != (req.method == "POST"))
-    throw ApiError{405, batch ? "method " + req.method + " is not allowed (POST a batch)"
-                              : "method " + req.method + " is not allowed (GET or HEAD)"};
-  const ServedTable* t = table_for(name);
-  if (!t) {
-    if (variant_from_name(name))
-      throw ApiError{404, "variant '" + std::string(name) +
-                              "' is not served (no table loaded: 'fano solve --rules " +
-                              std::string(name) + " --tables DIR' makes it)"};
-    std::string served;
-    for (const ServedTable& s : tables_)
-      served += (served.empty() ? "" : ", ") + variant_short_name(s.table.variant());
-    throw ApiError{404, "unknown variant '" + std::string(name) + "' (served here: " + served +
-                            "; /api/v1/info lists them)"};
-  }
-  const Variant v = t->table.variant();
-  const Rules rules(v);
-  if (batch) return batch_response(t->table, rules, req.body, req.interrupt);
-  if (what == "puzzle" || what == "stats") {
-    if (!v2) throw ApiError{404, "no such route: " + path + " (under /api/v2/)"};
-    return json_response(200, what == "puzzle" ? puzzle_json(t->table, req) : stats_json(t->table));
-  }
-  const GameRecord game = game_of(req, rules);
-  if (what == "player") {
-    if (!v2) throw ApiError{404, "no such route: " + path + " (the players are under /api/v2/)"};
-    return json_response(200, player_json(t->table, v, game, req));
-  }
-  if (what == "svg") {
-    // The picture of a position no game reaches is refused as the JSON route refuses it.
-    probe_or_unreachable(t->table, rules, game.current());
-    SvgOptions options = svg_options_for(game);
-    options.notes.clear();
-    return asset("image/svg+xml", board_svg(game.current(), options));
-  }
-  AnalysisOptions options;
-  options.principal_variation = v2 || what == "mainline";  // v2 is the whole report
-  options.interrupt = req.interrupt;
-  const PositionReport report = analyse(t->table, game, options);
-  if (v2)
-    return json_response(200, what == "mainline" ? v2_mainline_json(v, game, report)
-                                                 : v2_position_json(v, game, report));
-  return json_response(200, what == "mainline" ? mainline_json(v, game, report)
-                                               : position_json(t->table, v, game, report));
+  return route.answer(RouteCall{req, *tables, table, route});
 }
 
 Response Api::handle(const Request& req) const {
   Response r;
   try {
-    // POST only for the batch route (route() checks which); its answers are not cached.
-    const bool post = req.method == "POST";
-    const bool batch_path = req.path.rfind("/api/v2/", 0) == 0 && req.path.size() > 6 &&
-                            req.path.compare(req.path.size() - 6, 6, "/batch") == 0;
-    if (req.method != "GET" && req.method != "HEAD" && !(post && batch_path))
-      throw ApiError{405, "method " + req.method + " is not allowed (GET or HEAD" +
-                              (batch_path ? "; POST a batch)" : ")")};
-    // The parameters in name order (a multimap), the ones no route reads left out.
-    std::string key = req.path;
-    for (const auto& [k, val] : req.params)
-      if (is_read_param(k)) key += "\n" + k + "=" + val;
-    std::optional<Response> cached = cache_ && !post ? cache_->find(key) : std::nullopt;
-    if (post) {
-      r = route(req);
+    const RouteMatch match = match_route(req.method, req.path);
+    if (!match.route) throw ApiError{match.refusal, match.why};
+    const RouteCaching caching = match.route->caching;
+    std::shared_ptr<const ApiTables> tables = held();
+    if (caching == RouteCaching::kNever) {
+      r = route(req, match, std::move(tables));
       r.headers.push_back({"Cache-Control", "no-store"});
-    } else if (cached) {
-      r = std::move(*cached);
     } else {
-      r = route(req);
-      // The answer is a function of the request and the tables: an entity tag
-      // from the tables' checksums and the request lets clients revalidate.
-      const auto bytes = [](const std::string& t) {
-        return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
-      };
-      r.headers.push_back(
-          {"ETag", "\"" + hex64(fnv1a64(bytes(key), fnv1a64(bytes(etag_seed_)))) + "\""});
-      // API answers never change for these tables; the pages change with the version.
-      r.headers.push_back({"Cache-Control", (req.path.rfind("/api/v1/", 0) == 0 ||
-                                             req.path.rfind("/api/v2/", 0) == 0)
-                                                ? "public, max-age=86400"
-                                                : "no-cache"});
-      if (cache_) cache_->put(key, r);
-    }
-    const std::string& etag = r.headers.front().second;  // route() adds no header
-    if (!post && !req.if_none_match.empty() && req.if_none_match == etag) {
-      r.status = 304;
-      r.body.clear();
+      // The parameters in name order (a multimap), the ones no route reads left out.
+      std::string key = req.path;
+      for (const auto& [k, val] : req.params)
+        if (is_read_param(k)) key += "\n" + k + "=" + val;
+      const std::string cache_key = std::to_string(tables->generation) + "\n" + key;
+      std::optional<Response> cached = cache_ ? cache_->find(cache_key) : std::nullopt;
+      if (cached) {
+        r = std::move(*cached);
+      } else {
+        const std::string seed = tables->etag_seed;
+        r = route(req, match, std::move(tables));
+        // The answer is a function of the request and the tables: an entity tag
+        // from the tables' checksums and the request lets clients revalidate.
+        const auto bytes = [](const std::string& t) {
+          return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
+        };
+        r.headers.push_back(
+            {"ETag", "\"" + hex64(fnv1a64(bytes(key), fnv1a64(bytes(seed)))) + "\""});
+        // An answer never changes for its table; the pages change with the
+        // version, the lists with the tables held.
+        r.headers.push_back({"Cache-Control", caching == RouteCaching::kAnswer
+                                                  ? "public, max-age=86400"
+                                                  : "no-cache"});
+        if (cache_) cache_->put(cache_key, r);
+      }
+      const std::string& etag = r.headers.front().second;  // route() adds no header
+      if (!req.if_none_match.empty() && req.if_none_match == etag) {
+        r.status = 304;
+        r.body.clear();
+      }
     }
   } catch (const ApiError& e) {
-    r = error_response(e.status, e.message);
+    Json body{{"error", e.message}};
+    if (e.extra.is_object()) body.update(e.extra);
+    r = json_response(error_info(e.kind).http_status, body);
+    if (e.retry_after > 0) r.headers.push_back({"Retry-After", std::to_string(e.retry_after)});
   } catch (const Interrupted& e) {
     // Not cached (thrown before the answer is kept): asked again, it is computed again.
-    r = error_response(503, std::string(e.what()) +
-                                (e.reason() == Interrupted::Reason::kDeadline
+    r = error_response(
+        ErrorKind::kUnavailable,
+        std::string(e.what()) + (e.reason() == Interrupted::Reason::kDeadline
                                      ? " (the server's limit for one request); retry later, or "
                                        "ask about a shorter game"
                                      : " (the client closed its connection)"));
   } catch (const NotationError& e) {
-    r = error_response(error_info(ErrorKind::kBadInput).http_status, e.what());
+    r = error_response(ErrorKind::kBadInput, e.what());
   } catch (const UnreachablePosition& e) {
-    r = error_response(error_info(ErrorKind::kUnreachable).http_status, e.what());
+    r = error_response(ErrorKind::kUnreachable, e.what());
   } catch (const TablebaseError& e) {
-    r = error_response(error_info(e.kind()).http_status, e.what());
+    r = error_response(e.kind(), e.what());
   } catch (const std::exception& e) {
-    r = error_response(error_info(ErrorKind::kInternal).http_status,
-                       std::string("internal error: ") + e.what());
+    r = error_response(ErrorKind::kInternal, std::string("internal error: ") + e.what());
   }
   if (r.content_type == "application/json")
     r.headers.push_back({"Access-Control-Allow-Origin", "*"});

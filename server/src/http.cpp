@@ -178,17 +178,25 @@ void lower_this_threads_priority() {
 }  // namespace
 
 bool is_expensive(const Request& request) {
-  // A batch: up to kMaxBatchItems analyses in one request.
-  if (request.method == "POST") return true;
-  std::size_t moves = 0;
-  for (auto [it, end] = request.params.equal_range("moves"); it != end; ++it)
-    moves += count_moves(it->second);
-  if (moves == 0) return false;
-  const bool principal_variation =
-      request.path.rfind("/api/v2/", 0) == 0 ||
-      (request.path.size() >= 9 &&
-       request.path.compare(request.path.size() - 9, 9, "/mainline") == 0);
-  return principal_variation || moves > kCheapMoves;
+  const RouteMatch match = match_route(request.method, request.path);
+  if (!match.route) return false;
+  const auto moves = [&] {
+    std::size_t n = 0;
+    for (auto [it, end] = request.params.equal_range("moves"); it != end; ++it)
+      n += count_moves(it->second);
+    return n;
+  };
+  switch (match.route->cost) {
+    case RouteCost::kCheap:
+      return false;
+    case RouteCost::kLongHistory:
+      return moves() > kCheapMoves;
+    case RouteCost::kAnyHistory:
+      return moves() > 0;
+    case RouteCost::kExpensive:
+      return true;
+  }
+  return true;
 }
 
 class Session;

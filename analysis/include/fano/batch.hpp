@@ -33,6 +33,11 @@ bool blank_batch_line(std::string_view text);
 // Returns false for a bad line. Thread-safe (the table is only probed).
 bool answer_batch_line(const Tablebase& tb, const Rules& rules, const BatchLine& line,
                        bool value_only, std::string& out);
+// The same for a good line; a bad one throws what refused it (NotationError,
+// UnreachablePosition, ...) and appends nothing, so that a front end reports
+// it by its kind.
+void answer_batch_item(const Tablebase& tb, const Rules& rules, std::string_view text,
+                       bool value_only, std::string& out);
 
 // Answers each non-blank line in order; returns the number of bad lines.
 std::size_t answer_batch_lines(const Tablebase& tb, const Rules& rules,

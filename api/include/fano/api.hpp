@@ -6,14 +6,19 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "fano/errors.hpp"
 #include "fano/interrupt.hpp"
 #include "fano/json.hpp"
 #include "fano/rules.hpp"
@@ -45,21 +50,81 @@ struct Response {
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
-// The routes (README, "HTTP API"):
-//   GET /api/v1/info
-//   GET /api/v1/{variant}?position=...|moves=...        (both: moves from position)
-//   GET /api/v1/{variant}/mainline?position=...|moves=...
-//   GET /api/v1/{variant}/svg?position=...|moves=...    (the board picture)
-//   GET /api/v2/{variant}/player?player=P&seed=S&moves=...  (a self-play player's move)
-//   GET /api/v2/{variant}/puzzle?seed=S   (a position where exactly one move keeps the value)
-//   GET /api/v2/{variant}/stats           (values by plies, the longest wins with their lines)
-//   POST /api/v2/{variant}/batch   body {"items": [position | "moves: ..."], "value_only": bool}
-//   GET / (the explorer page), GET /api (the API's documentation page)
-// Errors: 400 bad input, 404 unknown route or variant, 405 a method other
-// than GET or HEAD (POST for the batch route), 413 a batch of more than
-// kMaxBatchItems items, 422 a legal position no game reaches, 503 an
-// analysis stopped by the request's interrupt; the body is {"error": "..."}.
+// A reading whose table is on its way (`fano serve` solves the missing ones
+// in the background): what a request for it is answered meanwhile, 503 with
+// Retry-After and this progress.
+struct TableProgress {
+  // "queued", "solving"; or it will not come: "failed" (the solve or its
+  // file failed: 500) or "refused" (over the server's limit: 404), `stage`
+  // saying why.
+  std::string state;
+  std::size_t ahead = 0;  // solves to finish before this one starts
+  std::string stage;      // the solver's last progress line ("" before it starts)
+  double seconds = 0;     // since its solve started
+  int retry_after = 1;    // seconds, for Retry-After
+};
+
+// Asked for a reading with no table held: starts or finds its table's way
+// (then its progress: 503), or says it will not come (nullopt: 404 "not
+// served"; or the progress's "failed" or "refused"). Called from the
+// answering threads at once: thread-safe.
+using PendingTables = std::function<std::optional<TableProgress>(const Variant&)>;
+
+// The most items a batch takes (413 beyond).
 inline constexpr std::size_t kMaxBatchItems = 1000;
+// A moves= history of at most this many moves is cheap to analyse (a
+// longer one counts as expensive on the routes that say so).
+inline constexpr std::size_t kCheapMoves = 8;
+
+// How much a route's answer costs, for the server's limit on long analyses
+// (`server::is_expensive`, fano/server.hpp).
+enum class RouteCost : std::uint8_t {
+  kCheap,        // a page, a list, a table probe
+  kLongHistory,  // expensive with a moves= history of more than kCheapMoves moves
+  kAnyHistory,   // expensive with any moves= history (a principal variation from it)
+  kExpensive,    // always (a batch: up to kMaxBatchItems analyses)
+};
+
+// How an answer may be kept (Cache-Control, the Api's own answer cache).
+enum class RouteCaching : std::uint8_t {
+  kPage,    // no-cache: the page changes with the version
+  kAnswer,  // public, a day: an answer never changes for its table
+  kList,    // no-cache: the tables held change while a server solves
+  kNever,   // no-store, never kept (a POST)
+};
+
+struct RouteCall;  // api.cpp: the request, the Api's tables, the table named
+
+// One route of the HTTP API. The table (routes()) is the one description:
+// the Api answers by it (method, path, handler, caching) and the HTTP
+// server limits expensive requests by it (server::is_expensive).
+struct Route {
+  std::string_view method;   // "GET" (HEAD answered as GET) or "POST"
+  std::string_view pattern;  // "/api/v2/{variant}/mainline": "{variant}" is one path segment
+  RouteCost cost;
+  RouteCaching caching;
+  // Version 1, the explorer page's shape: kept while the page reads it, then removed.
+  bool deprecated;
+  std::size_t max_items;  // the most items its body takes (the batch), else 0
+  Response (*answer)(const RouteCall&);
+};
+
+// Every route, first match first (a literal segment before "{variant}").
+std::span<const Route> routes();
+
+// What a request's method and path name: the route, or the error kind and
+// message of the refusal (404 no such route, 405 a method the path does not
+// take). `variant` is the "{variant}" segment, when the route has one.
+struct RouteMatch {
+  const Route* route = nullptr;
+  std::string_view variant;
+  ErrorKind refusal = ErrorKind::kNotFound;  // when no route
+  std::string why;                           // when no route
+};
+RouteMatch match_route(std::string_view method, std::string_view path);
+
+struct ApiTables;  // api.cpp: the tables held, with what is derived from them
+
 class Api {
  public:
   // One table per served variant (at most one each); `version` is reported by
@@ -70,17 +135,27 @@ class Api {
   // Thread-safe; never throws (an unexpected failure becomes a 500 naming it).
   Response handle(const Request& request) const;
 
-  const std::vector<ServedTable>& tables() const { return tables_; }
+  // The tables held now.
+  std::vector<std::shared_ptr<const ServedTable>> tables() const;
+
+  // Holds one more table (one solved while serving), answering from it from
+  // now on; the answers kept are dropped (the lists and entity tags change).
+  // Thread-safe. A table of a variant already held replaces it.
+  void add_table(ServedTable table);
+  // What answers a request for a reading with no table (default, or empty:
+  // 404). Thread-safe.
+  void set_pending(PendingTables pending);
 
  private:
-  const ServedTable* table_for(std::string_view name) const;
-  Json rules_json() const;
-  Response route(const Request& request) const;
+  friend struct RouteCall;
+  std::shared_ptr<const ApiTables> held() const;
+  Response route(const Request& request, const RouteMatch& match,
+                 std::shared_ptr<const ApiTables> tables) const;
 
-  std::vector<ServedTable> tables_;
   std::string version_;
-  std::string info_body_;
-  std::string etag_seed_;  // the tables' checksums: answers change only with them
+  mutable std::mutex mutex_;  // guards tables_ and pending_
+  std::shared_ptr<const ApiTables> tables_;
+  std::shared_ptr<const PendingTables> pending_;
   struct Cache;
   std::unique_ptr<Cache> cache_;
 };

@@ -29,6 +29,11 @@ enum class ErrorKind : std::uint8_t {
   kCorrupt,       // checksum right but contents inconsistent
   kWrongVariant,  // a table of another variant
   kIo,            // a read or write failed
+  // The HTTP API's own refusals (never a CLI exit; their codes keep the table whole).
+  kNotFound,          // no such route, or a name that is no reading of the rules
+  kMethodNotAllowed,  // a method the route does not take
+  kTooLarge,          // more items than the route takes
+  kUnavailable,       // not now: an analysis stopped, a table still being solved
 };
 
 // How one kind is reported: its name (the `kind` of Python's TablebaseError and
@@ -41,7 +46,7 @@ struct ErrorKindInfo {
 };
 
 // Indexed by ErrorKind. Exit codes 10..18 are the table kinds, in order.
-inline constexpr std::array<ErrorKindInfo, 15> kErrorKinds{{
+inline constexpr std::array<ErrorKindInfo, 19> kErrorKinds{{
     {ErrorKind::kInternal, "internal", 1, 500},
     {ErrorKind::kBadInput, "bad_input", 2, 400},
     {ErrorKind::kUnreachable, "unreachable", 3, 422},
@@ -57,6 +62,10 @@ inline constexpr std::array<ErrorKindInfo, 15> kErrorKinds{{
     {ErrorKind::kCorrupt, "corrupt", 16, 500},
     {ErrorKind::kWrongVariant, "wrong_variant", 17, 500},
     {ErrorKind::kIo, "io", 18, 500},
+    {ErrorKind::kNotFound, "not_found", 19, 404},
+    {ErrorKind::kMethodNotAllowed, "method_not_allowed", 20, 405},
+    {ErrorKind::kTooLarge, "too_large", 21, 413},
+    {ErrorKind::kUnavailable, "unavailable", 22, 503},
 }};
 
 constexpr const ErrorKindInfo& error_info(ErrorKind kind) { return kErrorKinds[std::size_t(kind)]; }

@@ -53,11 +53,10 @@ using Handler = std::function<Response(const Request&)>;
 // Which requests count as expensive (for the limit of ServerOptions).
 using Classifier = std::function<bool(const Request&)>;
 
-// The Api's expensive requests: analysis under a history (a moves= list of
-// more than kCheapMoves moves), or a principal variation (/mainline, or any
-// /api/v2/ position answer) with a history, or a batch (POST). Everything
-// else is a table probe.
-inline constexpr std::size_t kCheapMoves = 8;
+// The Api's expensive requests, by the cost of their route in the route
+// table (fano/api.hpp, routes()): an analysis under a long history (more
+// than kCheapMoves moves), a principal variation with a history, a batch.
+// A request no route takes is refused at once: cheap.
 bool is_expensive(const Request& request);
 
 // The limits of a request, refused past them: 431 (414 for the request

@@ -1,0 +1,977 @@
+// The HTTP API as a function (fano::api's Api, no network): answers against
+// `fano query --json` and the table itself, every error case, history (rule
+// 3), the main line, the batch, the players, puzzles and statistics, caching
+// and security headers, and the route table. The HTTP server's tests are in
+// test_server.cpp and test_server_http.cpp.
+#include <atomic>
+
+#include "api_fixtures.hpp"
+#include "fano/analysis.hpp"
+#include "fano/game_facts.hpp"
+#include "fano/json.hpp"
+#include "fano/notation.hpp"
+#include "fano/players.hpp"
+#include "fano/rules_options.hpp"
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+using nlohmann::json;
+using server::Api;
+using server::Request;
+using server::Response;
+
+// The API's category and plies, written out from a value seen by the side to
+// move (independently of the server's own conversion).
+json plies_of(Outcome o) { return o.value == Value::kDraw ? json(nullptr) : json(o.plies); }
+
+// ---------------------------------------------------------------------------
+// Positions: the API against the table and against `fano query --json`
+
+// Every field of a position answer against the table: the value of the side
+// to move, and each move's category for the side to move after it.
+void expect_answer_matches_table(const json& j, const Tablebase& tb, State st) {
+  const Rules rules(tb.variant());
+  const Outcome value = *tb.probe(st);
+  EXPECT_EQ(j["position"], format_position(st));
+  EXPECT_EQ(j["to_move"], colour_name(st.to_move()));
+  EXPECT_EQ(j["category"], value_name(value.value));
+  EXPECT_EQ(j["plies"], plies_of(value));
+  const bool over = game_over(rules, st) != GameOver::kNone;
+  EXPECT_EQ(j["game_over"].is_null(), !over) << j;
+  ASSERT_EQ(j["moves"].size(), over ? 0u : legal_moves(rules, st).size()) << j;
+  for (const json& m : j["moves"]) {
+    const std::string text = m["move"];
+    const State child = apply_move(st, resolve_move(rules, st, parse_move_text(text), text));
+    EXPECT_EQ(m["position"], format_position(child));
+    const Outcome c = *tb.probe(child);  // for the side to move after the move
+    EXPECT_EQ(m["category"], value_name(c.value)) << m;
+    EXPECT_EQ(m["plies"], plies_of(c)) << m;
+  }
+  // Best first for the side to move: the opponent's outcomes worst first.
+  for (std::size_t i = 1; i < j["moves"].size(); ++i) {
+    const auto outcome = [](const json& m) {
+      const std::string cat = m["category"];
+      return Outcome{cat == "win"    ? Value::kWin
+                     : cat == "loss" ? Value::kLoss
+                                     : Value::kDraw,
+                     std::uint16_t(m["plies"].is_null() ? 0 : int(m["plies"]))};
+    };
+    EXPECT_FALSE(better_for_mover(outcome_for_mover(outcome(j["moves"][i])),
+                                  outcome_for_mover(outcome(j["moves"][i - 1]))))
+        << "not best first at " << j["moves"][i];
+  }
+}
+
+// `fano query --json` converted to the API's point of view.
+json query_as_api(const json& q) {
+  json out{{"position", q["position"]},
+           {"to_move", q["to_move"]},
+           {"category", q["value"]},
+           {"plies", q["plies"]},
+           {"game_over", q["game_over"]}};
+  json moves = json::array();
+  for (const json& m : q["moves"]) {
+    const std::string r = m["result"];
+    moves.push_back({{"move", m["move"]},
+                     {"position", m["position"]},
+                     {"category", r == "win"    ? "loss"
+                                  : r == "loss" ? "win"
+                                                : "draw"},
+                     {"plies", r == "draw" ? json(nullptr) : json(int(m["plies"]) - 1)}});
+  }
+  out["moves"] = std::move(moves);
+  return out;
+}
+
+json api_core(const json& a) {
+  json out{{"position", a["position"]},
+           {"to_move", a["to_move"]},
+           {"category", a["category"]},
+           {"plies", a["plies"]},
+           {"game_over", a["game_over"]}};
+  json moves = json::array();
+  for (const json& m : a["moves"])
+    moves.push_back({{"move", m["move"]},
+                     {"position", m["position"]},
+                     {"category", m["category"]},
+                     {"plies", m["plies"]}});
+  out["moves"] = std::move(moves);
+  return out;
+}
+
+class ApiVariant : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(ApiVariant, SampledPositionsMatchTheTableAndFanoQuery) {
+  const Variant v = GetParam();
+  const std::string name = variant_short_name(v);
+  const Tablebase& tb = table_of(v);
+  const std::vector<State> sample = sample_positions(v, 30, 20261203u + v.stack_cap, 40, 40);
+  std::mt19937 rng(7);
+  int queried = 0;
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    const State st = sample[i];
+    std::string text = format_position(st);
+    if (i % 2) std::replace(text.begin(), text.end(), ' ', '_');  // '_' for the space
+    const json j = get_json("/api/v1/" + name, {{"position", text}});
+    expect_answer_matches_table(j, tb, st);
+    EXPECT_EQ(j["variant"], name);
+    EXPECT_EQ(j["stack_cap"], v.stack_cap);
+    // A subsample against the command line tool's own answer.
+    if (rng() % 8 == 0 && queried < 12) {
+      ++queried;
+      const RunResult q = run_fano({"query", "--json", "--tb", table_path(v), format_position(st)});
+      ASSERT_EQ(q.exit_code, 0) << q.err;
+      EXPECT_EQ(api_core(j), query_as_api(parse_json(q.out))) << format_position(st);
+    }
+  }
+  EXPECT_GT(queried, 3);
+  EXPECT_GT(sample.size(), 200u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, ApiVariant, ::testing::ValuesIn(kAllVariants),
+                         variant_param_name);
+
+TEST(Api, VariantNamesAndSlugs) {
+  for (const Variant& v : kAllVariants) {
+    EXPECT_EQ(variant_from_name(variant_short_name(v)), v);
+    EXPECT_EQ(variant_from_name(variant_slug(v)), v);
+    const json a = get_json("/api/v1/" + variant_slug(v), {{"moves", "C4"}});
+    EXPECT_EQ(a["variant"], variant_short_name(v));
+  }
+  EXPECT_EQ(variant_short_name(kStandard), "standard");
+  EXPECT_FALSE(variant_from_name("cap4"));
+}
+
+// Any rules' table is served under every name of its rules (the library's
+// one parser), with the rules' supply and value.
+TEST(Api, OtherRulesAreServedByName) {
+  Variant v = kCap2Projective;
+  v.lines = Lines::kColourOnly, v.circles = 2, v.triangles = 1;
+  const Solution sol = solve(v);
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(sol, "memory"), "memory"});
+  const Api other(std::move(tables), "test");
+  for (const std::string name : {"cap2-projective-colour-2c1t", "projective-colour-2c1t"}) {
+    Request r;
+    r.path = "/api/v2/" + name;
+    r.params = {{"moves", "C4"}};
+    const Response res = other.handle(r);
+    ASSERT_EQ(res.status, 200) << res.body;
+    const json a = parse_json(res.body);
+    EXPECT_EQ(a["variant"], "cap2-projective-colour-2c1t");
+    EXPECT_EQ(a["line_rule"], "colour");
+    EXPECT_EQ(a["circles"], 2);
+    EXPECT_EQ(a["triangles"], 1);
+    EXPECT_EQ(a["supply"], json::parse(R"({"white":{"circle":1,"triangle":1},)"
+                                       R"("black":{"circle":2,"triangle":1}})"));
+    const State st = parse_position("-/-/-/C/-/-/- b", v);
+    EXPECT_EQ(a["value"], value_name(sol.lookup(st)->value));
+  }
+  Request bad;
+  bad.path = "/api/v2/standard-4c4t";
+  EXPECT_EQ(other.handle(bad).status, 404);
+}
+
+// GET /api/v2/rules: the rules options' description and every reading, each
+// saying whether this server has its table (here, only the one loaded).
+TEST(Api, RulesRouteListsTheOptionsAndEveryReading) {
+  Variant v = kCap2Projective;
+  v.circles = 1, v.triangles = 1;
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(solve(v), "memory"), "memory"});
+  const Api one(std::move(tables), "test");
+  Request r;
+  r.path = "/api/v2/rules";
+  const Response res = one.handle(r);
+  ASSERT_EQ(res.status, 200) << res.body;
+  json body = parse_json(res.body);
+  int served = 0;
+  for (json& reading : body["readings"]) {
+    const bool is_it = reading["slug"] == variant_slug(v);
+    EXPECT_EQ(reading["served"], is_it) << reading["slug"];
+    served += is_it;
+    reading.erase("served");
+  }
+  EXPECT_EQ(served, 1);
+  EXPECT_EQ(body, rules_catalog_json());
+}
+
+TEST(Api, MovesApplyFromTheEmptyBoardOrAPosition) {
+  const Rules rules(kStandard);
+  const json a = get_json("/api/v1/standard", {{"moves", "C4,t3"}});
+  EXPECT_EQ(a["position"], "-/-/t/C/-/-/- w");
+  EXPECT_EQ(a["moves_played"], json::array({"C4", "t3"}));
+  expect_answer_matches_table(a, table_of(kStandard), play_moves(rules, kEmptyBoard, "C4,t3"));
+  const json b = get_json("/api/v1/standard", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}});
+  EXPECT_EQ(b["position"], "-/-/t/C/-/-/- w");
+  EXPECT_EQ(b["start"], "-/-/-/C/-/-/- b");
+  // The supply: two of each kind less those on the board.
+  EXPECT_EQ(
+      a["supply"],
+      json::parse(R"({"white":{"circle":1,"triangle":2},"black":{"circle":2,"triangle":1}})"));
+  // Structured moves: a placement names its shape and space.
+  for (const json& m : a["moves"]) {
+    EXPECT_TRUE(m["from"].is_null());
+    EXPECT_EQ(std::string(m["move"]),
+              std::string(m["shape"] == "circle" ? "C" : "T") + std::to_string(int(m["to"])));
+  }
+}
+
+TEST(Api, GameOverAsData) {
+  const json j = get_json("/api/v1/standard", {{"moves", "C1,c2,C4"}});
+  EXPECT_EQ(j["category"], "win");
+  EXPECT_EQ(j["plies"], 0);
+  EXPECT_EQ(j["game_over"]["reason"], "line");
+  EXPECT_EQ(j["game_over"]["line"], json::array({1, 2, 4}));
+  EXPECT_EQ(j["game_over"]["loser"], "white");
+  EXPECT_EQ(j["moves"], json::array());
+  EXPECT_TRUE(j["engine_move"].is_null());
+}
+
+// A game into the movement phase that returns to an earlier position: rule 3
+// ends it drawn, whatever the table says of the position alone.
+TEST(Api, RepetitionEndsTheGameDrawn) {
+  const Rules rules(kStandard);
+  const Tablebase& tb = table_of(kStandard);
+  std::mt19937 rng(11);
+  int found = 0;
+  for (int game = 0; game < 400 && found < 5; ++game) {
+    GameRecord rec(rules);
+    while (!rec.over() && rec.plies() < 200) {
+      const auto moves = careful_moves(rec.current(), legal_moves(rules, rec.current()));
+      rec.play(moves[rng() % moves.size()]);
+    }
+    const auto end = rec.end();
+    if (!end || end->reason != EndReason::kRepetition) continue;
+    ++found;
+    const json j = get_json("/api/v1/standard", {{"moves", rec.move_list()}});
+    EXPECT_EQ(j["category"], "draw") << rec.move_list();
+    EXPECT_TRUE(j["plies"].is_null());
+    EXPECT_EQ(j["game_over"]["reason"], "repetition");
+    EXPECT_EQ(j["table_category"], value_name(tb.probe(rec.current())->value));
+    // One ply earlier, the repeating move is listed as a draw that repeats.
+    rec.undo();
+    const json before = get_json("/api/v1/standard", {{"moves", rec.move_list()}});
+    bool saw_repeat = false;
+    for (const json& m : before["moves"])
+      if (m["repeats"] == true) {
+        saw_repeat = true;
+        EXPECT_EQ(m["category"], "draw") << m;
+        EXPECT_TRUE(m["plies"].is_null()) << m;
+      }
+    EXPECT_TRUE(saw_repeat) << rec.move_list();
+  }
+  EXPECT_EQ(found, 5);
+}
+
+TEST(Api, MainlinePlaysBestToTheEnd) {
+  const Rules rules(kStandard);
+  const Tablebase& tb = table_of(kStandard);
+  for (const std::string& moves :
+       {std::string("C4,t3,C3"), std::string("C1,c2"), std::string("C4")}) {
+    SCOPED_TRACE(moves);
+    const json j = get_json("/api/v1/standard/mainline", {{"moves", moves}});
+    GameRecord rec = GameRecord::from_moves(rules, kEmptyBoard, moves);
+    const Outcome start = *tb.probe(rec.current());
+    EXPECT_EQ(j["category"], value_name(start.value));
+    ASSERT_TRUE(j["mainline"].is_array());
+    for (const json& step : j["mainline"]) {
+      const Outcome before = *tb.probe(rec.current());
+      rec.play(std::string(step["move"]));
+      EXPECT_EQ(step["position"], format_position(rec.current()));
+      // Each move keeps the value: the side to move after it has the
+      // previous value seen from the other side, one ply later.
+      const Outcome after = *tb.probe(rec.current());
+      if (rec.end() && rec.end()->reason == EndReason::kRepetition) break;
+      EXPECT_EQ(outcome_for_mover(after), before) << step;
+      EXPECT_EQ(step["category"], value_name(after.value)) << step;
+      EXPECT_EQ(step["plies"], plies_of(after)) << step;
+    }
+    ASSERT_TRUE(rec.over()) << "the main line stops before the end";
+    EXPECT_EQ(j["end"]["reason"], end_reason_name(rec.end()->reason));
+    if (start.value == Value::kDraw) {
+      EXPECT_TRUE(j["winner"].is_null());
+    } else {
+      EXPECT_EQ(rec.plies() - GameRecord::from_moves(rules, kEmptyBoard, moves).plies(),
+                start.plies);
+      const Colour side = GameRecord::from_moves(rules, kEmptyBoard, moves).current().to_move();
+      EXPECT_EQ(j["winner"], colour_name(start.value == Value::kWin ? side : opponent(side)));
+    }
+  }
+}
+
+TEST(Api, InfoListsEveryTableWithItsCounts) {
+  const json j = get_json("/api/v1/info");
+  EXPECT_EQ(j["version"], "test");
+  ASSERT_EQ(j["variants"].size(), 4u);
+  for (const json& v : j["variants"]) {
+    const Variant variant = *variant_from_name(std::string(v["name"]));
+    const TablebaseHeader& h = table_of(variant).header();
+    EXPECT_EQ(v["reachable"], h.reachable);
+    EXPECT_EQ(v["win"], h.win);
+    EXPECT_EQ(v["loss"], h.loss);
+    EXPECT_EQ(v["draw"], h.draw);
+    EXPECT_EQ(v["win"].get<std::uint64_t>() + v["loss"].get<std::uint64_t>() +
+                  v["draw"].get<std::uint64_t>(),
+              h.reachable);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h.checksum));
+    EXPECT_EQ(v["checksum"], hex);
+  }
+}
+
+TEST(Api, ErrorsNameTheProblem) {
+  struct Case {
+    std::string path;
+    std::multimap<std::string, std::string> params;
+    int status;
+    std::string words;
+  };
+  const std::string long_moves(5000, 'C');
+  const std::vector<Case> cases = {
+      {"/api/v1/standard", {}, 400, "position= or moves="},
+      {"/api/v1/standard", {{"position", "x/-/-/-/-/-/- w"}}, 400, "unknown character"},
+      {"/api/v1/standard", {{"position", "-/-/-/-/-/- w"}}, 400, "7 stacks"},
+      {"/api/v1/standard", {{"position", "CTc/-/-/-/-/-/- b"}}, 400, "stack cap"},
+      {"/api/v1/standard", {{"moves", "C4,Q9"}}, 400, "Q9"},
+      {"/api/v1/standard", {{"moves", "C1,c2,C4,c3"}}, 400, "already over"},
+      {"/api/v1/standard", {{"moves", "C4"}, {"moves", "C5"}}, 400, "more than once"},
+      {"/api/v1/standard", {{"moves", long_moves}}, 400, "longer than"},
+      {"/api/v1/standard",
+       {{"position", std::string("-/-/-\0/-/-/-/- w", 16)}},
+       400,
+       "control character"},
+      {"/api/v1/standard", {{"position", "-/-/-/\xff/-/-/- w"}}, 400, "not UTF-8"},
+      {"/api/v1/standard", {{"position", "-/-/-/\xc3/-/-/- w"}}, 400, "not UTF-8"},
+      {"/api/v1/standard", {{"position", "C/T/c/C/t/-/c w"}}, 422, "no game reaches"},
+      {"/api/v1/cap4", {{"moves", "C4"}}, 404, "unknown variant"},
+      {"/api/v1/standard/nothing", {{"moves", "C4"}}, 404, "no such route"},
+      {"/nothing", {}, 404, "no such route"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.path + " " + (c.params.empty() ? "" : c.params.begin()->second.substr(0, 40)));
+    const Response r = get(c.path, c.params);
+    EXPECT_EQ(r.status, c.status) << r.body;
+    EXPECT_EQ(r.content_type, "application/json");
+    const json j = parse_json(r.body);  // valid JSON even for invalid UTF-8 input
+    ASSERT_TRUE(j.is_object() && j["error"].is_string()) << r.body;
+    EXPECT_NE(std::string(j["error"]).find(c.words), std::string::npos) << j;
+    EXPECT_EQ(j.size(), 1u);
+  }
+  Request post;
+  post.method = "POST";
+  post.path = "/api/v1/standard";
+  EXPECT_EQ(api().handle(post).status, 405);
+}
+
+TEST(Api, ANotServedVariantIs404) {
+  std::vector<server::ServedTable> one;
+  one.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
+  const Api only(std::move(one), "test");
+  Request r;
+  r.path = "/api/v1/cap3";
+  r.params = {{"moves", "C4"}};
+  const Response res = only.handle(r);
+  EXPECT_EQ(res.status, 404);
+  EXPECT_NE(res.body.find("not served"), std::string::npos) << res.body;
+  EXPECT_EQ(parse_json(only.handle(Request{"GET", "/api/v1/info", {}, ""}).body)["variants"].size(),
+            1u);
+}
+
+// The answer cache: a small one, overflowing many times, answers exactly as
+// no cache does (and as a second ask of the same question).
+TEST(Api, ABoundedCacheAnswersAsNoCache) {
+  const auto tables = [] {
+    std::vector<server::ServedTable> t;
+    t.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
+    return t;
+  };
+  const Api small(tables(), "test", 64 * 1024), none(tables(), "test", 0);
+  const std::vector<State> sample = sample_positions(kStandard, 60, 5, 40, 40);
+  for (int pass = 0; pass < 2; ++pass)
+    for (const State st : sample) {
+      const Request r{"GET", "/api/v1/standard", {{"position", format_position(st)}}, ""};
+      const Response a = small.handle(r), b = none.handle(r);
+      ASSERT_EQ(a.status, 200);
+      EXPECT_EQ(a.body, b.body);
+      EXPECT_EQ(a.headers, b.headers);
+    }
+  EXPECT_GT(sample.size(), 500u);
+}
+
+TEST(Api, CachingAndCorsHeaders) {
+  const auto header = [](const Response& r, const std::string& key) {
+    for (const auto& [k, v] : r.headers)
+      if (k == key) return v;
+    return std::string();
+  };
+  const Response a = get("/api/v1/standard", {{"moves", "C4"}});
+  EXPECT_EQ(header(a, "Access-Control-Allow-Origin"), "*");
+  EXPECT_NE(header(a, "Cache-Control").find("max-age="), std::string::npos);
+  const std::string etag = header(a, "ETag");
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(header(get("/api/v1/standard", {{"moves", "C4"}}), "ETag"), etag);
+  EXPECT_NE(header(get("/api/v1/standard", {{"moves", "C5"}}), "ETag"), etag);
+  Request again{"GET", "/api/v1/standard", {{"moves", "C4"}}, etag};
+  const Response cached = api().handle(again);
+  EXPECT_EQ(cached.status, 304);
+  EXPECT_TRUE(cached.body.empty());
+  // Errors are not cached.
+  EXPECT_TRUE(header(get("/api/v1/standard", {{"moves", "Q9"}}), "ETag").empty());
+}
+
+// A request whose Interrupt fires (the server's deadline, here already
+// past; or its client gone) is answered 503 naming why, and that answer is
+// not kept: the same request without it is computed (200, the report).
+TEST(Api, AnInterruptedAnalysisIs503AndNotCached) {
+  for (const char* route : {"/api/v2/cap3-projective", "/api/v1/cap3-projective/mainline"}) {
+    SCOPED_TRACE(route);
+    Request r;
+    r.path = route;
+    r.params = {{"moves", "C4,t1,C5,c6,T1,t4,T4,c2,1-5,6-1,5-1"}};
+    r.interrupt = Interrupt().until(Interrupt::Clock::now());
+    const Response stopped = api().handle(r);
+    EXPECT_EQ(stopped.status, 503);
+    EXPECT_NE(json::parse(stopped.body)["error"].get<std::string>().find("deadline"),
+              std::string::npos)
+        << stopped.body;
+    auto flag = std::make_shared<std::atomic<bool>>(true);
+    r.interrupt = Interrupt::when_set(flag);
+    const Response gone = api().handle(r);
+    EXPECT_EQ(gone.status, 503);
+    EXPECT_NE(gone.body.find("cancelled"), std::string::npos) << gone.body;
+    r.interrupt = {};
+    const Response answered = api().handle(r);
+    EXPECT_EQ(answered.status, 200) << answered.body;
+    EXPECT_EQ(json::parse(answered.body)["position"],
+              format_position(GameRecord::from_moves(Rules(kCap3Projective), kEmptyBoard,
+                                                     "C4,t1,C5,c6,T1,t4,T4,c2,1-5,6-1,5-1")
+                                  .current()));
+  }
+  // A batch polls once an item.
+  Request post;
+  post.method = "POST";
+  post.path = "/api/v2/standard/batch";
+  post.body = R"({"items": ["moves: C4,t3"]})";
+  post.interrupt = Interrupt().until(Interrupt::Clock::now());
+  EXPECT_EQ(api().handle(post).status, 503);
+}
+
+TEST(Api, ParametersNoRouteReadsShareTheCachedAnswer) {
+  const auto etag_of = [](const Response& r) {
+    for (const auto& [k, v] : r.headers)
+      if (k == "ETag") return v;
+    return std::string();
+  };
+  const Response plain = get("/api/v1/standard", {{"moves", "C4,t3"}});
+  ASSERT_EQ(plain.status, 200);
+  for (const auto& extra : {std::pair<std::string, std::string>{"_", "1733400000"},
+                            {"cachebuster", "x"},
+                            {"zz", "C5"}}) {
+    const Response r = get("/api/v1/standard", {{"moves", "C4,t3"}, extra});
+    EXPECT_EQ(r.status, 200) << extra.first;
+    EXPECT_EQ(r.body, plain.body) << extra.first;
+    EXPECT_EQ(etag_of(r), etag_of(plain)) << extra.first;
+  }
+  // A parameter a route reads still tells answers apart.
+  EXPECT_NE(etag_of(get("/api/v1/standard", {{"moves", "C4,t3"}, {"position", "-/-/-/-/-/-/- w"}})),
+            etag_of(plain));
+}
+
+TEST(Api, PagesAndBoardPicture) {
+  const Response page = get("/");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<html"), std::string::npos);
+  EXPECT_EQ(page.body.find("https://"), std::string::npos)
+      << "the page must not load from the network";
+  const Response doc = get("/api");
+  EXPECT_NE(doc.body.find("/api/v1/{variant}/mainline"), std::string::npos);
+  const Response svg = get("/api/v1/standard/svg", {{"moves", "C1,c2,C4"}});
+  EXPECT_EQ(svg.status, 200);
+  EXPECT_EQ(svg.content_type, "image/svg+xml");
+  EXPECT_NE(svg.body.find("<title>C/c/-/C/-/-/- b</title>"), std::string::npos);
+  for (const int s : {1, 2, 4})
+    EXPECT_NE(svg.body.find("class=\"line-highlight\" data-space=\"" + std::to_string(s) + "\""),
+              std::string::npos)
+        << s;
+  for (int s = 1; s <= 7; ++s)
+    EXPECT_NE(svg.body.find("class=\"space\" data-space=\"" + std::to_string(s) + "\""),
+              std::string::npos);
+}
+
+// The value of a response header, or "" (the first of that name).
+std::string header_of(const Response& r, const std::string& key) {
+  for (const auto& [k, v] : r.headers)
+    if (k == key) return v;
+  return "";
+}
+
+// Every answer, errors and pages included, forbids sniffing,
+// framing and referrers and carries a Content-Security-Policy; the explorer's
+// allows its own script by hash, never inline scripts at large.
+TEST(Api, EveryAnswerCarriesSecurityHeaders) {
+  const std::vector<Response> answers = {
+      get("/api/v1/standard", {{"moves", "C4"}}),
+      get("/api/v1/standard", {{"moves", "Q9"}}),
+      get("/api/v1/standard/svg", {{"moves", "C4"}}),
+      get("/api/v1/info"),
+      get("/nothing"),
+      get("/"),
+      get("/api"),
+  };
+  for (const Response& r : answers) {
+    SCOPED_TRACE(r.content_type + " " + std::to_string(r.status));
+    EXPECT_EQ(header_of(r, "X-Content-Type-Options"), "nosniff");
+    EXPECT_EQ(header_of(r, "X-Frame-Options"), "DENY");
+    EXPECT_EQ(header_of(r, "Referrer-Policy"), "no-referrer");
+    const std::string csp = header_of(r, "Content-Security-Policy");
+    EXPECT_NE(csp.find("default-src 'none'"), std::string::npos) << csp;
+    EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos) << csp;
+  }
+  const std::string page = header_of(answers[5], "Content-Security-Policy");
+  const std::size_t script = page.find("script-src ");
+  ASSERT_NE(script, std::string::npos) << page;
+  const std::string sources = page.substr(script, page.find(';', script) - script);
+  EXPECT_NE(sources.find("'sha256-"), std::string::npos) << sources;
+  EXPECT_EQ(sources.find("unsafe"), std::string::npos) << sources;
+  EXPECT_NE(page.find("connect-src 'self'"), std::string::npos) << page;
+  // A revalidated answer keeps them.
+  Request again{"GET", "/api/v1/standard", {{"moves", "C4"}}, header_of(answers[0], "ETag")};
+  const Response not_modified = api().handle(again);
+  EXPECT_EQ(not_modified.status, 304);
+  EXPECT_EQ(header_of(not_modified, "X-Content-Type-Options"), "nosniff");
+}
+
+// The tables are named by their file, not by a folder of the server's machine.
+TEST(Api, InfoNamesEachTableByItsFileNameOnly) {
+  const json j = get_json("/api/v1/info");
+  ASSERT_EQ(j["variants"].size(), 4u);
+  for (const json& v : j["variants"]) {
+    const Variant variant = *variant_from_name(std::string(v["name"]));
+    EXPECT_EQ(v["table"], fs::path(table_path(variant)).filename().string());
+  }
+  EXPECT_EQ(get("/api/v1/info").body.find(tables_folder()), std::string::npos);
+}
+
+// The picture of a position no game reaches is refused as its JSON is.
+TEST(Api, SvgOfAnUnreachablePositionIs422) {
+  const std::multimap<std::string, std::string> unreachable{{"position", "C/T/c/C/t/-/c w"}};
+  const json j = get_json("/api/v1/standard/svg", unreachable, 422);
+  EXPECT_EQ(j, get_json("/api/v1/standard", unreachable, 422));
+  // A position with moves played from it: the position reached is what counts.
+  EXPECT_EQ(get("/api/v1/standard/svg", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}}).status,
+            200);
+}
+
+// The batch route: each item answered as the GET route answers it alone (the
+// same report), or with value_only as the table's probe says.
+
+TEST_P(ApiVariant, BatchAnswersEachItemAsTheSingleRouteDoes) {
+  const Variant v = GetParam();
+  const Tablebase& tb = table_of(v);
+  const std::vector<State> sample = sample_positions(v, 8, 777u + v.stack_cap, 40, 40);
+  ASSERT_GT(sample.size(), 20u);
+  json items = json::array();
+  for (const State st : sample) items.push_back(format_position(st));
+  items.push_back("moves: C4,t3");
+  const std::string path = "/api/v2/" + variant_slug(v) + "/batch";
+  for (const bool value_only : {false, true}) {
+    const Response r = post_batch(path, json{{"items", items}, {"value_only", value_only}}.dump());
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json j = parse_json(r.body);
+    EXPECT_EQ(j["variant"], variant_slug(v));
+    ASSERT_EQ(j["answers"].size(), items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const json& a = j["answers"][i];
+      const std::string item = items[i];
+      const bool moves = item.rfind("moves: ", 0) == 0;
+      const json single = get_json("/api/v2/" + variant_slug(v),
+                                   {{moves ? "moves" : "position", moves ? item.substr(7) : item}});
+      if (value_only) {
+        const State st = moves ? play_moves(Rules(v), kEmptyBoard, "C4,t3") : sample[i];
+        const Outcome o = *tb.probe(st);
+        EXPECT_EQ(a, (json{{"position", format_position(st)},
+                           {"value", value_name(o.value)},
+                           {"plies", plies_of(o)}}));
+      } else {
+        for (const char* k :
+             {"position", "value", "plies", "moves", "engine_move", "pv", "game_over"})
+          EXPECT_EQ(a[k], single[k]) << item << " " << k;
+      }
+    }
+  }
+}
+
+TEST(Api, BatchIsBoundedAndRefusesBadItemsWhole) {
+  const std::string path = "/api/v2/standard/batch";
+  const auto error_of = [&](const std::string& body, int status) {
+    const Response r = post_batch(path, body);
+    EXPECT_EQ(r.status, status) << body.substr(0, 80) << ": " << r.body;
+    const json j = parse_json(r.body);
+    EXPECT_EQ(j.size(), 1u);
+    return std::string(j["error"]);
+  };
+  json many = json::array();
+  for (std::size_t i = 0; i <= server::kMaxBatchItems; ++i) many.push_back("moves: C4");
+  EXPECT_NE(error_of(json{{"items", many}}.dump(), 413).find("at most 1000"), std::string::npos);
+  many.erase(many.begin());  // exactly the bound is answered
+  EXPECT_EQ(post_batch(path, json{{"items", many}, {"value_only", true}}.dump()).status, 200);
+  EXPECT_NE(error_of("[1,2", 400).find("not JSON"), std::string::npos);
+  EXPECT_NE(error_of(R"({"positions":[]})", 400).find("items"), std::string::npos);
+  EXPECT_NE(error_of(R"({"items":["moves: C4"],"value_only":"yes"})", 400).find("value_only"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"items":["moves: C4", 7]})", 400).find("batch item 2 is not a string"),
+            std::string::npos);
+  const std::string bad = error_of(R"({"items":["moves: C4", "moves: C4,Q9"]})", 400);
+  EXPECT_NE(bad.find("batch item 2"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("Q9"), std::string::npos) << bad;
+  EXPECT_NE(error_of(R"({"items":["C/T/c/C/t/-/c w"]})", 422).find("no game reaches"),
+            std::string::npos);
+  // The route takes POST only, and POST reaches no other route.
+  EXPECT_EQ(get(path).status, 405);
+  EXPECT_EQ(post_batch("/api/v2/standard", R"({"items":[]})").status, 405);
+  EXPECT_EQ(post_batch("/api/v1/standard/batch", R"({"items":[]})").status, 405);
+  EXPECT_EQ(post_batch("/api/v2/cap4/batch", R"({"items":[]})").status, 404);
+}
+
+// The players' route: each player's move is legal and is the move the player
+// (fano/players.hpp) makes with game_rng(seed, ply); a weaker player loses to
+// the engine in a seeded game played through the route.
+TEST(Api, PlayersMoveLegallyAsTheLibraryChooses) {
+  const Rules rules(kStandard);
+  const Tablebase& tb = table_of(kStandard);
+  // the empty board, an opening, and a movement-phase position the engine's game reaches
+  std::string ten;
+  const EngineGame opening = engine_game(tb, GameRecord(rules, kEmptyBoard), 10);
+  for (const Move& m : opening.game.moves()) ten += (ten.empty() ? "" : ",") + format_move(m);
+  for (const char* name : {"random", "greedy", "search:1", "search:3", "perfect", "engine"}) {
+    for (const std::string& moves : {std::string(), std::string("C4,t3"), ten}) {
+      const GameRecord game = GameRecord::from_moves(rules, kEmptyBoard, moves);
+      const json j =
+          get_json("/api/v2/standard/player", {{"player", name}, {"seed", "42"}, {"moves", moves}});
+      Rng rng = game_rng(42, game.moves().size());
+      const Move want = choose_player_move(parse_player(name), &tb, game, rng).move;
+      EXPECT_EQ(j["move"], format_move(want)) << name << " " << moves;
+      const auto legal = legal_moves(rules, game.current());
+      EXPECT_NE(std::find(legal.begin(), legal.end(), want), legal.end());
+      EXPECT_EQ(j["player"], name);
+    }
+  }
+  EXPECT_NE(std::string(get_json("/api/v2/standard/player", {{"player", "search:5"}, {"moves", ""}},
+                                 400)["error"])
+                .find("at most 4"),
+            std::string::npos);
+  EXPECT_NE(std::string(get_json("/api/v2/standard/player", {{"player", "best"}, {"moves", ""}},
+                                 400)["error"])
+                .find("unknown player"),
+            std::string::npos);
+  EXPECT_NE(
+      std::string(get_json("/api/v2/standard/player",
+                           {{"player", "greedy"}, {"seed", "-1"}, {"moves", ""}}, 400)["error"])
+          .find("seed"),
+      std::string::npos);
+  EXPECT_EQ(get("/api/v2/standard/player", {{"player", "greedy"}, {"moves", "C1,c2,C4"}}).status,
+            400);
+  EXPECT_EQ(get("/api/v1/standard/player", {{"player", "greedy"}, {"moves", ""}}).status, 404);
+
+  // The levels for people: nonlosing never picks a losing move when another
+  // exists; perfect:1 always keeps the value; perfect:0.5 sometimes does not.
+  // Judged by the table's probe of the position each move reaches.
+  const auto mover_value = [&](const GameRecord& g, const std::string& text) {
+    GameRecord after = g;
+    after.play(std::string_view(text));
+    if (after.over())
+      return after.end()->loser ? Value::kLoss : Value::kDraw;  // the mover formed a line
+    const Value theirs = tb.probe(after.current())->value;
+    return theirs == Value::kWin    ? Value::kLoss
+           : theirs == Value::kLoss ? Value::kWin
+                                    : Value::kDraw;
+  };
+  int slips = 0;
+  for (int seed = 1; seed <= 12; ++seed) {
+    const GameRecord g = GameRecord::from_moves(rules, kEmptyBoard, ten);
+    const Value best = tb.probe(g.current())->value;
+    bool any_safe = false;
+    for (const Move& m : legal_moves(rules, g.current()))
+      any_safe |= mover_value(g, format_move(m)) != Value::kLoss;
+    const std::multimap<std::string, std::string> q{{"seed", std::to_string(seed)}, {"moves", ten}};
+    auto with = [&](const char* player) {
+      auto p = q;
+      p.emplace("player", player);
+      return std::string(get_json("/api/v2/standard/player", p)["move"]);
+    };
+    if (any_safe) {
+      EXPECT_NE(mover_value(g, with("nonlosing")), Value::kLoss);
+    }
+    EXPECT_EQ(mover_value(g, with("perfect:1")), best);
+    slips += mover_value(g, with("perfect:0.5")) != best;
+  }
+  EXPECT_GT(slips, 0);
+  EXPECT_EQ(get("/api/v2/standard/player", {{"player", "perfect:1.5"}, {"moves", ""}}).status, 400);
+
+  // greedy (White) against the engine (Black), seeded: the table says who should win.
+  int engine_wins = 0;
+  for (const std::string seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {
+    std::string moves;
+    for (int ply = 0; ply < 200; ++ply) {
+      const json pos = get_json("/api/v1/standard", {{"moves", moves}});
+      if (!pos["game_over"].is_null()) {
+        if (pos["game_over"]["loser"] == "white") ++engine_wins;
+        break;
+      }
+      const json m =
+          get_json("/api/v2/standard/player",
+                   {{"player", ply % 2 ? "engine" : "greedy"}, {"seed", seed}, {"moves", moves}});
+      if (!moves.empty()) moves += ',';
+      moves += m["move"].get<std::string>();
+    }
+  }
+  EXPECT_GT(engine_wins, 0);
+}
+
+// Puzzles: in the position given, exactly one move keeps the side to move's
+// value, counted here from the table's probes of every child (not the
+// analysis' ratings); the same seed gives the same puzzle.
+TEST_P(ApiVariant, PuzzleHasExactlyOneMoveKeepingTheValue) {
+  const Variant v = GetParam();
+  const Rules rules(v);
+  const Tablebase& tb = table_of(v);
+  const std::string path = "/api/v2/" + variant_slug(v) + "/puzzle";
+  for (const char* seed : {"1", "2", "3", "99"}) {
+    const json p = get_json(path, {{"seed", seed}});
+    ASSERT_TRUE(p.contains("position")) << p;
+    EXPECT_EQ(p, get_json(path, {{"seed", seed}}));
+    const State st = parse_position(std::string(p["position"]), v);
+    const Outcome value = *tb.probe(st);
+    EXPECT_EQ(p["value"], value_name(value.value));
+    EXPECT_NE(value.value, Value::kLoss);
+    int keeping = 0, tempting = 0;
+    std::string solution;
+    for (const Move& m : legal_moves(rules, st)) {
+      const State child = apply_move(st, m);
+      const bool line_formed = game_over(rules, child) == GameOver::kLine;
+      const Value theirs = tb.probe(child)->value;
+      const Value mine = line_formed              ? Value::kLoss
+                         : theirs == Value::kWin  ? Value::kLoss
+                         : theirs == Value::kLoss ? Value::kWin
+                                                  : Value::kDraw;
+      if (mine == value.value) {
+        ++keeping;
+        solution = format_move(m);
+      } else if (!line_formed) {
+        ++tempting;
+      }
+    }
+    EXPECT_EQ(keeping, 1) << p;
+    EXPECT_EQ(p["solution"], solution);
+    EXPECT_EQ(p["tempting"], tempting);
+  }
+  EXPECT_EQ(get(path, {{"seed", "x"}}).status, 400);
+}
+
+// Statistics: every reachable position counted once (the sums by plies equal
+// the solver's totals in the header), the longest win as `fano facts` finds
+// it, each longest line a game that ends with the side to move's opponent losing.
+TEST(Api, StatsCountEveryPositionAndTheLongestWins) {
+  const Tablebase& tb = table_of(kStandard);
+  const json s = get_json("/api/v2/standard/stats");
+  std::uint64_t wins = 0, losses = 0, draw_classes = 0;
+  int longest = 0;
+  for (const json& r : s["by_plies"]) {
+    wins += std::uint64_t(r["win"]);
+    losses += std::uint64_t(r["loss"]);
+    if (r["win"] > 0) longest = std::max(longest, int(r["plies"]));
+  }
+  EXPECT_EQ(wins, tb.header().win);
+  EXPECT_EQ(losses, tb.header().loss);
+  for (std::size_t i = 0; i < tb.size(); ++i)
+    draw_classes += tb.outcome_at(i).value == Value::kDraw;
+  EXPECT_EQ(s["draw_classes"], draw_classes);
+  EXPECT_EQ(s["classes"], tb.size());
+  EXPECT_EQ(s["positions"]["reachable"], tb.header().reachable);
+  EXPECT_EQ(longest, longest_forced_win(tb).value.plies);
+  const Rules rules(kStandard);
+  ASSERT_FALSE(s["longest_wins"].empty());
+  for (const json& w : s["longest_wins"]) {
+    EXPECT_EQ(w["plies"], longest);
+    GameRecord game(rules, parse_position(std::string(w["position"]), kStandard));
+    const Colour winner = game.current().to_move();
+    for (const json& m : w["line"]) game.play(std::string(m));
+    ASSERT_TRUE(game.over());
+    EXPECT_EQ(game.end()->loser, opponent(winner));
+    EXPECT_EQ(w["line"].size(), std::size_t(longest));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The route table
+
+// Every row answers its method on its path (a table probe for the routes of
+// a reading), and refuses another method with 405; a path no row has is 404:
+// each status the error kind's (fano/errors.hpp).
+TEST(Api, EveryRouteOfTheTableAnswersItsMethodAndRefusesOthers) {
+  const int not_allowed = error_info(ErrorKind::kMethodNotAllowed).http_status;
+  for (const server::Route& route : server::routes()) {
+    std::string path(route.pattern);
+    if (const std::size_t at = path.find("{variant}"); at != std::string::npos)
+      path.replace(at, 9, "standard");
+    SCOPED_TRACE(std::string(route.method) + " " + path);
+    Request r;
+    r.method = std::string(route.method);
+    r.path = path;
+    if (path.find("/player") != std::string::npos) r.params = {{"player", "random"}};
+    if (path.find("standard") != std::string::npos && r.method == "GET")
+      r.params.insert({"moves", "C4"});
+    r.body = R"({"items": ["moves: C4"]})";
+    const server::RouteMatch m = server::match_route(r.method, r.path);
+    ASSERT_EQ(m.route, &route);
+    const Response answered = api().handle(r);
+    EXPECT_EQ(answered.status, 200) << answered.body;
+    r.method = route.method == "GET" ? "POST" : "GET";
+    EXPECT_EQ(api().handle(r).status, not_allowed);
+    r.method = "DELETE";
+    EXPECT_EQ(api().handle(r).status, not_allowed);
+    EXPECT_EQ(server::match_route("DELETE", path).refusal, ErrorKind::kMethodNotAllowed);
+  }
+  EXPECT_EQ(server::match_route("GET", "/api/v2/standard/nothing").route, nullptr);
+  EXPECT_EQ(server::match_route("GET", "/api/v2/standard/nothing").refusal, ErrorKind::kNotFound);
+  EXPECT_EQ(get("/api/v2/standard/nothing").status, error_info(ErrorKind::kNotFound).http_status);
+  // A route of version 2 alone, asked under version 1, says where it is.
+  const json j = get_json("/api/v1/standard/stats", {}, 404);
+  EXPECT_NE(std::string(j["error"]).find("under /api/v2/"), std::string::npos) << j;
+}
+
+// Version 1 is deprecated: every v1 row has its version 2 row (same method,
+// same path under /api/v2/), which answers the same question in the one
+// vocabulary.
+TEST(Api, EveryDeprecatedRouteHasItsVersionTwoRow) {
+  int deprecated = 0;
+  for (const server::Route& route : server::routes()) {
+    const bool v1 = route.pattern.rfind("/api/v1/", 0) == 0;
+    EXPECT_EQ(route.deprecated, v1) << route.pattern;
+    if (!v1) continue;
+    ++deprecated;
+    const std::string v2 = "/api/v2/" + std::string(route.pattern.substr(8));
+    const auto it = std::find_if(
+        server::routes().begin(), server::routes().end(),
+        [&](const server::Route& r) { return r.pattern == v2 && r.method == route.method; });
+    EXPECT_NE(it, server::routes().end()) << route.pattern << " has no " << v2;
+  }
+  EXPECT_EQ(deprecated, 4);
+  // The same table and question: the picture is the same bytes, the lists
+  // the same tables, the main line the same moves.
+  EXPECT_EQ(get("/api/v2/standard/svg", {{"moves", "C1,c2,C4"}}).body,
+            get("/api/v1/standard/svg", {{"moves", "C1,c2,C4"}}).body);
+  EXPECT_EQ(get("/api/v2/info").body, get("/api/v1/info").body);
+  const json v1 = get_json("/api/v1/standard/mainline", {{"moves", "C4,t3"}});
+  const json v2 = get_json("/api/v2/standard/mainline", {{"moves", "C4,t3"}});
+  ASSERT_EQ(v1["mainline"].size(), v2["mainline"].size());
+  for (std::size_t i = 0; i < v2["mainline"].size(); ++i)
+    EXPECT_EQ(v1["mainline"][i]["move"], v2["mainline"][i]["move"]);
+  EXPECT_GT(v2["mainline"].size(), 10u);
+}
+
+// The cost the server's limit reads is the route's: a probe is cheap, a
+// long history or a principal variation from one is not, a batch never is.
+TEST(Api, RouteCostsAreDeclaredPerRoute) {
+  const auto cost = [](std::string_view method, std::string_view path) {
+    const server::RouteMatch m = server::match_route(method, path);
+    EXPECT_NE(m.route, nullptr) << path;
+    return m.route ? m.route->cost : server::RouteCost::kCheap;
+  };
+  EXPECT_EQ(cost("GET", "/api/v1/info"), server::RouteCost::kCheap);
+  EXPECT_EQ(cost("GET", "/api/v2/rules"), server::RouteCost::kCheap);
+  EXPECT_EQ(cost("HEAD", "/"), server::RouteCost::kCheap);
+  EXPECT_EQ(cost("GET", "/api/v1/standard"), server::RouteCost::kLongHistory);
+  EXPECT_EQ(cost("GET", "/api/v1/standard/svg"), server::RouteCost::kLongHistory);
+  EXPECT_EQ(cost("GET", "/api/v1/standard/mainline"), server::RouteCost::kAnyHistory);
+  EXPECT_EQ(cost("GET", "/api/v2/cap3"), server::RouteCost::kAnyHistory);
+  EXPECT_EQ(cost("POST", "/api/v2/standard/batch"), server::RouteCost::kExpensive);
+  EXPECT_EQ(server::match_route("POST", "/api/v2/standard/batch").route->max_items,
+            server::kMaxBatchItems);
+}
+
+// ---------------------------------------------------------------------------
+// Tables that come while the Api answers
+
+// A reading on its way is 503 with Retry-After and its progress, never kept
+// in the cache; once its table is added, it is answered, listed by the info
+// and rules routes, and the lists kept before are not served again.
+TEST(Api, AReadingOnItsWayIs503WithProgressThenAnswered) {
+  Variant small = kStandard;
+  small.circles = 1, small.triangles = 1;
+  std::vector<server::ServedTable> tables;
+  tables.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
+  Api a(std::move(tables), "test");
+  std::atomic<int> asked{0};
+  a.set_pending([&](const Variant& v) -> std::optional<server::TableProgress> {
+    ++asked;
+    if (v != small) return std::nullopt;
+    server::TableProgress p;
+    p.state = "solving";
+    p.stage = "enumerate: depth 3";
+    p.seconds = 0.5;
+    p.retry_after = 3;
+    return p;
+  });
+  const Request r{"GET", "/api/v2/standard-1c1t", {{"moves", "C4"}}, ""};
+  const Request info{"GET", "/api/v1/info", {}, ""};
+  const std::string info_before = a.handle(info).body;
+  for (int i = 0; i < 2; ++i) {
+    const Response busy = a.handle(r);
+    EXPECT_EQ(busy.status, error_info(ErrorKind::kUnavailable).http_status);
+    EXPECT_EQ(header_of(busy, "Retry-After"), "3");
+    EXPECT_TRUE(header_of(busy, "ETag").empty());
+    const json j = parse_json(busy.body);
+    EXPECT_EQ(j["progress"],
+              json::parse(R"({"reading":"standard-1c1t","state":"solving","ahead":0,)"
+                          R"("stage":"enumerate: depth 3","seconds":0.5})"));
+    EXPECT_NE(std::string(j["error"]).find("retry after 3 s"), std::string::npos) << j;
+  }
+  EXPECT_EQ(asked, 2);  // not cached: asked each time
+  // A reading that will not come is 404, as with no pending tables.
+  EXPECT_EQ(a.handle(Request{"GET", "/api/v2/cap3", {{"moves", "C4"}}, ""}).status, 404);
+  const Solution sol = solve(small);
+  a.add_table({in_memory_tablebase(sol, "memory"), "memory"});
+  const Response answered = a.handle(r);
+  ASSERT_EQ(answered.status, 200) << answered.body;
+  const State after = parse_position("-/-/-/C/-/-/- b", small);
+  EXPECT_EQ(parse_json(answered.body)["value"], value_name(sol.lookup(after)->value));
+  EXPECT_EQ(asked, 3);
+  const json listed = parse_json(a.handle(info).body);
+  EXPECT_NE(a.handle(info).body, info_before);
+  ASSERT_EQ(listed["variants"].size(), 2u);
+  EXPECT_EQ(listed["variants"][1]["slug"], "standard-1c1t");
+  EXPECT_EQ(header_of(a.handle(info), "Cache-Control"), "no-cache");
+  bool served = false;
+  const Response rules = a.handle(Request{"GET", "/api/v2/rules", {}, ""});
+  const json catalog = parse_json(rules.body);
+  for (const json& reading : catalog["readings"])
+    if (reading["slug"] == "standard-1c1t") served = reading["served"];
+  EXPECT_TRUE(served);
+}
+
+// A reading that failed to be made is a 500 naming why; one the server
+// refuses (over its memory limit) a 404 naming why.
+TEST(Api, AReadingThatWillNotComeSaysWhy) {
+  Api a({}, "test");
+  a.set_pending([](const Variant& v) -> std::optional<server::TableProgress> {
+    server::TableProgress p;
+    p.state = v == kCap3Board ? "failed" : "refused";
+    p.stage = v == kCap3Board ? "out of memory" : "past this server's limit";
+    return p;
+  });
+  const Response failed = a.handle(Request{"GET", "/api/v2/cap3", {{"moves", "C4"}}, ""});
+  EXPECT_EQ(failed.status, 500);
+  EXPECT_NE(failed.body.find("out of memory"), std::string::npos) << failed.body;
+  const Response refused = a.handle(Request{"GET", "/api/v2/standard", {{"moves", "C4"}}, ""});
+  EXPECT_EQ(refused.status, 404);
+  EXPECT_NE(refused.body.find("past this server's limit"), std::string::npos) << refused.body;
+  EXPECT_TRUE(header_of(refused, "Retry-After").empty());
+}
+
+}  // namespace
+}  // namespace fano
