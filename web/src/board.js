@@ -4,6 +4,7 @@ import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
 import { onShape, onSpace } from "./play.js";
 import { renderPuzzle } from "./puzzles.js";
 import { renderRulesInPlay } from "./readings.js";
+import { renderSolutionSays } from "./intro.js";
 import { better, moverResultFull } from "./results.js";
 import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
 import { loadStats } from "./stats.js";
@@ -28,6 +29,7 @@ export function render(svgText, pv) {
   $("play-best").disabled = !S.data.engine_move;
   $("variant").value = S.variant;
   renderRulesInPlay();
+  renderSolutionSays();
 }
 
 export function renderBoard(svgText) {

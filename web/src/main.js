@@ -8,6 +8,7 @@ import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, play
 import { loadPuzzle, renderPuzzle } from "./puzzles.js";
 import { populateVariants } from "./readings.js";
 import { fromHash } from "./route.js";
+import { wireIntro } from "./intro.js";
 import { $, ENGINE, S, errText, setReady, status } from "./state.js";
 import { loadStats } from "./stats.js";
 
@@ -127,4 +128,5 @@ export function start() {
     setReady(true);
   });
 }
+wireIntro();
 start();
