@@ -5,6 +5,7 @@ Values are compared with the native `fano query --json`, never with constants.
 Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytest -q tests/browser/test_page.py
 (the fixtures and helpers are test_static.py's).
 """
+import os
 import random
 
 import test_static as base
@@ -96,3 +97,86 @@ def test_redo_brings_back_the_computers_reply(driver, app, tables):
     ref = native(tables, "standard", moves)
     assert page_state(driver)["value"] == base.value_text(ref["value"], ref["plies"])
     assert ref["to_move"] == "white"
+
+
+AXE = os.path.join(os.path.dirname(__file__), "..", "..", "web", "node_modules", "axe-core", "axe.min.js")
+
+
+def axe_violations(drv):
+    """axe-core's violations of the WCAG 2.0 and 2.1 A and AA rules on the page as it is."""
+    assert os.path.isfile(AXE), "no axe-core: run 'npm ci' in web/"
+    drv.set_script_timeout(120)
+    drv.execute_script(open(AXE).read())
+    return drv.execute_async_script("""var done = arguments[arguments.length - 1];
+      axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
+        .then(function (r) {
+          done(r.violations.map(function (v) {
+            return [v.id, v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); })]; }));
+        }, function (e) { done([['axe failed', [String(e)]]]); });""")
+
+
+def test_no_wcag_violation_first_screen_game_editor_dark(driver, static_url):
+    """axe-core (the npm package, in the tests' Chromium) finds no WCAG 2.1 AA
+    violation on the first screen with How to play open, during a game, in the
+    position editor, and in dark mode."""
+    open_page(driver, static_url)
+    assert axe_violations(driver) == [], "first screen"
+    driver.find_element(By.ID, "how-open").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == 4)
+    assert axe_violations(driver) == [], "how to play"
+    open_page(driver, static_url, "#moves=C1,t3,T2,c4")
+    assert axe_violations(driver) == [], "a game"
+    driver.find_element(By.CSS_SELECTOR, "#editor summary").click()
+    assert axe_violations(driver) == [], "the editor"
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    assert axe_violations(driver) == [], "dark mode, the editor open"
+    open_page(driver, static_url, "#moves=C1,t3,T2,c4")
+    assert axe_violations(driver) == [], "dark mode, a game"
+
+
+def test_explore_from_the_editor_puts_its_piece_down(driver, static_url, tables):
+    """After the editor's piece was picked and "Explore from here" pressed, a
+    click on a supply piece and a space plays that move (it does not edit)."""
+    open_page(driver, static_url)
+    driver.find_element(By.CSS_SELECTOR, "#editor summary").click()
+    driver.find_element(By.CSS_SELECTOR, '#palette button[data-edit="T"]').click()
+    driver.find_element(By.ID, "position-input").clear()
+    driver.find_element(By.ID, "position-input").send_keys("-/-/-/C/-/-/- b")
+    driver.find_element(By.ID, "position-explore").click()
+    wait(driver, lambda d: ready(d) and "position=" in d.execute_script("return location.hash;"))
+    base.click_move(driver, "t5", "black")
+    settle(driver, 1)
+    assert at(driver)[0] == ["t5"]
+    assert driver.find_element(By.ID, "position-input").get_attribute("value") == "-/-/-/C/-/-/- b"
+    assert driver.find_elements(By.CSS_SELECTOR, '#palette button[aria-pressed="true"]') == []
+
+
+def test_supply_pieces_are_named_and_keep_the_focus(driver, static_url):
+    """A supply piece is announced by its colour, shape and count (not "x2"),
+    and Enter on it keeps the keyboard's focus on it."""
+    open_page(driver, static_url)
+    b = driver.find_element(By.CSS_SELECTOR, '.supply-piece[data-colour="white"][data-shape="triangle"]')
+    name = b.get_attribute("aria-label")
+    assert name.startswith("white triangle (2 left)"), name
+    driver.execute_script("arguments[0].focus();", b)
+    driver.switch_to.active_element.send_keys("\ue007")  # Enter
+    wait(driver, lambda d: d.execute_script(
+        "var a = document.activeElement; return a && a.getAttribute('data-shape') === 'triangle' && "
+        "a.getAttribute('data-colour') === 'white' && /selected/.test(a.getAttribute('aria-label'));"))
+
+
+def test_another_readings_values_are_never_shown_as_current(driver, static_url):
+    """From the moment another reading is chosen until its answers come, the
+    last reading's value, moves and board are not shown."""
+    open_page(driver, static_url, "#moves=C4")
+    shown = driver.execute_script("""
+      var sel = document.getElementById('variant');
+      sel.value = 'cap3-projective-1c1t';
+      sel.dispatchEvent(new Event('change'));
+      return ['value', 'legal-moves', 'board'].map(function (id) {
+        return getComputedStyle(document.getElementById(id)).visibility; });""")
+    assert shown == ["hidden"] * 3, shown
+    wait(driver, lambda d: ready(d) and page_state(d)["variant"] == "cap3-projective-1c1t", 120)
+    assert driver.execute_script(
+        "return getComputedStyle(document.getElementById('value')).visibility;") == "visible"

@@ -3,7 +3,7 @@
 import { go } from "./navigate.js";
 import { goTo, humanPlay, isComputer, playerName } from "./play.js";
 import { RANK, moverResult, valueText } from "./results.js";
-import { $, PV_SHOWN, S, actionable } from "./state.js";
+import { $, PV_SHOWN, S, actionable, listAction } from "./state.js";
 import { showRefutation } from "./why.js";
 
 export function sideName(c) { return c === "white" ? "White" : "Black"; }
@@ -54,7 +54,7 @@ export function renderLegal() {
       li.appendChild(tr);
       name += ", " + m.trap.errors + " of " + m.trap.choices + " replies lose";
     }
-    actionable(li, name, function () { humanPlay(m.move); });
+    listAction(li, name, function () { humanPlay(m.move); });
     var why = document.createElement("button");
     why.type = "button";
     why.className = "why";
@@ -107,7 +107,7 @@ export function renderPlayed() {
     }
     if (i === S.pos - 1) li.classList.add("current");
     li.title = "go to the position after this move";
-    actionable(li, "go to move " + (i + 1) + ", " + mv + (li.getAttribute("data-result") ? ": " +
+    listAction(li, "go to move " + (i + 1) + ", " + mv + (li.getAttribute("data-result") ? ": " +
                li.getAttribute("data-result") + " for the mover" : "") + (li.getAttribute("data-blunder") ? ", a blunder" : ""),
                function () { goTo(i + 1); });
     ol.appendChild(li);

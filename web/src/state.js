@@ -48,6 +48,25 @@ export function actionable(node, name, act) {
   });
   return node;
 }
+
+// A list item that acts when clicked: the list stays a list (its items keep
+// the listitem role) and the item's text is wrapped in one focusable control
+// named `name`, so that a control inside the item (a "why?" button) is not
+// nested in another. Returns the control.
+export function listAction(li, name, act) {
+  var control = document.createElement("span");
+  control.className = "act";
+  while (li.firstChild) control.appendChild(li.firstChild);
+  li.appendChild(control);
+  control.setAttribute("tabindex", "0");
+  control.setAttribute("role", "button");
+  control.setAttribute("aria-label", name);
+  li.addEventListener("click", act);
+  control.addEventListener("keydown", function (e) {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); act(e); }
+  });
+  return control;
+}
 export var PIECE_NAME = { C: "white circle", T: "white triangle", c: "black circle", t: "black triangle" };
 // "space 4: white triangle on black circle" (the stack top first) from the API's position.
 export function spaceLabel(space) {
