@@ -183,6 +183,9 @@ export function pieceIcon(shape, colour) {
 
 export function renderSupply() {
   var box = $("supply");
+  // the keyboard's place is kept across the redraw (Enter on a piece redraws the supply)
+  var had = /** @type {HTMLElement | null} */ (document.activeElement);
+  var keep = had && box.contains(had) ? [had.getAttribute("data-colour"), had.getAttribute("data-shape")] : null;
   box.innerHTML = "";
   var d = S.data;
   ["white", "black"].forEach(function (colour) {
@@ -211,8 +214,10 @@ export function renderSupply() {
         b.title += ", best: " + best.text;
         if (S.selection && S.selection.kind === "shape" && S.selection.shape === shape) b.classList.add("selected");
       }
+      b.setAttribute("aria-label", b.title + (b.classList.contains("selected") ? ", selected" : ""));
       b.addEventListener("click", function () { onShape(shape, colour, opts.length > 0); });
       row.appendChild(b);
+      if (keep && keep[0] === colour && keep[1] === shape) setTimeout(function () { b.focus(); }, 0);
     });
     box.appendChild(row);
   });

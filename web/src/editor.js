@@ -45,6 +45,9 @@ export function explorePosition() {
   var text = editorText().replace(/_/g, " ");
   return checkPosition().then(function (a) {
     if (!a) return;
+    // the editor's piece is put down: a click on the board plays again
+    S.edit = null;
+    document.querySelectorAll("#palette button[data-edit]").forEach(function (x) { x.setAttribute("aria-pressed", "false"); });
     go(S.variant, [], 0, "push", { start: text === "-/-/-/-/-/-/- w" ? null : a.position });
   });
 }

@@ -53,6 +53,8 @@ export function go(variant, line, pos, how, opts) {
   setReady(false);
   clearEngine();
   var prevVariant = S.variant, prevStart = S.start;
+  // another reading's values are not this one's: hidden until its answers come
+  if (prevVariant && variant !== prevVariant) document.body.setAttribute("data-stale", "1");
   S.variant = variant;
   if (opts.start !== undefined) S.start = opts.start;
   var res = {};
@@ -93,6 +95,7 @@ export function go(variant, line, pos, how, opts) {
     S.thinking = false;
     writeHash(how);
     render(out[0], out[1]);
+    document.body.removeAttribute("data-stale");
     if (res.failed) {
       status("The link's move " + res.failed.ply + " (" + res.failed.move + ") was not played: " +
              res.failed.message + ". Showing the " + pos + " move" + (pos === 1 ? "" : "s") + " before it.", true);
@@ -116,6 +119,7 @@ export function go(variant, line, pos, how, opts) {
     if (token !== S.token) return false;
     S.variant = prevVariant;
     S.start = prevStart;
+    document.body.removeAttribute("data-stale");
     S.busy = false;
     S.thinking = false;
     S.selection = null;
