@@ -7,6 +7,7 @@ Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytes
 """
 import os
 import random
+import time
 
 import test_static as base
 from test_static import (app, artifacts, driver, no_console_errors, serve_url, static_url,  # noqa: F401
@@ -130,6 +131,7 @@ def test_no_wcag_violation_first_screen_game_editor_dark(driver, static_url):
     assert axe_violations(driver) == [], "the editor"
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    time.sleep(0.5)  # the buttons' colour transitions (0.15 s) end before axe reads the colours
     assert axe_violations(driver) == [], "dark mode, the editor open"
     open_page(driver, static_url, "#moves=C1,t3,T2,c4")
     assert axe_violations(driver) == [], "dark mode, a game"
@@ -180,3 +182,42 @@ def test_another_readings_values_are_never_shown_as_current(driver, static_url):
     wait(driver, lambda d: ready(d) and page_state(d)["variant"] == "cap3-projective-1c1t", 120)
     assert driver.execute_script(
         "return getComputedStyle(document.getElementById('value')).visibility;") == "visible"
+
+
+def test_first_time_player_at_phone_width(driver, static_url, tables):
+    """At 390 px: a new visitor opens How to play, plays a whole game as White
+    against the computer by tapping (the page's own Black replies each time,
+    every reply a legal move by `fano query`), then starts a new game."""
+    driver.set_window_size(390, 844)
+    try:
+        open_page(driver, static_url, explore=False)
+        assert driver.find_element(By.ID, "black-player").get_attribute("value") != "human"
+        assert driver.execute_script("return document.body.getAttribute('data-analysis');") == "hidden"
+        driver.find_element(By.ID, "how-open").click()
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == 4)
+        driver.find_element(By.ID, "how-open").click()
+        for _ in range(150):
+            moves, _ = at(driver)
+            ref = native(tables, "standard", moves)
+            if ref["game_over"]:
+                break
+            assert ref["to_move"] == "white", moves
+            mv = ref["engine_move"]
+            el = driver.find_element(By.CSS_SELECTOR, "#board")
+            driver.execute_script("arguments[0].scrollIntoView();", el)
+            base.click_move(driver, mv, "white")
+            # the computer's reply follows (unless White's move ended the game)
+            wait(driver, lambda d: ready(d) and len(at(d)[0]) >= len(moves) + 1 and
+                 (len(at(d)[0]) == len(moves) + 2 or bool(page_state(d)["caption"].startswith("Game over"))), 60)
+            now, _ = at(driver)
+            assert now[:len(moves) + 1] == moves + [mv]
+            if len(now) == len(moves) + 2:
+                assert now[-1] in [m["move"] for m in native(tables, "standard", moves + [mv])["moves"]]
+        else:
+            raise AssertionError("no end within 150 of White's moves")
+        assert page_state(driver)["caption"].startswith("Game over")
+        driver.find_element(By.ID, "new-game").click()
+        wait(driver, lambda d: ready(d) and at(d)[0] == [])
+        assert driver.find_elements(By.CSS_SELECTOR, "#board svg .hit")
+    finally:
+        driver.set_window_size(1280, 900)

@@ -228,10 +228,23 @@ def at(drv):
     return line[:n], line
 
 
-def open_page(drv, url, fragment=""):
+def open_page(drv, url, fragment="", explore=True):
+    """Loads the page at the link; explore: both sides human (else as a new visitor
+    meets it: White against the computer)."""
     drv.get("about:blank")
     drv.get(url + fragment)
     wait(drv, ready)
+    if explore:
+        drv.execute_script(EXPLORE_JS)
+
+
+# The page's players for exploring: both human (a new visitor plays White
+# against the computer; these tests explore both sides' moves).
+EXPLORE_JS = """
+['white', 'black'].forEach(function (c) {
+  var sel = document.getElementById(c + '-player');
+  if (sel.value !== 'human') { sel.value = 'human'; sel.dispatchEvent(new Event('change')); }
+});"""
 
 
 def settle(drv, moves_len=None):
@@ -425,6 +438,7 @@ def test_offline_after_first_load(static_url, artifacts):
             "return !!(navigator.serviceWorker && navigator.serviceWorker.controller) || null;") or
             (d.refresh() or False), 20)
         wait(drv, ready)
+        drv.execute_script(EXPLORE_JS)
         drv.get_log("browser")
         drv.execute_cdp_cmd("Network.enable", {})
         drv.execute_cdp_cmd("Network.emulateNetworkConditions", {

@@ -215,7 +215,7 @@ export function solveInPage(name, heavy) {
     if (r.error) throw new Error("cannot solve " + name + ": " + r.error);
     // ms: as the page waits for it; engine_ms: the solve itself, timed in C++.
     S.stats.solve[name] = { ms: performance.now() - t0, engine_ms: r.seconds * 1000, classes: r.classes,
-                            where: S.engine.where, stages: r.stages };
+                            where: S.engine.where, stages: r.stages, memory_bytes: r.memory_bytes };
     status("");
   }, function (e) {
     if (ticker) clearInterval(ticker);

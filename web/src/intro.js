@@ -5,7 +5,7 @@
 // computer, a new game, the link to this game.
 import { apiJson, apiText } from "./engine.js";
 import { go } from "./navigate.js";
-import { sideName } from "./panels.js";
+import { analysisShown, applyAnalysis, renderValue, sideName } from "./panels.js";
 import { scheduleEngine } from "./play.js";
 import { $, S, errText, status } from "./state.js";
 
@@ -88,6 +88,11 @@ export function wireIntro() {
     $("white-player").value = S.players.white = "human";
     $("black-player").value = S.players.black = "perfect:0.5";
     go(S.variant, [], 0, "push", { start: null }).then(function () { scheduleEngine(); });
+  });
+  $("analysis-toggle").addEventListener("click", function () {
+    S.analysis = !analysisShown();
+    applyAnalysis();
+    if (S.data) renderValue();
   });
   $("copy-link").addEventListener("click", function () {
     var done = function () { status("The link to this game is copied."); };

@@ -74,6 +74,7 @@ $("variant").addEventListener("change", function () {
     o.textContent = p[1];
     sel.appendChild(o);
   });
+  sel.value = S.players[c];
   sel.addEventListener("change", function () {
     S.players[c] = sel.value;
     if (!S.busy && S.data) { renderValue(); if (isComputer(S.data.to_move)) scheduleEngine(); else clearEngine(); }

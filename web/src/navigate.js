@@ -112,7 +112,7 @@ export function go(variant, line, pos, how, opts) {
     S.busy = false;
     setReady(true);
     if (opts.engine) scheduleEngine();
-    else if (!S.data.game_over && isComputer(S.data.to_move) && !res.failed)
+    else if (!S.data.game_over && isComputer(S.data.to_move) && !res.failed && !res.laterFailed && !opts.note)
       status("The computer plays " + sideName(S.data.to_move) + ": Step (or Play best) lets it move.");
     return true;
   }).catch(function (e) {

@@ -7,7 +7,21 @@ import { $, PV_SHOWN, S, actionable, listAction } from "./state.js";
 import { showRefutation } from "./why.js";
 
 export function sideName(c) { return c === "white" ? "White" : "Black"; }
+// Whether the analysis (values, results, lines) is in sight: as asked, else
+// hidden while a computer plays a side (a game) and shown when exploring.
+export function analysisShown() {
+  if (S.analysis != null) return S.analysis;
+  return !(S.players.white !== "human" || S.players.black !== "human");
+}
+export function applyAnalysis() {
+  var shown = analysisShown();
+  document.body.setAttribute("data-analysis", shown ? "shown" : "hidden");
+  var b = $("analysis-toggle");
+  b.textContent = shown ? "Hide analysis" : "Show analysis";
+  b.setAttribute("aria-pressed", shown ? "true" : "false");
+}
 export function renderValue() {
+  applyAnalysis();
   var d = S.data;
   var v = $("value"), tm = $("to-move"), cap = $("caption");
   if (d.game_over) {
@@ -21,7 +35,8 @@ export function renderValue() {
     v.className = d.category || "";
     tm.textContent = sideName(d.to_move) + " to move" + (d.history_note ? " (" + d.history_note + ")" : "");
     var who = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : "";
-    cap.textContent = sideName(d.to_move) + " to move" + who + ": " + valueText(d.category, d.plies);
+    cap.textContent = sideName(d.to_move) + " to move" + who +
+      (analysisShown() ? ": " + valueText(d.category, d.plies) : "");
     cap.className = "";
   }
 }

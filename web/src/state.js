@@ -26,7 +26,9 @@ export var S = {
   paused: false,     // computer players wait for Step
   edit: null,        // the editor's piece for a click on a space ("C", "T", "c", "t", "-": take off)
   editToken: 0,
-  players: { white: "human", black: "human" },
+  // a new visitor plays White against the computer at a friendly level (both one click to change)
+  players: { white: "human", black: "perfect:0.5" },
+  analysis: null,    // the analysis panels: true shown, false hidden, null: hidden while a computer plays
   engineTimer: null,
   games: {},         // variant -> {line, pos}: a game kept when the variant changes
   cache: new Map(),
