@@ -20,13 +20,14 @@
 #include <vector>
 
 #include "fano/board.hpp"
-#include "fano/json.hpp"
-#include "fano/rules_options.hpp"
 #include "fano/buffer.hpp"
 #include "fano/geometry.hpp"
+#include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/numbering.hpp"
 #include "fano/rules.hpp"
+#include "fano/rules_options.hpp"
+#include "fano/rules_text.hpp"
 #include "fano/state.hpp"
 #include "support.hpp"
 
@@ -202,8 +203,8 @@ TEST(RulesOptions, JsonOfARulesValueFollowsTheDescription) {
       ASSERT_EQ(j.contains(std::string(option.key)), shown) << variant_slug(v) << option.key;
       if (!shown) continue;
       const Json& value = j[std::string(option.key)];
-      const std::string text = value.is_number() ? std::to_string(value.get<int>())
-                                                 : value.get<std::string>();
+      const std::string text =
+          value.is_number() ? std::to_string(value.get<int>()) : value.get<std::string>();
       EXPECT_EQ(option.parse(text), option.get(v)) << variant_slug(v) << option.key;
     }
     EXPECT_EQ(j.contains("rules"), !v.rulebook_material_and_lines());
@@ -928,6 +929,53 @@ TEST(Geometry, PlaneMapsSendSpacesWhereThePrintedBoardShows) {
   EXPECT_LT(at[4].x, 0.0);
   EXPECT_GT(at[2].x, 0.0);
   EXPECT_DOUBLE_EQ(at[6].x, 0.0);
+}
+
+// The rules in sentences name each reading's own material, cap, adjacency and
+// lines: checked against what its slug spells (read here from the name's
+// text, not from the rules value), for all 72 readings, and no two readings
+// read alike.
+TEST(Board, RulesTextSaysEachReadingsRules) {
+  const std::vector<std::string> words{"no",    "one",   "two",  "three", "four",   "five",  "six",
+                                       "seven", "eight", "nine", "ten",   "eleven", "twelve"};
+  std::set<std::string> texts;
+  for (const Variant& v : every_rules()) {
+    const std::string slug = variant_slug(v);
+    int circles = 2, triangles = 2;
+    if (const std::size_t c = slug.find_last_of('c');
+        slug.size() > 4 && slug.compare(slug.size() - 1, 1, "t") == 0 && c == slug.size() - 3) {
+      circles = slug[c - 1] - '0';
+      triangles = slug[c + 1] - '0';
+    }
+    const int cap = slug.rfind("cap3", 0) == 0 ? 3 : 2;
+    const bool projective = slug.find("projective") != std::string::npos;
+    const bool colour_only = slug.find("-colour") != std::string::npos;
+    const std::vector<std::string> sentences = rules_text(v);
+    ASSERT_EQ(sentences.size(), 6u) << slug;
+    std::string all;
+    for (const std::string& s : sentences) {
+      EXPECT_FALSE(s.empty()) << slug;
+      EXPECT_EQ(s.back(), '.') << slug << ": " << s;
+      all += s + " ";
+    }
+    const auto has = [&](const std::string& part) { return all.find(part) != std::string::npos; };
+    EXPECT_TRUE(has("each have " + words[circles] +
+                    (circles == 1 ? " circle and " : " circles and ") + words[triangles] +
+                    (triangles == 1 ? " triangle;" : " triangles;")))
+        << slug << ": " << all;
+    EXPECT_TRUE(has("a stack holds " + words[cap] + " pieces at most")) << slug;
+    EXPECT_TRUE(has("Once all " + words[2 * (circles + triangles)] + " pieces are placed")) << slug;
+    EXPECT_EQ(has("any other space"), projective) << slug;
+    EXPECT_EQ(has("a neighbouring space"), !projective) << slug;
+    EXPECT_EQ(has("all of one colour or all of one shape"), !colour_only) << slug;
+    EXPECT_TRUE(has("all of one colour")) << slug;
+    EXPECT_TRUE(texts.insert(all).second) << slug << " reads like another reading";
+  }
+  EXPECT_EQ(texts.size(), 72u);
+  // The catalog serves the same sentences.
+  for (const Json& reading : rules_catalog_json()["readings"])
+    EXPECT_EQ(reading["rules_text"],
+              Json(rules_text(*variant_from_name(reading["slug"].get<std::string>()))));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 # The `web` target (native build): builds the explorer's engine with
 # emscripten (emcmake, Debian's em++) in WORK and assembles the static app in
-# OUT: index.html (web/index.html in its WebAssembly mode), fano_web.js (the
+# OUT: index.html (web/index.html with web/src bundled in, in its WebAssembly mode), fano_web.js (the
 # engine; with the WebAssembly inside it when SINGLE_FILE, so that the page
 # also works from a file:// URL), fano_worker.js (runs the engine off the
 # page's thread) and the service worker sw.js.
@@ -32,7 +32,9 @@ endif()
 run(${CMAKE_COMMAND} --build ${WORK} --target fano_web -j2)
 
 file(MAKE_DIRECTORY ${OUT})
-file(READ ${SOURCE}/web/index.html page)
+# The page with its modules bundled in (cmake/page.cmake), as `fano serve` embeds it.
+run(${CMAKE_COMMAND} -DSOURCE=${SOURCE} -DOUT=${WORK}/page -P ${SOURCE}/cmake/page.cmake)
+file(READ ${WORK}/page/index.html page)
 string(REPLACE "<meta name=\"fano-engine\" content=\"http\">" "<meta name=\"fano-engine\" content=\"wasm\">"
        page "${page}")
 if(NOT page MATCHES "content=\"wasm\"")

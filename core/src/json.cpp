@@ -2,6 +2,7 @@
 
 #include "fano/notation.hpp"
 #include "fano/rules_options.hpp"
+#include "fano/rules_text.hpp"
 
 namespace fano {
 
@@ -38,7 +39,8 @@ Json rules_options_json() {
                    {"help", option.help},
                    {"values", values},
                    {"default", rules_option_json(option, option.default_code)},
-                   {"name_part", option.name_part}});
+                   {"name_part", option.name_part},
+                   {"base", option.base}});
   }
   return out;
 }
@@ -52,7 +54,8 @@ Json rules_catalog_json() {
     readings.push_back({{"name", variant_short_name(v)},
                         {"slug", variant_slug(v)},
                         {"description", variant_description(v)},
-                        {"options", options}});
+                        {"options", options},
+                        {"rules_text", rules_text(v)}});
   }
   return Json{{"options", rules_options_json()}, {"readings", readings}};
 }

@@ -112,6 +112,13 @@ def mover_result(m):
     return "draw"
 
 
+base_explore_js = """
+['white', 'black'].forEach(function (c) {
+  var sel = document.getElementById(c + '-player');
+  if (sel.value !== 'human') { sel.value = 'human'; sel.dispatchEvent(new Event('change')); }
+});"""
+
+
 def wait_ready(driver):
     WebDriverWait(driver, TIMEOUT).until(
         lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
@@ -121,6 +128,8 @@ def open_page(driver, server, fragment=""):
     driver.get("about:blank")  # force a real page load even if only the hash differs
     driver.get(server + fragment)
     wait_ready(driver)
+    # both sides human: these tests explore both sides' moves (a new visitor plays the computer)
+    driver.execute_script(base_explore_js)
     status = driver.find_element(By.ID, "status")
     assert "error" not in (status.get_attribute("class") or ""), status.text
 

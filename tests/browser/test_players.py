@@ -371,7 +371,7 @@ def test_keyboard_reaches_everything_with_names(driver, app, tables):
     settle(driver, 3)
     assert at(driver)[0] == moves + ["T3"]
     # a listed move with Space, and the focus is kept on the board after a move by the board
-    li = driver.find_element(By.CSS_SELECTOR, '#legal-moves li[data-move="%s"]' %
+    li = driver.find_element(By.CSS_SELECTOR, '#legal-moves li[data-move="%s"] [role=button]' %
                              native(tables, "standard", moves + ["T3"])["moves"][0]["move"])
     driver.execute_script("arguments[0].focus();", li)
     driver.switch_to.active_element.send_keys(Keys.SPACE)

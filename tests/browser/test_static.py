@@ -177,16 +177,14 @@ def native(tables, variant, moves):
 def expected_offer():
     """Every reading of the rules the static page offers, written out here (not
     from the page's code): each named variant with both line rules and 1..3
-    circles and triangles a player, except stack cap 3 on the board with five
-    or six pieces a player (too large to solve in a page)."""
+    circles and triangles a player, all 72 (the largest solved in the page
+    after the page says what they ask of the device)."""
     out = []
     for base, cap, board in (("standard", 2, True), ("projective", 2, False), ("cap3", 3, True),
                              ("cap3-projective", 3, False)):
         for lines in ("", "-colour"):
             for c in (1, 2, 3):
                 for t in (1, 2, 3):
-                    if cap == 3 and board and c + t >= 5:
-                        continue
                     out.append(base + lines + ("" if (c, t) == (2, 2) else "-%dc%dt" % (c, t)))
     return out
 
@@ -230,10 +228,23 @@ def at(drv):
     return line[:n], line
 
 
-def open_page(drv, url, fragment=""):
+def open_page(drv, url, fragment="", explore=True):
+    """Loads the page at the link; explore: both sides human (else as a new visitor
+    meets it: White against the computer)."""
     drv.get("about:blank")
     drv.get(url + fragment)
     wait(drv, ready)
+    if explore:
+        drv.execute_script(EXPLORE_JS)
+
+
+# The page's players for exploring: both human (a new visitor plays White
+# against the computer; these tests explore both sides' moves).
+EXPLORE_JS = """
+['white', 'black'].forEach(function (c) {
+  var sel = document.getElementById(c + '-player');
+  if (sel.value !== 'human') { sel.value = 'human'; sel.dispatchEvent(new Event('change')); }
+});"""
 
 
 def settle(drv, moves_len=None):
@@ -350,6 +361,54 @@ def test_a_reading_of_the_rules_is_solved_in_the_page(driver, static_url, tables
         assert_page_equals_native(driver, tables, rules, moves)
 
 
+def test_rules_text_is_the_readings_own(driver, static_url):
+    """The rules under "Rules and legend" are the chosen reading's: its material,
+    its piece count, its cap, its adjacency and its line rule (written out here
+    for cap3-projective-colour-3c3t), never the rulebook's sentences."""
+    open_page(driver, static_url)
+    rules = "cap3-projective-colour-3c3t"
+    driver.find_element(By.ID, "variant").find_element(By.CSS_SELECTOR, 'option[value="%s"]' % rules).click()
+    wait(driver, lambda d: ready(d) and page_state(d)["variant"] == rules, 120)
+    text = driver.execute_script("return document.getElementById('legend').textContent;")
+    for said in ("three circles and three triangles", "all twelve pieces", "three pieces at most",
+                 "any other space", "all of one colour,"):
+        assert said in text, (said, text)
+    for wrong in ("two circles and two triangles", "all eight", "or all of one shape", "two pieces at most"):
+        assert wrong not in text, (wrong, text)
+
+
+def test_largest_readings_are_offered_and_solved_in_the_page(driver, static_url, tables):
+    """One of the six largest readings (stack cap 3 on the board, five pieces a
+    player): the page says what it asks of the device before the solve starts,
+    solves it in the worker when asked (the elapsed time shown, the page
+    answering meanwhile), then a move played by clicking has the values of
+    `fano query --rules NAME --json`."""
+    rules = "cap3-3c2t"
+    open_page(driver, static_url)
+    driver.find_element(By.ID, "variant").find_element(By.CSS_SELECTOR, 'option[value="%s"]' % rules).click()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-asking") == rules)
+    st = page_state(driver)
+    assert "gigabyte" in st["status"] and "phone" in st["status"], st["status"]
+    assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-solving") is None
+    assert driver.execute_script("return Object.keys(window.fanoStats.solve);") == ["standard"]
+    driver.find_element(By.ID, "solve-heavy").click()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-solving") == rules)
+    # the page's thread answers while the worker solves
+    t0 = time.time()
+    assert driver.execute_script("return 1 + 1;") == 2
+    assert time.time() - t0 < 5
+    wait(driver, lambda d: ready(d) and page_state(d)["variant"] == rules, 600)
+    stats = driver.execute_script("return window.fanoStats.solve[arguments[0]];", rules)
+    assert stats["where"] == "worker" and stats["classes"] > 5000000, stats
+    click_move(driver, "C4", "white")
+    settle(driver, 1)
+    ref = native(tables, rules, ["C4"])
+    st = page_state(driver)
+    assert st["value"] == value_text(ref["value"], ref["plies"]), st
+    assert [list(x) for x in st["legal"]] == [[m["move"], mover_text(m["result"], m["plies"])]
+                                              for m in ref["moves"]]
+
+
 def test_game_played_to_end_by_clicking(driver, static_url, tables):
     open_page(driver, static_url)
     for ply in range(300):
@@ -379,6 +438,7 @@ def test_offline_after_first_load(static_url, artifacts):
             "return !!(navigator.serviceWorker && navigator.serviceWorker.controller) || null;") or
             (d.refresh() or False), 20)
         wait(drv, ready)
+        drv.execute_script(EXPLORE_JS)
         drv.get_log("browser")
         drv.execute_cdp_cmd("Network.enable", {})
         drv.execute_cdp_cmd("Network.emulateNetworkConditions", {

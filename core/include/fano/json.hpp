@@ -30,10 +30,12 @@ struct RulesOption;
 Json rules_option_json(const RulesOption& option, int code);
 // The rules options' description (fano/rules_options.hpp) for front ends that
 // build their pickers and help from it: [{"key", "flag", "label", "help",
-// "values": [{"value", "help"}], "default", "name_part"}].
+// "values": [{"value", "help"}], "default", "name_part", "base": part of the
+// base name (else a suffix)}].
 Json rules_options_json();
 // {"options": rules_options_json(), "readings": [{"name", "slug",
-// "description", "options": {key: value, every option}}]} over every_rules():
+// "description", "options": {key: value, every option}, "rules_text": the
+// rules in sentences (rules_text)}]} over every_rules():
 // `fano rules --json` and the HTTP API's /api/v2/rules (which adds "served").
 Json rules_catalog_json();
 // {"reachable": .., "placement": .., "movement": .., "canonical": .., "win": ..,

@@ -1,0 +1,224 @@
+// @ts-check
+import { renderChart } from "./chart.js";
+import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
+import { onShape, onSpace } from "./play.js";
+import { renderPuzzle } from "./puzzles.js";
+import { renderRulesInPlay } from "./readings.js";
+import { renderSolutionSays } from "./intro.js";
+import { better, moverResultFull } from "./results.js";
+import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
+import { loadStats } from "./stats.js";
+
+// ---- rendering --------------------------------------------------------------
+export function render(svgText, pv) {
+  renderBoard(svgText);
+  renderOverlay();
+  renderSupply();
+  renderValue();
+  renderLegal();
+  renderPlayed();
+  renderPv(pv);
+  renderChart();
+  renderPuzzle();
+  if ($("stats").open) loadStats();
+  $("refutation").textContent = "";
+  $("nav-start").disabled = $("nav-back").disabled = S.pos === 0;
+  $("nav-forward").disabled = $("nav-end").disabled = S.pos >= S.line.length;
+  $("undo").disabled = S.pos === 0;
+  $("redo").disabled = S.pos >= S.line.length;
+  $("play-best").disabled = !S.data.engine_move;
+  $("variant").value = S.variant;
+  renderRulesInPlay();
+  renderSolutionSays();
+}
+
+export function renderBoard(svgText) {
+  var board = $("board");
+  var doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  var svg = doc.documentElement;
+  if (!svg || svg.nodeName.toLowerCase() !== "svg") throw new Error("bad SVG from the engine");
+  svg = document.importNode(svg, true);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  // the picture's caption names the side to move; a finished game has none
+  var tm = svg.querySelector("text.to-move");
+  if (tm && S.data.game_over) tm.textContent = "Game over";
+  board.innerHTML = "";
+  board.appendChild(svg);
+  S.svg = svg;
+  S.spaces = {};
+  // the top piece of a stack (the picture draws each stack bottom to top) glows:
+  // only it counts and moves
+  var last = {}, count = {};
+  svg.querySelectorAll(".piece").forEach(function (p) {
+    var sp = p.getAttribute("data-space");
+    last[sp] = p;
+    count[sp] = (count[sp] || 0) + 1;
+  });
+  Object.keys(last).forEach(function (sp) { if (count[sp] > 1) last[sp].classList.add("top-piece"); });
+  svg.querySelectorAll("circle.space").forEach(function (c) {
+    S.spaces[c.getAttribute("data-space")] = { x: parseFloat(c.getAttribute("cx")), y: parseFloat(c.getAttribute("cy")) };
+  });
+}
+
+/**
+ * An SVG element with these attributes, appended to parent if given.
+ * @param {string} name @param {Record<string, string | number>} attrs @param {Element} [parent]
+ * @returns {SVGElement & {style: CSSStyleDeclaration}}
+ */
+export function el(name, attrs, parent) {
+  var e = /** @type {SVGElement} */ (document.createElementNS(SVGNS, name));
+  for (var k in attrs) if (Object.prototype.hasOwnProperty.call(attrs, k)) e.setAttribute(k, String(attrs[k]));
+  if (parent) parent.appendChild(e);
+  return e;
+}
+export function movesFrom(space) { return S.data.moves.filter(function (m) { return m.from === space; }); }
+export function placementsOf(shape) { return S.data.moves.filter(function (m) { return m.from == null && m.shape === shape; }); }
+export function bestOf(list) {
+  var best = null;
+  list.forEach(function (m) { var r = moverResultFull(m); if (!best || better(r, best)) best = r; });
+  return best;
+}
+
+export function renderOverlay() {
+  var svg = S.svg;
+  var old = svg.querySelector("#overlay");
+  if (old) old.remove();
+  var g = el("g", { id: "overlay" }, svg);
+  var d = S.data;
+  var sel = S.selection;
+  var markers = [];
+  drawLastMove(g);
+  if (sel && sel.kind === "piece") {
+    movesFrom(sel.from).forEach(function (m) { markers.push({ space: m.to, r: moverResultFull(m), move: m.move }); });
+    var p = S.spaces[sel.from];
+    if (p) el("circle", { cx: p.x, cy: p.y, r: 22, fill: "none", stroke: "#f0b400", "stroke-width": 4, "class": "selection", "pointer-events": "none" }, g);
+  } else if (sel && sel.kind === "shape") {
+    placementsOf(sel.shape).forEach(function (m) { markers.push({ space: m.to, r: moverResultFull(m), move: m.move }); });
+  } else if (!d.game_over) {
+    var froms = {};
+    d.moves.forEach(function (m) { if (m.from != null) froms[m.from] = true; });
+    Object.keys(froms).forEach(function (f) { markers.push({ space: +f, r: bestOf(movesFrom(+f)), piece: true }); });
+  }
+  markers.forEach(function (mk) {
+    var p = S.spaces[mk.space];
+    if (!p) return;
+    var colour = mk.r.cat === "win" ? "#17692f" : mk.r.cat === "loss" ? "#b0281a" : "#555b66";
+    var mg = el("g", { "class": "marker", "data-space": mk.space, "data-result": mk.r.text, "pointer-events": "none" }, g);
+    if (mk.piece) el("circle", { cx: p.x, cy: p.y, r: 19, fill: "none", stroke: colour, "stroke-width": 4, "stroke-dasharray": "5 3" }, mg);
+    else el("circle", { cx: p.x, cy: p.y, r: 17, fill: colour, "fill-opacity": 0.35, stroke: colour, "stroke-width": 3 }, mg);
+    var label = mk.r.cat === "draw" ? "=" : (mk.r.cat === "win" ? "+" : "-") + (mk.r.plies || "");
+    var t = el("text", { x: p.x + 20, y: p.y - 16, "font-family": "sans-serif", "font-size": 14, "font-weight": "bold",
+                         fill: colour, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, mg);
+    t.textContent = label;
+    var title = el("title", {}, mg);
+    title.textContent = (mk.move ? mk.move + ": " : "") + mk.r.text;
+  });
+  Object.keys(S.spaces).forEach(function (s) {
+    var p = S.spaces[s];
+    var h = el("circle", { "class": "hit", "data-space": s, cx: p.x, cy: p.y, r: 30, fill: "transparent", "pointer-events": "all" }, g);
+    h.style.cursor = "pointer";
+    actionable(h, spaceLabel(+s) + (S.selection && S.selection.kind === "piece" && S.selection.from === +s ? " (selected)" : ""),
+               function (ev) { ev.preventDefault(); if (ev.type === "keydown") S.focusSpace = +s; onSpace(+s); });
+  });
+  if (S.focusSpace) {  // keep the keyboard's place across a redraw
+    var f = /** @type {SVGElement | null} */ (g.querySelector('.hit[data-space="' + S.focusSpace + '"]'));
+    if (f) f.focus();
+    S.focusSpace = null;
+  }
+  applyFlip();
+}
+
+// The last move: a ring around the space of a placement, an arrow for a movement.
+export function drawLastMove(g) {
+  if (!S.pos) return;
+  /** @type {import("./types").RatedMove | null} */
+  var entry = null;
+  var before = S.answers[S.pos - 1], mv = S.line[S.pos - 1];
+  (before.moves || []).forEach(function (m) { if (m.move === mv) entry = m; });
+  if (!entry) return;
+  var colour = "#1f5fbf";
+  var lg = el("g", { "class": "last-move", "data-move": mv, "pointer-events": "none" }, g);
+  var to = S.spaces[entry.to];
+  if (entry.from == null) {
+    el("circle", { cx: to.x, cy: to.y, r: 27, fill: "none", stroke: colour, "stroke-width": 4 }, lg);
+  } else {
+    var from = S.spaces[entry.from];
+    var defs = el("defs", {}, lg);
+    var mk = el("marker", { id: "last-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, defs);
+    el("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }, mk);
+    var dx = to.x - from.x, dy = to.y - from.y, len = Math.sqrt(dx * dx + dy * dy) || 1;
+    var ux = dx / len, uy = dy / len;
+    el("line", { x1: from.x + ux * 22, y1: from.y + uy * 22, x2: to.x - ux * 24, y2: to.y - uy * 24,
+                 stroke: colour, "stroke-width": 5, "stroke-linecap": "round", "marker-end": "url(#last-arrow)" }, lg);
+    el("circle", { cx: to.x, cy: to.y, r: 27, fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": "4 3" }, lg);
+  }
+  var t = el("title", {}, lg);
+  t.textContent = "last move: " + mv;
+}
+
+// Flipped: the picture turned half a turn, its words kept upright.
+export function applyFlip() {
+  var svg = S.svg;
+  svg.style.transform = S.flipped ? "rotate(180deg)" : "";
+  // the board turns; each piece and each label turns back about its own centre,
+  // so that triangles still point up and the writing reads (the view changes, not the pieces)
+  svg.querySelectorAll("text, .piece, .supply").forEach(function (t) {
+    if (!S.flipped) { t.removeAttribute("transform"); return; }
+    var b = /** @type {SVGGraphicsElement} */ (t).getBBox();
+    t.setAttribute("transform", "rotate(180 " + (b.x + b.width / 2) + " " + (b.y + b.height / 2) + ")");
+  });
+  $("flip").setAttribute("aria-pressed", S.flipped ? "true" : "false");
+}
+
+export function pieceIcon(shape, colour) {
+  var fill = colour === "white" ? "#ffffff" : "#000000";
+  var stroke = colour === "white" ? "#000000" : "#9a9a9a";
+  var s = '<svg viewBox="0 0 24 24" aria-hidden="true">';
+  if (shape === "circle") s += '<circle cx="12" cy="12" r="9" fill="' + fill + '" stroke="' + stroke + '" stroke-width="2"/>';
+  else s += '<polygon points="12,2 22,20 2,20" fill="' + fill + '" stroke="' + stroke + '" stroke-width="2"/>';
+  return s + "</svg>";
+}
+
+export function renderSupply() {
+  var box = $("supply");
+  // the keyboard's place is kept across the redraw (Enter on a piece redraws the supply)
+  var had = /** @type {HTMLElement | null} */ (document.activeElement);
+  var keep = had && box.contains(had) ? [had.getAttribute("data-colour"), had.getAttribute("data-shape")] : null;
+  box.innerHTML = "";
+  var d = S.data;
+  ["white", "black"].forEach(function (colour) {
+    var row = document.createElement("div");
+    row.className = "supply-row";
+    var who = document.createElement("span");
+    who.className = "who";
+    who.textContent = colour;
+    row.appendChild(who);
+    ["circle", "triangle"].forEach(function (shape) {
+      var n = (d.supply && d.supply[colour] && d.supply[colour][shape]) || 0;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "supply-piece";
+      b.setAttribute("data-shape", shape);
+      b.setAttribute("data-colour", colour);
+      b.setAttribute("data-count", n);
+      b.title = colour + " " + shape + " (" + n + " left)";
+      b.innerHTML = pieceIcon(shape, colour) + "<span>&times;" + n + "</span>";
+      var mine = colour === d.to_move && !d.game_over;
+      var opts = mine ? placementsOf(shape) : [];
+      if (opts.length) {
+        b.classList.add("selectable");
+        var best = bestOf(opts);
+        b.setAttribute("data-result", best.text);
+        b.title += ", best: " + best.text;
+        if (S.selection && S.selection.kind === "shape" && S.selection.shape === shape) b.classList.add("selected");
+      }
+      b.setAttribute("aria-label", b.title + (b.classList.contains("selected") ? ", selected" : ""));
+      b.addEventListener("click", function () { onShape(shape, colour, opts.length > 0); });
+      row.appendChild(b);
+      if (keep && keep[0] === colour && keep[1] === shape) setTimeout(function () { b.focus(); }, 0);
+    });
+    box.appendChild(row);
+  });
+}

@@ -1,0 +1,225 @@
+// @ts-check
+import { $, S, errText, setReady, status } from "./state.js";
+
+// ---- transport: the same API over HTTP or in WebAssembly ------------------
+// Static mode: the engine (fano_web.js) runs in a Web Worker (fano_worker.js)
+// so that solving a variant never blocks the page; where a worker cannot
+// start (a file:// page: Chromium refuses workers there) it runs on the
+// page's thread instead. Either way S.engine.call(fn, args) -> Promise of
+// the C function's JSON text.
+export function mainThreadEngine() {
+  return new Promise(function (resolve, reject) {
+    var s = document.createElement("script");
+    s.src = "fano_web.js";
+    s.onload = function () {
+      if (typeof createFano !== "function") { reject(new Error("fano_web.js defines no engine")); return; }
+      createFano().then(function (mod) {
+        resolve({ where: "page", call: function (fn, args) {
+          return new Promise(function (res) {
+            res(mod.ccall(fn, "string", args.map(function () { return "string"; }), args));
+          });
+        } });
+      }, reject);
+    };
+    s.onerror = function () { reject(new Error("cannot load the engine (fano_web.js)")); };
+    document.head.appendChild(s);
+  });
+}
+export function workerEngine() {
+  return new Promise(function (resolve, reject) {
+    var w;
+    // ?thread=page: the engine on the page's thread (bench/static-explorer.py compares the two)
+    if (/[?&]thread=page\b/.test(location.search)) { resolve(mainThreadEngine()); return; }
+    try { w = new Worker("fano_worker.js"); } catch (e) { resolve(mainThreadEngine()); return; }
+    var pending = {}, next = 1, started = false;
+    var engine = { where: "worker", call: function (fn, args) {
+      return new Promise(function (res, rej) {
+        var id = next++;
+        pending[id] = { resolve: res, reject: rej };
+        w.postMessage({ id: id, fn: fn, args: args });
+      });
+    } };
+    w.onmessage = function (e) {
+      var m = e.data;
+      if (m.ready) { started = true; S.stats.workerBytes = m.bytes; resolve(engine); return; }
+      if (m.failed) { started = true; reject(new Error(m.failed)); return; }
+      var p = pending[m.id];
+      delete pending[m.id];
+      if (p) { if (m.error != null) p.reject(new Error(m.error)); else p.resolve(m.result); }
+    };
+    w.onerror = function (e) {
+      if (e.preventDefault) e.preventDefault();
+      if (!started) { started = true; w.terminate(); resolve(mainThreadEngine()); return; }
+      var msg = "the engine stopped (" + (e.message || "worker error") + ")";
+      Object.keys(pending).forEach(function (id) { pending[id].reject(new Error(msg)); });
+      pending = {};
+    };
+  });
+}
+// api(path, params) -> Promise of {status, type, text}: what `fano serve`
+// answers for GET path?params, from the server or from the WebAssembly Api.
+export function api(path, params) {
+  var pairs = [];
+  Object.keys(params || {}).forEach(function (k) { pairs.push([k, params[k]]); });
+  if (S.engine) {
+    return S.engine.call("fano_request", ["GET", path, JSON.stringify(pairs)]).then(function (text) {
+      var r = JSON.parse(text);
+      return { status: r.status, type: r.content_type, text: r.body };
+    });
+  }
+  var q = new URLSearchParams(pairs).toString();
+  return httpGet(path + (q ? "?" + q : ""), 0);
+}
+// The server computes at most two long analyses at once (fano serve
+// --expensive, default 2) and answers more with 503 and Retry-After: the
+// page keeps at most two requests in flight, and waits as told on a 503
+// (another client's load) before asking again, a few times.
+export var httpSlots = 2, httpQueue = [];
+export function httpGet(url, tries) {
+  return new Promise(function (resolve, reject) {
+    httpQueue.push(function () {
+      fetch(url).then(function (r) {
+        return r.text().then(function (t) { return { status: r.status, retry: r.headers.get("Retry-After"), type: r.headers.get("Content-Type"), text: t }; });
+      }, function (e) { throw new Error("the server does not answer (" + errText(e) + ")"); })
+        .then(function (r) {
+          httpSlots++;  // the slot is free before any wait
+          httpNext();
+          if (r.status === 503 && tries < 5) {
+            var wait = Math.min(10, Math.max(1, parseInt(r.retry, 10) || 1)) * 1000;
+            return new Promise(function (ok) { setTimeout(ok, wait); }).then(function () { return httpGet(url, tries + 1); });
+          }
+          return { status: r.status, type: r.type, text: r.text };
+        }, function (e) { httpSlots++; httpNext(); throw e; })
+        .then(resolve, reject);
+    });
+    httpNext();
+  });
+}
+export function httpNext() {
+  while (httpSlots > 0 && httpQueue.length) { httpSlots--; httpQueue.shift()(); }
+}
+export function apiJson(path, params) {
+  return api(path, params).then(function (r) {
+    var j = null;
+    try { j = JSON.parse(r.text); } catch (e) { /* not JSON */ }
+    if (r.status !== 200 || !j || j.error) {
+      var err = new Error(j && j.error ? j.error : "HTTP " + r.status + " for " + path);
+      err.status = r.status;
+      err.answered = true;  // the engine answered: the request itself is refused
+      throw err;
+    }
+    return j;
+  });
+}
+export function apiText(path, params) {
+  return api(path, params).then(function (r) {
+    if (r.status !== 200) {
+      var msg = "HTTP " + r.status;
+      try { msg = JSON.parse(r.text).error; } catch (e) { /* ignore */ }
+      throw new Error(msg);
+    }
+    return r.text;
+  });
+}
+// The request's game: moves= from the empty board, or from the editor's position=.
+export function gp(moves) {
+  var p = { moves: moves.join(",") };
+  if (S.start) p.position = S.start;
+  return p;
+}
+export function vpath(kind) { return "/api/v1/" + encodeURIComponent(S.variant) + (kind ? "/" + kind : ""); }
+export function getPos(moves) {
+  var key = S.variant + "|" + (S.start || "") + "|" + moves.join(",");
+  if (S.cache.has(key)) return Promise.resolve(S.cache.get(key));
+  return apiJson(vpath(""), gp(moves)).then(function (j) { S.cache.set(key, j); return j; });
+}
+// A short form of the engine's refusal of a move list: "move 3 (ply 3), move 't5': ..." -> "move 't5': ..."
+export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /, ""); }
+
+// The readings of the rules the engine can play, from GET /api/v2/rules
+// (the rules options' description and every reading, from C++): in the
+// static app every reading (solved in the page when first chosen), over
+// HTTP the readings the server has loaded. Each: {name, slug, description,
+// options, rules_text, served, page_solve?, named}; "named": the reading
+// keeps every option that is not part of the base name at its default (the
+// rulebook's lines and material), as the options' description says.
+export function listVariants() {
+  return apiJson("/api/v2/rules", {}).then(function (j) {
+    return j.readings.filter(function (r) { return S.engine || r.served; }).map(function (r) {
+      r.named = j.options.every(function (o) {
+        return o.base || r.options[o.key] === o["default"];
+      });
+      return r;
+    });
+  });
+}
+export function nextFrame() { return new Promise(function (r) { setTimeout(r, 30); }); }
+// Static mode: solve the variant in the page the first time it is chosen.
+export function ensureSolved(name) {
+  if (!S.engine || S.stats.solve[name] != null) return Promise.resolve();
+  var info = S.variantInfo && S.variantInfo[name];
+  var heavy = info && info.page_solve && info.page_solve.heavy;
+  return (heavy ? askHeavy(name, info.page_solve.note) : Promise.resolve()).then(function () {
+    return solveInPage(name, heavy);
+  });
+}
+// A reading too large for a phone: the engine's note, said before the solve
+// starts, and the solve only when asked for.
+export function askHeavy(name, note) {
+  return new Promise(function (resolve, reject) {
+    var el = $("status");
+    el.className = "busy";
+    el.textContent = "The " + name + " reading: " + note + ". ";
+    var go = document.createElement("button");
+    go.type = "button";
+    go.id = "solve-heavy";
+    go.textContent = "Solve it here";
+    var no = document.createElement("button");
+    no.type = "button";
+    no.textContent = "Not now";
+    el.appendChild(go);
+    el.appendChild(document.createTextNode(" "));
+    el.appendChild(no);
+    document.body.setAttribute("data-asking", name);
+    setReady(true);
+    go.addEventListener("click", function () { document.body.removeAttribute("data-asking"); setReady(false); resolve(); });
+    no.addEventListener("click", function () {
+      document.body.removeAttribute("data-asking");
+      var e = new Error("the " + name + " reading was not solved");
+      e.refused = true;
+      reject(e);
+    });
+    go.focus();
+  });
+}
+export function solveInPage(name, heavy) {
+  status("Solving the " + name + " game in the page\u2026", "busy");
+  document.body.setAttribute("data-solving", name);
+  var t0, ticker = null;
+  if (heavy && S.engine.where === "worker") {
+    // the solve runs in the worker: the page stays usable and shows the time it has taken
+    var began = performance.now();
+    ticker = setInterval(function () {
+      status("Solving the " + name + " game in the page (the board stays usable)\u2026 " +
+             Math.round((performance.now() - began) / 1000) + " s", "busy");
+    }, 1000);
+  }
+  // (on the page's thread, a frame first so that the note shows before the solve blocks)
+  return (S.engine.where === "page" ? nextFrame() : Promise.resolve()).then(function () {
+    t0 = performance.now();
+    return S.engine.call("fano_solve", [name]);
+  }).then(function (text) {
+    if (ticker) clearInterval(ticker);
+    var r = JSON.parse(text);
+    document.body.removeAttribute("data-solving");
+    if (r.error) throw new Error("cannot solve " + name + ": " + r.error);
+    // ms: as the page waits for it; engine_ms: the solve itself, timed in C++.
+    S.stats.solve[name] = { ms: performance.now() - t0, engine_ms: r.seconds * 1000, classes: r.classes,
+                            where: S.engine.where, stages: r.stages, memory_bytes: r.memory_bytes };
+    status("");
+  }, function (e) {
+    if (ticker) clearInterval(ticker);
+    document.body.removeAttribute("data-solving");
+    throw e;
+  });
+}

@@ -1,0 +1,109 @@
+// @ts-check
+// The first screen: what the solution says about the reading in play (read
+// from the engine's answer for the start), "How to play" (the rules text and
+// small boards the engine draws), and the buttons a newcomer needs: play the
+// computer, a new game, the link to this game.
+import { apiJson, apiText } from "./engine.js";
+import { go } from "./navigate.js";
+import { analysisShown, applyAnalysis, renderValue, sideName } from "./panels.js";
+import { scheduleEngine } from "./play.js";
+import { $, S, errText, status } from "./state.js";
+
+/** @typedef {import("./types").PositionAnswer} PositionAnswer */
+
+// The small boards of "How to play": games of the standard rules, each drawn
+// by the engine (its SVG route) at the position named; the caption is the
+// engine's own account where it gives one (a game's end).
+var EXAMPLES = [
+  { moves: "C1", caption: "White places a circle on space 1." },
+  { moves: "C1,t1", caption: "Black stacks a triangle on it: only the top piece counts." },
+  { moves: "C1,t3,T2,c4,T1,c3,C5,t5,1-7", caption: "All eight placed, White moves the top piece of 1 to 7." },
+  { moves: "C1,c3,T2,c6,C4", caption: null }
+];
+
+/** What the solution says about the start of the reading in play, from the answer for it. */
+export function renderSolutionSays() {
+  var start = S.answers && S.answers[0];
+  var el = $("solution-says");
+  if (!start || S.start) { el.textContent = ""; return; }
+  /** @type {PositionAnswer} */
+  var a = start;
+  if (a.game_over) { el.textContent = ""; return; }
+  var losing = a.moves.filter(function (m) { return m.category === "win"; });  // the opponent wins after it
+  var winning = a.moves.filter(function (m) { return m.category === "loss"; });
+  var text = "The solution of " + S.variant + ": with perfect play the start is " +
+    (a.category === "draw" ? "a draw" : "a " + a.category + " for " + sideName(a.to_move) + " in " + a.plies + " plies") + ". ";
+  if (winning.length) text += winning.length + " of the " + a.moves.length + " first moves win (" +
+    winning.map(function (m) { return m.move; }).join(", ") + "). ";
+  if (losing.length) text += losing.length + " of the " + a.moves.length + " first moves lose (" +
+    losing.map(function (m) { return m.move; }).join(", ") + ").";
+  el.textContent = text.trim();
+}
+
+function loadHow() {
+  var box = $("how-figures");
+  if (box.childNodes.length) return Promise.resolve();
+  var reading = S.variantInfo && S.variantInfo[S.variant];
+  $("how-rules").textContent = reading && reading.rules_text ? reading.rules_text.join(" ") : "";
+  return Promise.all(EXAMPLES.map(function (ex) {
+    var p = { moves: ex.moves };
+    return Promise.all([apiText("/api/v1/standard/svg", p),
+                        ex.caption ? Promise.resolve(null) : apiJson("/api/v1/standard", p)]);
+  })).then(function (all) {
+    all.forEach(function (r, i) {
+      var fig = document.createElement("figure");
+      var mini = document.createElement("div");
+      mini.className = "mini";
+      var svg = new DOMParser().parseFromString(r[0], "image/svg+xml").documentElement;
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", "the board after " + EXAMPLES[i].moves.split(",").join(", "));
+      mini.appendChild(document.importNode(svg, true));
+      var cap = document.createElement("figcaption");
+      /** @type {PositionAnswer | null} */
+      var a = r[1];
+      cap.textContent = EXAMPLES[i].caption || (a && a.game_over ? "After C4: " + a.game_over.text + "." : "");
+      fig.appendChild(mini);
+      fig.appendChild(cap);
+      box.appendChild(fig);
+    });
+  }, function (e) { status("How to play: " + errText(e), true); });
+}
+
+export function wireIntro() {
+  $("how-open").addEventListener("click", function () {
+    var how = $("how");
+    how.hidden = !how.hidden;
+    $("how-open").setAttribute("aria-expanded", how.hidden ? "false" : "true");
+    if (!how.hidden) loadHow();
+  });
+  $("new-game").addEventListener("click", function () {
+    if (S.busy) return;
+    go(S.variant, [], 0, "push", { start: null, engine: true });
+  });
+  $("play-computer").addEventListener("click", function () {
+    if (S.busy) return;
+    // the computer takes Black at a friendly level (perfect half of the time); both one click to change
+    $("white-player").value = S.players.white = "human";
+    $("black-player").value = S.players.black = "perfect:0.5";
+    go(S.variant, [], 0, "push", { start: null }).then(function () { scheduleEngine(); });
+  });
+  $("analysis-toggle").addEventListener("click", function () {
+    S.analysis = !analysisShown();
+    applyAnalysis();
+    if (S.data) renderValue();
+  });
+  $("copy-link").addEventListener("click", function () {
+    var done = function () { status("The link to this game is copied."); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(location.href).then(done, function () {
+        $("share").select();
+        status("Copy the selected link (Ctrl+C).");
+      });
+    } else {
+      $("share").select();
+      status("Copy the selected link (Ctrl+C).");
+    }
+  });
+}

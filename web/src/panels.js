@@ -1,0 +1,173 @@
+// The value, the legal moves, the moves played and the principal variation.
+// @ts-check
+import { go } from "./navigate.js";
+import { goTo, humanPlay, isComputer, playerName } from "./play.js";
+import { RANK, moverResult, valueText } from "./results.js";
+import { $, PV_SHOWN, S, actionable, listAction } from "./state.js";
+import { showRefutation } from "./why.js";
+
+export function sideName(c) { return c === "white" ? "White" : "Black"; }
+// Whether the analysis (values, results, lines) is in sight: as asked, else
+// hidden while a computer plays a side (a game) and shown when exploring.
+export function analysisShown() {
+  if (S.analysis != null) return S.analysis;
+  return !(S.players.white !== "human" || S.players.black !== "human");
+}
+export function applyAnalysis() {
+  var shown = analysisShown();
+  document.body.setAttribute("data-analysis", shown ? "shown" : "hidden");
+  var b = $("analysis-toggle");
+  b.textContent = shown ? "Hide analysis" : "Show analysis";
+  b.setAttribute("aria-pressed", shown ? "true" : "false");
+}
+export function renderValue() {
+  applyAnalysis();
+  var d = S.data;
+  var v = $("value"), tm = $("to-move"), cap = $("caption");
+  if (d.game_over) {
+    v.textContent = d.game_over.text;
+    v.className = "over";
+    tm.textContent = "Game over";
+    cap.textContent = "Game over: " + d.game_over.text;
+    cap.className = "over";
+  } else {
+    v.textContent = valueText(d.category, d.plies);
+    v.className = d.category || "";
+    tm.textContent = sideName(d.to_move) + " to move" + (d.history_note ? " (" + d.history_note + ")" : "");
+    var who = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : "";
+    cap.textContent = sideName(d.to_move) + " to move" + who +
+      (analysisShown() ? ": " + valueText(d.category, d.plies) : "");
+    cap.className = "";
+  }
+}
+
+export function resSpan(r) {
+  var s = document.createElement("span");
+  s.className = "res " + r.cat;
+  s.textContent = r.text;
+  return s;
+}
+
+export function renderLegal() {
+  var ul = $("legal-moves");
+  ul.innerHTML = "";
+  S.data.moves.forEach(function (m) {
+    var r = moverResult(m);
+    var li = document.createElement("li");
+    li.setAttribute("data-move", m.move);
+    li.setAttribute("data-result", r.text);
+    li.title = m.position + (m.repeats ? " (repeats)" : "");
+    li.appendChild(document.createTextNode(m.move + " "));
+    li.appendChild(resSpan(r));
+    var name = "play " + m.move + ": " + r.text + " for the mover";
+    if (m.trap && m.trap.choices) {
+      var tr = document.createElement("span");
+      tr.className = "trap";
+      tr.setAttribute("data-trap", m.trap.errors + "/" + m.trap.choices);
+      tr.textContent = " " + m.trap.errors + "/" + m.trap.choices + " replies lose";
+      tr.title = "of the opponent's " + m.trap.choices + " replies that form no line, " + m.trap.errors + " lose";
+      li.appendChild(tr);
+      name += ", " + m.trap.errors + " of " + m.trap.choices + " replies lose";
+    }
+    listAction(li, name, function () { humanPlay(m.move); });
+    var why = document.createElement("button");
+    why.type = "button";
+    why.className = "why";
+    why.textContent = "why?";
+    why.setAttribute("aria-label", "why " + m.move + " is " + r.text + ": the best line after it");
+    why.addEventListener("click", function (e) { e.stopPropagation(); showRefutation(m); });
+    why.addEventListener("keydown", function (e) { e.stopPropagation(); });
+    why.addEventListener("focus", function () { showRefutation(m); });
+    li.addEventListener("mouseenter", function () { showRefutation(m); });
+    li.appendChild(why);
+    ul.appendChild(li);
+  });
+  if (!S.data.moves.length) {
+    var li = document.createElement("li");
+    li.textContent = S.data.game_over ? "none (game over)" : "none";
+    li.className = "empty";
+    li.style.cursor = "default";
+    ul.appendChild(li);
+  }
+}
+
+export function renderPlayed() {
+  var ol = $("moves-played");
+  ol.innerHTML = "";
+  S.line.forEach(function (mv, i) {
+    var li = document.createElement("li");
+    li.setAttribute("data-move", mv);
+    var before = S.answers[i];
+    li.appendChild(document.createTextNode((Math.floor(i / 2) + 1) + (i % 2 ? "\u2026 " : ". ") + mv + " "));
+    if (i >= S.pos) {
+      li.classList.add("future");
+      li.setAttribute("data-future", "1");
+    } else if (before) {
+      var entry = null;
+      before.moves.forEach(function (m) { if (m.move === mv) entry = m; });
+      if (entry) {
+        var r = moverResult(entry);
+        li.setAttribute("data-result", r.text);
+        li.appendChild(resSpan(r));
+        if (RANK[r.cat] < RANK[before.category || "draw"]) {
+          li.classList.add("blunder");
+          li.setAttribute("data-blunder", "1");
+          var b = document.createElement("span");
+          b.className = "blunder-mark";
+          b.textContent = " ?? ";
+          b.title = "blunder: position was " + valueText(before.category, before.plies) + " for the mover";
+          li.appendChild(b);
+        }
+      }
+    }
+    if (i === S.pos - 1) li.classList.add("current");
+    li.title = "go to the position after this move";
+    listAction(li, "go to move " + (i + 1) + ", " + mv + (li.getAttribute("data-result") ? ": " +
+               li.getAttribute("data-result") + " for the mover" : "") + (li.getAttribute("data-blunder") ? ", a blunder" : ""),
+               function () { goTo(i + 1); });
+    ol.appendChild(li);
+  });
+}
+
+export function renderPv(pv) {
+  var box = $("pv");
+  box.innerHTML = "";
+  if (!pv || pv.error) {
+    box.textContent = pv && pv.error ? "(unavailable: " + pv.error + ")" : "";
+    return;
+  }
+  var line = pv.mainline || [];
+  if (!line.length) box.appendChild(document.createTextNode("(no moves) "));
+  var shown = line.slice(0, PV_SHOWN);
+  shown.forEach(function (m, i) {
+    var sp = document.createElement("span");
+    sp.className = "pvm";
+    sp.setAttribute("data-move", m.move);
+    sp.textContent = m.move;
+    sp.title = "play up to here";
+    actionable(sp, "play the principal variation up to " + m.move + " (move " + (i + 1) + ")", function () {
+      if (S.busy || S.thinking) return;
+      var extra = shown.slice(0, i + 1).map(function (x) { return x.move; });
+      go(S.variant, S.line.slice(0, S.pos).concat(extra), S.pos + extra.length, "push");
+    });
+    box.appendChild(sp);
+    box.appendChild(document.createTextNode(" "));
+  });
+  var e = document.createElement("div");
+  e.className = "pv-end";
+  // continues_drawn: the engine cut a drawn line (no repetition yet) at its bound.
+  var stopped = pv.continues_drawn ? "; the line stops after " + line.length +
+    " moves with no repetition yet, and best play keeps the draw" : "";
+  if (line.length > shown.length) {
+    e.setAttribute("data-cut", "1");
+    var more = line.length - shown.length;
+    e.textContent = "\u2026 continues " + (pv.category === "draw" ? "drawn " : "") + "for " + more +
+                    " more move" + (more === 1 ? "" : "s") +
+                    (pv.end && pv.end.text ? " \u2192 " + pv.end.text : " (not shown)") + stopped;
+  } else if (pv.end && pv.end.text) {
+    e.textContent = "\u2192 " + pv.end.text;
+  } else if (line.length) {
+    e.textContent = "\u2026 continues drawn" + stopped;
+  }
+  if (e.textContent) box.appendChild(e);
+}

@@ -1,0 +1,40 @@
+// The reading picker and the rules text, from GET /api/v2/rules.
+// @ts-check
+import { $, S } from "./state.js";
+
+// The named variants, then (static mode) the other readings of the rules:
+// the line rule and the pieces each player has (README, "Rules").
+export function populateVariants(list) {
+  S.variants = list.map(function (v) { return v.name; });
+  S.variantInfo = {};
+  var sel = $("variant");
+  sel.innerHTML = "";
+  var named = list.filter(function (v) { return v.named; });
+  var groups = [[list.length > named.length ? "Named variants" : null, named]];
+  // the other readings, grouped under the named variant whose cap and adjacency they share
+  named.forEach(function (n) {
+    var mine = list.filter(function (v) { return !v.named && v.slug.indexOf(n.slug + "-") === 0; });
+    if (mine.length) groups.push([n.name + ": other rules", mine]);
+  });
+  groups.forEach(function (g) {
+    var parent = sel;
+    if (g[0]) {
+      parent = document.createElement("optgroup");
+      parent.label = g[0];
+      sel.appendChild(parent);
+    }
+    g[1].forEach(function (v) {
+      S.variantInfo[v.name] = v;
+      var o = document.createElement("option");
+      o.value = v.name;
+      o.textContent = v.name;
+      if (v.description) o.title = v.description;
+      parent.appendChild(o);
+    });
+  });
+}
+export function renderRulesInPlay() {
+  var v = S.variantInfo && S.variantInfo[S.variant];
+  $("rules-now").textContent = v && v.description ? "Rules in play (" + v.name + "): " + v.description + "." : "";
+  $("rules-text").textContent = v && v.rules_text ? v.rules_text.join(" ") : "";
+}

@@ -1,0 +1,39 @@
+// The URL to the game: a link, Back and Forward.
+// @ts-check
+import { ensureSolved } from "./engine.js";
+import { go } from "./navigate.js";
+import { loadPuzzle } from "./puzzles.js";
+import { S } from "./state.js";
+import { parseHash } from "./url.js";
+
+// The URL names the game (initial load, Back and Forward, a pasted link).
+export function fromHash(how) {
+  var h = parseHash();
+  var skipped = h.problems.length ? "The link's " + h.problems.join("; ") + ": left out." : null;
+  if (S.variants.indexOf(h.variant) < 0) {
+    return go(S.variants[0], [], 0, "replace", { start: null, note: (skipped ? skipped + " " : "") +
+      "The link's variant '" + h.variant + "' is not available here (" +
+      (S.variants.length <= 6 ? S.variants.join(", ") : "see the variant list") + "): showing " + S.variants[0] +
+      (h.line.length ? " from the start, without the link's moves" : "") + "." });
+  }
+  S.seed = h.seed;
+  if (h.puzzle != null && (!S.puzzle || S.puzzle.seed !== h.puzzle || S.variant !== h.variant)) {
+    // a puzzle link: the puzzle's position (asked of the API) is the game's start
+    return ensureSolved(h.variant).then(function () {
+      S.variant = h.variant;
+      return loadPuzzle(h.puzzle, h.line, h.at, how || "none");
+    });
+  }
+  if (S.data && h.variant === S.variant && h.line.join(",") === S.line.join(",") && h.at === S.pos &&
+      h.start === S.start) return Promise.resolve();
+  if (S.variant && S.variant !== h.variant) S.games[S.variant] = { line: S.line, pos: S.pos, start: S.start };
+  return go(h.variant, h.line, h.at, how || "none", { loadPrefix: true, start: h.start, note: skipped })
+    .then(function (ok) {
+      // a link the engine refuses (its position, its reading): said, and the empty board shown
+      if (!ok && !S.data)
+        return go(h.start ? h.variant : S.variants[0], [], 0, "replace", { start: null, note:
+          (h.start ? "The link's position '" + h.start + "' cannot be explored: "
+                   : "The link cannot be shown: ") + S.lastError });
+      return ok;
+    });
+}
