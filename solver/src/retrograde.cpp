@@ -14,7 +14,6 @@
 #include "fano/solver.hpp"
 #include "move_graph.hpp"
 #include "sections.hpp"
-
 namespace fano {
 namespace {
 
@@ -53,18 +52,30 @@ constexpr std::uint32_t kAhead = 16;
 // of a chunk's cursor.
 Predecessors build_predecessors(const detail::MoveGraph& g) {
   using detail::EdgeArray;
-  const auto& out_begin = g.out_begin;
+  const auto& degree = g.degree;
   const auto& out_edges = g.out_edges;
-  const std::size_t n = out_begin.size() - 1;
+  const std::size_t n = degree.size();
   const std::size_t chunks = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
   const std::size_t per_chunk = (n + chunks - 1) / chunks;
+  // out_begin[c]: where chunk c's sources' successors start (the rows follow
+  // the sources in id order, a row's length its degree).
+  const auto moves_of = [&](std::size_t i) -> std::uint32_t {
+    return degree[i] == detail::kLineStands ? 0 : degree[i];
+  };
+  std::vector<std::size_t> out_begin(chunks + 1, 0);
+  par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    std::size_t moves = 0;
+    for (std::size_t i = c * per_chunk, e = std::min(n, (c + 1) * per_chunk); i < e; ++i)
+      moves += moves_of(i);
+    out_begin[c + 1] = moves;
+  });
+  for (std::size_t c = 0; c < chunks; ++c) out_begin[c + 1] += out_begin[c];
   // cursor[c * n + j]: chunk c's count of moves to j, then its offset in j's row
   UninitVector<std::uint16_t> cursor(chunks * n);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
     std::uint16_t* count = cursor.data() + c * n;
     std::fill(count, count + n, 0);
-    const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
-    const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
+    const std::size_t first = out_begin[c], end = out_begin[c + 1];
     out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
       for (std::size_t k = 0; k < m; ++k) {
         if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
@@ -111,20 +122,21 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
     for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
     std::uint16_t* next_slot = cursor.data() + c * n;
-    const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
-    const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    std::size_t i = c * per_chunk;  // the source of move k (rows in order)
-    out_edges.for_each_stretch(first, end,
-                               [&](std::size_t k0, const std::uint32_t* e, std::size_t m) {
-                                 for (std::size_t k = 0; k < m; ++k) {
-                                   while (k0 + k >= out_begin[i + 1]) ++i;
-                                   if (k + kAhead < m) {
-                                     __builtin_prefetch(next_slot + e[k + kAhead]);
-                                     __builtin_prefetch(in_begin.data() + e[k + kAhead]);
-                                   }
-                                   in_edges[in_begin[e[k]] + next_slot[e[k]]++] = std::uint32_t(i);
-                                 }
-                               });
+    const std::size_t first = out_begin[c], end = out_begin[c + 1];
+    // The source of move k (rows in order), and its moves after k.
+    std::size_t i = c * per_chunk;
+    std::uint32_t left = i < n ? moves_of(i) : 0;
+    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        while (left == 0) left = moves_of(++i);
+        --left;
+        if (k + kAhead < m) {
+          __builtin_prefetch(next_slot + e[k + kAhead]);
+          __builtin_prefetch(in_begin.data() + e[k + kAhead]);
+        }
+        in_edges[in_begin[e[k]] + next_slot[e[k]]++] = std::uint32_t(i);
+      }
+    });
   });
   return pred;
 }
@@ -180,11 +192,10 @@ class Retrograde {
   }
 
   // Level 0: the ended games, and every position's count of undecided moves,
-  // from the successor lists' row starts and the standing lines (by id).
+  // from the degrees (a standing line marked in place of one; by id).
   // The level's list is in id order, and sized to it: the frontier buffers
   // grow with the levels instead of holding every class.
-  void decide_ended_games(const UninitVector<std::uint32_t>& out_begin,
-                          const UninitVector<std::uint8_t>& line_formed) {
+  void decide_ended_games(const UninitVector<std::uint8_t>& degree) {
     constexpr std::size_t kRange = 8192;
     const std::size_t ranges = (n_ + kRange - 1) / kRange;
     std::vector<std::size_t> at(ranges + 1, 0);  // each range's ended games, then offsets
@@ -194,9 +205,9 @@ class Retrograde {
     par::parallel_for(std::size_t(0), ranges, [&](std::size_t c) {
       std::size_t ended = 0;
       for (size_t i = c * kRange, e = std::min(n_, i + kRange); i != e; ++i) {
-        const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
-        assert(deg < 0x10000);
-        const bool line = line_formed[i] != 0, stuck = deg == 0;
+        const bool line = degree[i] == detail::kLineStands;
+        const std::uint32_t deg = line ? 0 : degree[i];
+        const bool stuck = deg == 0;
         const std::uint16_t p = line ? kWonNow : stuck ? kLostNow : kUnknown;
         word(i).store(std::uint32_t(p) << 16 | deg, std::memory_order_relaxed);
         ended += line | stuck;
@@ -429,8 +440,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       Predecessors pred = build_predecessors(g);
       free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
       Retrograde analysis(n, pred);
-      analysis.decide_ended_games(g.out_begin, g.line_formed);
-      free_buffer(g.out_begin), free_buffer(g.line_formed);
+      analysis.decide_ended_games(g.degree);
+      free_buffer(g.degree);
       sol.times.graph = seconds_since(t0);
       if (options.progress)
         options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
