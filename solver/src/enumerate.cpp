@@ -178,8 +178,12 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       par::parallel_for(0u, kShards, [&](unsigned s) {
         CodeTable::Shard& shard = table->shard(s);
         const auto key = key_of(s);
+        // Room for this round's candidates and as many in each round left in
+        // the layer: the table grows as it did for a whole layer at once,
+        // so its load stays as low (most candidates are not new).
         std::size_t candidates = 0;
         for (const Batch* b : all) candidates += b->children[s].size();
+        candidates *= (layer_end - from + kRound - 1) / kRound;
         shard.reserve(shard.size() + candidates, [&](auto&& f) {
           for (const auto& [first, end] : ids_of_shard[s])
             for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
