@@ -114,19 +114,25 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
     const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
     std::uint32_t* const end = in_begin.data();
     std::uint32_t elsewhere = 1, scratch = 0;
-    // The moves from the last, their sources walked down from the last id.
-    std::size_t k = moves;
-    for (std::size_t i = n; i-- > 0;) {
-      for (std::uint32_t d = moves_of(i); d > 0; --d) {
-        --k;
-        if (k >= kAhead) __builtin_prefetch(end + out_edges[k - kAhead]);
-        const std::uint32_t t = out_edges[k];
+    // The moves from the last, segment by segment, their sources walked
+    // down from the last id.
+    std::size_t i = n;
+    std::uint32_t left = 0;  // source i's moves before the one at hand
+    for (std::size_t stop = moves; stop > 0;) {
+      const std::size_t start = (stop - 1) & ~(EdgeArray::kSegment - 1);
+      const std::uint32_t* const e = out_edges.at(start);
+      for (std::size_t k = stop - start; k-- > 0;) {
+        while (left == 0) left = moves_of(--i);
+        --left;
+        if (k >= kAhead) __builtin_prefetch(end + e[k - kAhead]);
+        const std::uint32_t t = e[k];
         const bool mine = t - first < span;
         std::uint32_t* const c = mine ? end + t : &elsewhere;
         *c -= std::uint32_t(mine);
         std::uint32_t* const cell = mine ? in_edges.at(*c) : &scratch;
         *cell = std::uint32_t(i);
       }
+      stop = start;
     }
   });
   return pred;
