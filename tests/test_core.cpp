@@ -904,6 +904,28 @@ TEST(Buffer, FreePagesAreGivenBackOnRequest) {
   EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
 }
 
+// Once the arena is large (a large solve), a freed block's pages go back to
+// the system at once, without release_free_buffer_pages: the process's peak
+// then follows the bytes live at once, not the arena's high-water mark. The
+// block freed below lies under a live one, so it is a hole, not the top.
+TEST(Buffer, ALargeArenaGivesFreedPagesBackAtOnce) {
+  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
+  UninitVector<std::uint8_t> large(std::size_t(256) << 20);  // address space only
+  const std::size_t bytes = std::size_t(64) << 20;
+  UninitVector<std::uint8_t> hole(bytes);
+  std::fill(hole.begin(), hole.end(), std::uint8_t(1));
+  UninitVector<std::uint8_t> above(std::size_t(1) << 20);
+  std::fill(above.begin(), above.end(), std::uint8_t(3));
+  const long before = resident_kib();
+  free_buffer(hole);
+  const long after = resident_kib();
+  EXPECT_GE(before - after, 48 * 1024) << before << " KiB before, " << after << " after";
+  UninitVector<std::uint8_t> again(bytes);
+  std::fill(again.begin(), again.end(), std::uint8_t(2));
+  EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
+  EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(3)), std::ptrdiff_t(above.size()));
+}
+
 // The printed board's maps (fano/geometry.hpp) send the spaces where the
 // README says (1-based, 0 off the board): computed from the drawn positions,
 // checked against the images written out by hand.

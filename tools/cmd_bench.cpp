@@ -37,7 +37,7 @@ struct SolveTiming {
   // which built the codes section beside its analysis) + file (written
   // atomically, fsync included), each stage's best taken separately.
   double enumerate, graph, retrograde, encode, file, write, total;
-  std::uint64_t reachable, bytes;
+  std::uint64_t reachable, classes, bytes;
 };
 
 // One solve, encode and write of best's variant on best's thread count; each
@@ -61,6 +61,7 @@ void time_solve(SolveTiming& best, const std::string& path) {
   best.write = std::min(best.write, write);
   best.total = std::min(best.total, total);
   best.reachable = sol.stats.reachable;
+  best.classes = sol.stats.canonical;
   best.bytes = bytes.size();
 }
 
@@ -76,10 +77,11 @@ struct ColdSolve {
   double wall_ms;
   long peak_kb, minor_faults;
 };
-ColdSolve run_cold_solve(const std::string& path, int threads) {
+ColdSolve run_cold_solve(const std::string& path, int threads,
+                         const std::string& rules = "standard") {
   const std::string threads_arg = std::to_string(threads);
-  const char* argv[] = {"fano", "solve", "--out", path.c_str(), "--threads", threads_arg.c_str(),
-                        nullptr};
+  const char* argv[] = {"fano",       "solve",     "--rules",           rules.c_str(), "--out",
+                        path.c_str(), "--threads", threads_arg.c_str(), nullptr};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
@@ -175,7 +177,7 @@ int bench_history(const po::variables_map& vm) {
 
 // What the options of `fano bench` ask for (the history mode aside).
 struct BenchOptions {
-  int runs, probes, cold_runs, reference_runs;
+  int runs, probes, cold_runs, reference_runs, large_runs;
   std::string dir;  // empty: a temporary folder
   bool json;
 };
@@ -215,10 +217,26 @@ struct ColdFigures {
   long peak_kb, minor_faults;
 };
 
+// A whole-process solve of one of the largest readings, all cores: medians,
+// and its peak memory per stored class.
+struct LargeSolve {
+  std::string rules;
+  std::uint64_t classes = 0;
+  double wall_ms = 0;
+  long peak_kb = 0;
+  double bytes_per_class() const { return double(peak_kb) * 1024 / double(classes); }
+};
+
+// The two largest readings (cap 3 on the printed board, three pieces of a
+// kind), whose peak memory bounds what a machine or a browser must offer.
+constexpr const char* kLargestReadings[] = {"cap3-board-colour-3c3t", "cap3-board-3c3t"};
+
 // Everything `fano bench` measures, printed as text or JSON.
 struct BenchReport {
-  int cores = 0, runs = 0, probes = 0, cold_runs = 0, reference_runs = 0;
+  int cores = 0, runs = 0, probes = 0, cold_runs = 0, reference_runs = 0, large_runs = 0;
   std::vector<ColdFigures> cold;
+  std::uint64_t standard_classes = 0;  // to give the cold solve's peak per class
+  std::vector<LargeSolve> large;
   // The median over the rounds of (1 thread's wall / all cores' wall), the
   // two runs of a round made one after the other under the same load.
   double cold_pair_scaling = 0;
@@ -266,13 +284,33 @@ void measure_cold_solves(BenchReport& rep, const std::string& dir) {
   rep.cold_pair_scaling = median_of(pair_scaling);
 }
 
+// The largest readings as whole processes on all cores (the same child as
+// the cold solves), each --large-runs times; the classes from the table made.
+void measure_large_solves(BenchReport& rep, const std::string& dir) {
+  if (rep.large_runs == 0) return;
+  for (const char* rules : kLargestReadings) {
+    progress(std::string("bench: ") + std::to_string(rep.large_runs) +
+             " whole-process run(s) of fano solve --rules " + rules);
+    const std::string path = (std::filesystem::path(dir) / "large.fanotb").string();
+    std::vector<double> wall, peak;
+    for (int r = 0; r < rep.large_runs; ++r) {
+      const ColdSolve c = run_cold_solve(path, rep.cores, rules);
+      wall.push_back(c.wall_ms);
+      peak.push_back(double(c.peak_kb));
+    }
+    const std::uint64_t classes = open_tablebase(path).size();
+    std::filesystem::remove(path);
+    rep.large.push_back({rules, classes, median_of(wall), long(median_of(peak))});
+  }
+}
+
 // Round after round of every variant on 1 thread and on all cores, so that the
 // ratios compare runs made under the same load (a VM's speed drifts from one
 // minute to the next).
 std::vector<SolveTiming> measure_solves(const std::string& dir, int runs, int cores) {
   std::vector<SolveTiming> solves;
   for (const Variant& v : {kStandard, kCap3Projective, kCap3Board})
-    for (int t : {1, cores}) solves.push_back({v, t, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0});
+    for (int t : {1, cores}) solves.push_back({v, t, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 0, 0, 0});
   for (int r = 0; r < runs; ++r) {
     progress("bench: solving every variant with 1 and " + std::to_string(cores) +
              " thread(s), round " + std::to_string(r + 1) + " of " + std::to_string(runs));
@@ -369,12 +407,23 @@ Json report_json(const BenchReport& rep) {
                     {"bytes", s.bytes}});
   Json cold = Json::array();
   for (const auto& c : rep.cold)
-    cold.push_back({{"variant", "standard"},
-                    {"threads", c.threads},
-                    {"runs", rep.cold_runs},
-                    {"median_wall_ms", c.wall_ms},
-                    {"median_peak_rss_kb", c.peak_kb},
-                    {"median_minor_faults", c.minor_faults}});
+    cold.push_back(
+        {{"variant", "standard"},
+         {"threads", c.threads},
+         {"runs", rep.cold_runs},
+         {"median_wall_ms", c.wall_ms},
+         {"median_peak_rss_kb", c.peak_kb},
+         {"peak_bytes_per_class", double(c.peak_kb) * 1024 / double(rep.standard_classes)},
+         {"median_minor_faults", c.minor_faults}});
+  Json large = Json::array();
+  for (const auto& l : rep.large)
+    large.push_back({{"rules", l.rules},
+                     {"threads", rep.cores},
+                     {"runs", rep.large_runs},
+                     {"classes", l.classes},
+                     {"median_wall_ms", l.wall_ms},
+                     {"median_peak_rss_kb", l.peak_kb},
+                     {"peak_bytes_per_class", l.bytes_per_class()}});
   const bool ref = rep.reference_runs > 0;
   return Json{
       {"cores", rep.cores},
@@ -399,6 +448,7 @@ Json report_json(const BenchReport& rep) {
                                      ? Json(rep.reference_s * 1e3 / rep.cold[1].wall_ms)
                                      : Json(nullptr)},
       {"cold_solve", std::move(cold)},
+      {"largest_solves", std::move(large)},
       {"cold_thread_scaling", rep.cold.size() == 2 ? Json(rep.cold_pair_scaling) : Json(nullptr)}};
 }
 
@@ -430,8 +480,18 @@ void print_report(const BenchReport& rep) {
   for (const auto& c : rep.cold) {
     std::snprintf(line, sizeof line,
                   "cold `fano solve --out FILE`, whole process, %d thread(s), median of %d: "
-                  "%.1f ms, peak %.1f MB, %ld page faults\n",
-                  c.threads, rep.cold_runs, c.wall_ms, double(c.peak_kb) / 1024, c.minor_faults);
+                  "%.1f ms, peak %.1f MB (%.0f bytes per class), %ld page faults\n",
+                  c.threads, rep.cold_runs, c.wall_ms, double(c.peak_kb) / 1024,
+                  double(c.peak_kb) * 1024 / double(rep.standard_classes), c.minor_faults);
+    std::cout << line;
+  }
+  for (const auto& l : rep.large) {
+    std::snprintf(line, sizeof line,
+                  "`fano solve --rules %s`, whole process, %d thread(s), median of %d: %.0f ms, "
+                  "%llu classes, peak %.1f MB (%.1f bytes per class)\n",
+                  l.rules.c_str(), rep.cores, rep.large_runs, l.wall_ms,
+                  static_cast<unsigned long long>(l.classes), double(l.peak_kb) / 1024,
+                  l.bytes_per_class());
     std::cout << line;
   }
   if (rep.cold.size() == 2) {
@@ -474,12 +534,15 @@ std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args
       "whole-process runs of `fano solve --out FILE` per thread count (0: skip them)")(
       "reference-runs", po::value<int>()->default_value(1),
       "runs of the plain reference solver (0: skip it)")(
+      "large-runs", po::value<int>()->default_value(1),
+      "whole-process runs of each of the two largest readings on all cores (0: skip them)")(
       "history", "only the history-aware analysis (rule 3) at the end of random games")(
       "games", po::value<int>()->default_value(2000), "random games per variant for --history");
   add_json_option(desc);
   auto vm =
       parse("bench",
-            "[--runs N] [--probes N] [--dir DIR] [--cold-runs N] [--reference-runs N] [--json] | "
+            "[--runs N] [--probes N] [--dir DIR] [--cold-runs N] [--reference-runs N] "
+            "[--large-runs N] [--json] | "
             "--history "
             "[--games N]",
             "Measures on this machine: each solve stage for the standard game and "
@@ -489,7 +552,9 @@ std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args
             "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
             "standard game and the ratio of its time to the solver's; the whole process of a cold "
             "`fano solve --out FILE` (this binary as a child, 1 thread and all cores: median wall "
-            "time, peak memory and page faults). Rounds of every solve on 1 thread "
+            "time, peak memory and page faults), and of the two largest readings, "
+            "cap3-board-colour-3c3t and cap3-board-3c3t (all cores: wall time, peak memory "
+            "and peak memory per stored class). Rounds of every solve on 1 thread "
             "and on all cores, interleaved so that both see the same load; the best of --runs.",
             desc, nullptr, args);
   if (!vm) return std::nullopt;
@@ -497,6 +562,7 @@ std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args
                  (*vm)["probes"].as<int>(),
                  (*vm)["cold-runs"].as<int>(),
                  (*vm)["reference-runs"].as<int>(),
+                 (*vm)["large-runs"].as<int>(),
                  vm->count("dir") ? (*vm)["dir"].as<std::string>() : std::string(),
                  vm->count("json") > 0};
   if (o.runs < 1 || o.runs > 100) throw UsageError("--runs must be 1..100");
@@ -504,6 +570,7 @@ std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args
   if (o.cold_runs < 0 || o.cold_runs > 100) throw UsageError("--cold-runs must be 0..100");
   if (o.reference_runs < 0 || o.reference_runs > 100)
     throw UsageError("--reference-runs must be 0..100");
+  if (o.large_runs < 0 || o.large_runs > 100) throw UsageError("--large-runs must be 0..100");
   return std::pair{std::move(*vm), std::move(o)};
 }
 
@@ -521,8 +588,11 @@ int cmd_bench(const Args& args) {
   rep.probes = opts.probes;
   rep.cold_runs = opts.cold_runs;
   rep.reference_runs = opts.reference_runs;
+  rep.large_runs = opts.large_runs;
   measure_cold_solves(rep, folder.path());
+  measure_large_solves(rep, folder.path());
   rep.solves = measure_solves(folder.path(), opts.runs, rep.cores);
+  rep.standard_classes = rep.solves[0].classes;
   measure_move_generation(rep);
   measure_probes(rep, folder.path());
   measure_reference(rep);

@@ -15,7 +15,6 @@
 #include "move_graph.hpp"
 #include "radix_sort.hpp"
 #include "sections.hpp"
-
 namespace fano {
 namespace detail {
 
@@ -53,6 +52,9 @@ constexpr unsigned kShards = CodeTable::kShards;
 // random, and a mispredicted branch on "new or not" would otherwise leave each
 // load waiting on its own.
 constexpr std::size_t kAhead = 16;
+// The most ids expanded in one round of a layer (see build_move_graph): the
+// standard game's largest layer fits in one.
+constexpr std::size_t kRound = std::size_t(1) << 18;
 // Marks a table value (and so a child's value in a batch) as a class's index
 // among its shard's new classes of the layer being inserted, not yet its id:
 // the top bit of a table value, so ids must stay below 2^26, 67 M classes
@@ -115,138 +117,160 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     ids_of_shard[s].emplace_back(0, 1);
   }
   MoveGraph g;
-  UninitVector<std::uint8_t> line_of;  // by id (with edges only)
-  // With edges: out_begin[id + 1] holds id's degree until its layer's prefix sum.
-  auto& out_begin = g.out_begin;
+  auto& degree_of = g.degree;  // with edges only
   auto& out_edges = g.out_edges;
-  if (with_edges) out_begin.assign(1, 0);
+  // With edges: where each id's successor list starts in out_edges, from the
+  // round's first (the round's prefix sum of the degrees).
+  UninitVector<std::uint32_t> round_begin;
   par::enumerable_thread_specific<Batch> batches;
-  // The layer being expanded is the ids [layer_begin, layer_end).
+  // The layer being expanded is the ids [layer_begin, layer_end), in rounds
+  // of at most kRound ids: the batches, the shards' new codes and the
+  // table's growth for its candidates are sized to a round, not to the
+  // largest layer (results/solve-memory.md). A round's new classes are
+  // numbered before the next round's inserts, which then find them as ids;
+  // they all belong to the next layer.
   std::size_t layer_begin = 0, layer_end = 1;
   for (std::size_t depth = 1; layer_begin < layer_end; ++depth) {
-    for (Batch& b : batches) {
-      b.expanded.clear(), b.shard_seq.clear();
-      for (auto& children : b.children) children.clear();
-    }
-    if (with_edges) resize_snug(line_of, layer_end), resize_snug(out_begin, layer_end + 1);
-    par::parallel_for(par::blocked_range<size_t>(layer_begin, layer_end, 512),
-                      [&](const par::blocked_range<size_t>& r) {
-                        Batch& b = batches.local();
-                        if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
-                        for (size_t id = r.begin(); id != r.end(); ++id) {
-                          const State st{code_of[id]};
-                          const bool ended = formed_lines(rules, st) != 0;  // no move is made then
-                          if (with_edges) line_of[id] = ended, out_begin[id + 1] = 0;
-                          if (ended) continue;
-                          std::array<std::uint64_t, 256> kids;
-                          unsigned degree = 0;
-                          for_each_move(rules, st, [&](const Move&, State child) {
-                            assert(degree < kids.size());
-                            kids[degree++] = child.code;
-                          });
-                          sym.canonicalise(kids.data(), degree);
-                          std::uint8_t* seq = nullptr;
-                          if (with_edges) {
-                            b.shard_seq.resize(b.shard_seq.size() + degree);
-                            seq = b.shard_seq.data() + b.shard_seq.size() - degree;
-                          }
-                          for (unsigned d = 0; d < degree; ++d) {
-                            const unsigned s = CodeTable::shard_of(kids[d]);
-                            b.children[s].push_back(kids[d]);
-                            if (with_edges) seq[d] = std::uint8_t(s);
-                          }
-                          if (with_edges) out_begin[id + 1] = degree;
-                        }
-                      });
-    std::vector<Batch*> all;
-    for (Batch& b : batches) all.push_back(&b);
-    // Insert, one task per shard. Each child's code becomes its table value:
-    // the id of a class found in an earlier layer, or kNew | the class's
-    // index in fresh[s] if it is new in this layer (its id is not known until
-    // every shard has counted its new classes).
-    par::parallel_for(0u, kShards, [&](unsigned s) {
-      CodeTable::Shard& shard = table->shard(s);
-      const auto key = key_of(s);
-      std::size_t candidates = 0;
-      for (const Batch* b : all) candidates += b->children[s].size();
-      shard.reserve(shard.size() + candidates, [&](auto&& f) {
-        for (const auto& [first, end] : ids_of_shard[s])
-          for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
-      });
-      auto& new_codes = fresh_codes[s];
-      auto& new_slots = fresh_slots[s];
-      new_codes.clear(), new_slots.clear();
-      bool is_new = false;
-      for (Batch* b : all) {
-        // The children's array and count in locals: the compiler cannot tell
-        // that the stores into the array leave the vector's bounds alone.
-        std::uint64_t* const children = b->children[s].data();
-        const std::size_t n = b->children[s].size();
-        for (size_t k = 0; k < n; ++k) {
-          if (k + kAhead < n) shard.prefetch(children[k + kAhead]);
-          const std::uint64_t code = children[k];
-          const std::uint32_t slot = shard.insert(code, key, is_new);
-          std::uint32_t value;
-          if (is_new) {
-            value = kNew | std::uint32_t(new_codes.size());
-            shard.set_value(slot, code, value);  // a later duplicate in this layer finds it
-            new_codes.push_back(code);
-            new_slots.push_back(slot);
-          } else {
-            value = shard.value(slot);
-          }
-          children[k] = value;
-        }
+    std::size_t next_id = layer_end;  // the next layer so far: [layer_end, next_id)
+    for (std::size_t from = layer_begin; from < layer_end;) {
+      const std::size_t to = std::min(layer_end, from + kRound);
+      for (Batch& b : batches) {
+        b.expanded.clear(), b.shard_seq.clear();
+        for (auto& children : b.children) children.clear();
       }
-    });
-    // Number the new classes shard by shard.
-    std::array<std::uint32_t, kShards> first_id;
-    std::size_t next_id = layer_end;
-    for (unsigned s = 0; s < kShards; ++s)
-      first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
-    if (next_id >= kNew) throw std::length_error("too many classes to number");
-    code_of.resize(next_id);  // new segments' pages are first touched in parallel below
-    const auto number_new_classes = [&] {
+      if (with_edges) resize_snug(degree_of, to);
+      par::parallel_for(
+          par::blocked_range<size_t>(from, to, 512), [&](const par::blocked_range<size_t>& r) {
+            Batch& b = batches.local();
+            if (with_edges) b.expanded.emplace_back(r.begin(), r.end());
+            for (size_t id = r.begin(); id != r.end(); ++id) {
+              const State st{code_of[id]};
+              const bool ended = formed_lines(rules, st) != 0;  // no move is made then
+              if (with_edges) degree_of[id] = kLineStands;
+              if (ended) continue;
+              std::array<std::uint64_t, 256> kids;
+              unsigned degree = 0;
+              for_each_move(rules, st, [&](const Move&, State child) {
+                assert(degree < kids.size());
+                kids[degree++] = child.code;
+              });
+              sym.canonicalise(kids.data(), degree);
+              std::uint8_t* seq = nullptr;
+              if (with_edges) {
+                b.shard_seq.resize(b.shard_seq.size() + degree);
+                seq = b.shard_seq.data() + b.shard_seq.size() - degree;
+              }
+              for (unsigned d = 0; d < degree; ++d) {
+                const unsigned s = CodeTable::shard_of(kids[d]);
+                b.children[s].push_back(kids[d]);
+                if (with_edges) seq[d] = std::uint8_t(s);
+              }
+              if (degree >= kLineStands) throw std::length_error("a class with too many moves");
+              if (with_edges) degree_of[id] = std::uint8_t(degree);
+            }
+          });
+      std::vector<Batch*> all;
+      for (Batch& b : batches) all.push_back(&b);
+      // Insert, one task per shard. Each child's code becomes its table value:
+      // the id of a class found in an earlier layer, or kNew | the class's
+      // index in fresh[s] if it is new in this layer (its id is not known until
+      // every shard has counted its new classes).
       par::parallel_for(0u, kShards, [&](unsigned s) {
         CodeTable::Shard& shard = table->shard(s);
-        std::uint32_t id = first_id[s];
-        for (std::size_t k = 0; k < fresh_slots[s].size(); ++k, ++id) {
-          shard.set_value(fresh_slots[s][k], fresh_codes[s][k], id);
-          code_of[id] = fresh_codes[s][k];
-        }
-        if (id > first_id[s]) ids_of_shard[s].emplace_back(first_id[s], id);
-      });
-    };
-    if (with_edges) {
-      // The layer's successor lists, in id order: the ids a thread expanded
-      // in one go are consecutive, so their lists are one stretch of
-      // out_edges, and the thread's children in move order fill it. A
-      // child's id is its value from the insert pass, or its shard's first
-      // new id plus its index there: the lists need nothing of the
-      // numbering, so both run at once (one wait for the threads per
-      // layer, not two).
-      for (size_t id = layer_begin; id < layer_end; ++id) out_begin[id + 1] += out_begin[id];
-      out_edges.resize(out_begin[layer_end]);
-      par::parallel_invoke(number_new_classes, [&] {
-        par::parallel_for(size_t(0), all.size(), [&](size_t v) {
-          const Batch& b = *all[v];
-          // Per shard, the next child's value from the insert pass.
-          std::array<const std::uint64_t*, kShards> next;
-          for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
-          const std::uint8_t* seq = b.shard_seq.data();
-          for (const auto& [first, end] : b.expanded) {
-            for (std::uint32_t k = out_begin[first], stop = out_begin[end]; k < stop; ++k) {
-              const unsigned s = *seq++;
-              const std::uint32_t v = std::uint32_t(*next[s]++);
-              // Without a branch: whether a child is new is as good as random.
-              const std::uint32_t is_new = 0u - ((v & kNew) >> (CodeTable::kValueBits - 1));
-              out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
-            }
-          }
+        const auto key = key_of(s);
+        // Room for this round's candidates and as many in each round left in
+        // the layer: the table grows as it did for a whole layer at once,
+        // so its load stays as low (most candidates are not new).
+        std::size_t candidates = 0;
+        for (const Batch* b : all) candidates += b->children[s].size();
+        candidates *= (layer_end - from + kRound - 1) / kRound;
+        shard.reserve(shard.size() + candidates, [&](auto&& f) {
+          for (const auto& [first, end] : ids_of_shard[s])
+            for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
         });
+        auto& new_codes = fresh_codes[s];
+        auto& new_slots = fresh_slots[s];
+        new_codes.clear(), new_slots.clear();
+        bool is_new = false;
+        for (Batch* b : all) {
+          // The children's array and count in locals: the compiler cannot tell
+          // that the stores into the array leave the vector's bounds alone.
+          std::uint64_t* const children = b->children[s].data();
+          const std::size_t n = b->children[s].size();
+          for (size_t k = 0; k < n; ++k) {
+            if (k + kAhead < n) shard.prefetch(children[k + kAhead]);
+            const std::uint64_t code = children[k];
+            const std::uint32_t slot = shard.insert(code, key, is_new);
+            std::uint32_t value;
+            if (is_new) {
+              value = kNew | std::uint32_t(new_codes.size());
+              shard.set_value(slot, code, value);  // a later duplicate in this layer finds it
+              new_codes.push_back(code);
+              new_slots.push_back(slot);
+            } else {
+              value = shard.value(slot);
+            }
+            children[k] = value;
+          }
+        }
       });
-    } else {
-      number_new_classes();
+      // Number the new classes shard by shard.
+      std::array<std::uint32_t, kShards> first_id;
+      for (unsigned s = 0; s < kShards; ++s)
+        first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
+      if (next_id >= kNew) throw std::length_error("too many classes to number");
+      code_of.resize(next_id);  // new segments' pages are first touched in parallel below
+      const auto number_new_classes = [&] {
+        par::parallel_for(0u, kShards, [&](unsigned s) {
+          CodeTable::Shard& shard = table->shard(s);
+          std::uint32_t id = first_id[s];
+          for (std::size_t k = 0; k < fresh_slots[s].size(); ++k, ++id) {
+            shard.set_value(fresh_slots[s][k], fresh_codes[s][k], id);
+            code_of[id] = fresh_codes[s][k];
+          }
+          if (id > first_id[s]) ids_of_shard[s].emplace_back(first_id[s], id);
+        });
+      };
+      if (with_edges) {
+        // The layer's successor lists, in id order: the ids a thread expanded
+        // in one go are consecutive, so their lists are one stretch of
+        // out_edges, and the thread's children in move order fill it. A
+        // child's id is its value from the insert pass, or its shard's first
+        // new id plus its index there: the lists need nothing of the
+        // numbering, so both run at once (one wait for the threads per
+        // layer, not two).
+        const std::size_t base = out_edges.size();
+        round_begin.resize(to - from + 1);
+        round_begin[0] = 0;
+        for (size_t id = from; id < to; ++id) {
+          const std::uint8_t d = degree_of[id];
+          round_begin[id - from + 1] = round_begin[id - from] + (d == kLineStands ? 0 : d);
+        }
+        out_edges.resize(base + round_begin[to - from]);
+        par::parallel_invoke(number_new_classes, [&] {
+          par::parallel_for(size_t(0), all.size(), [&](size_t v) {
+            const Batch& b = *all[v];
+            // Per shard, the next child's value from the insert pass.
+            std::array<const std::uint64_t*, kShards> next;
+            for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
+            const std::uint8_t* seq = b.shard_seq.data();
+            for (const auto& [first, end] : b.expanded) {
+              for (std::size_t k = base + round_begin[first - from],
+                               stop = base + round_begin[end - from];
+                   k < stop; ++k) {
+                const unsigned s = *seq++;
+                const std::uint32_t v = std::uint32_t(*next[s]++);
+                // Without a branch: whether a child is new is as good as random.
+                const std::uint32_t is_new = 0u - ((v & kNew) >> (CodeTable::kValueBits - 1));
+                out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
+              }
+            }
+          });
+        });
+      } else {
+        number_new_classes();
+      }
+      from = to;
     }
     layer_begin = layer_end;
     layer_end = next_id;
@@ -258,8 +282,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   batches.clear();
   for (auto& f : fresh_codes) free_buffer(f);
   for (auto& f : fresh_slots) free_buffer(f);
+  free_buffer(round_begin);
   g.code_of = std::move(code_of);
-  g.line_formed = std::move(line_of);
   return g;
 }
 

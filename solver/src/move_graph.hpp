@@ -13,23 +13,29 @@
 
 namespace fano::detail {
 
+// A degree byte's mark for a class where a line stands (degrees are lower).
+inline constexpr std::uint8_t kLineStands = 0xff;
+
 // Indexed by id, the breadth-first discovery order, which depends on thread
 // timing; positions and id_of give the classes in code order (rank_classes).
 struct MoveGraph {
-  CodeArray code_of;                       // canonical codes by id (until ranked)
-  UninitVector<std::uint64_t> positions;   // canonical codes, ascending (once ranked)
-  UninitVector<std::uint32_t> id_of;       // id_of[i]: the id of positions[i]
-  UninitVector<std::uint8_t> line_formed;  // 1 where a line stands (game over, not expanded)
-  UninitVector<std::uint32_t>
-      out_begin;        // successors of id i: out_edges[out_begin[i] .. out_begin[i+1])
-  EdgeArray out_edges;  // one entry per legal move, as ids
+  CodeArray code_of;                      // canonical codes by id (until ranked)
+  UninitVector<std::uint64_t> positions;  // canonical codes, ascending (once ranked)
+  UninitVector<std::uint32_t> id_of;      // id_of[i]: the id of positions[i]
+  // By id: the number of moves, or kLineStands where a line stands (the game
+  // is over, no move is made). A byte rather than row starts of 4: the
+  // stages after the search walk the successor lists in id order, so the
+  // degrees give the rows (results/solve-memory.md).
+  UninitVector<std::uint8_t> degree;
+  // One entry per legal move, as ids: id i's successors follow id i - 1's.
+  EdgeArray out_edges;
   // With SolveOptions::encode_sections: the codes section's varint deltas of
   // the classes in code order (sections.hpp), to be compressed.
   UninitVector<std::uint8_t> code_deltas;
 };
 
 // Breadth-first enumeration of the reachable classes (code_of); with_edges
-// also builds the successor lists and line_formed (no move is made from a
+// also builds the successor lists and the degrees (no move is made from a
 // position where a line stands).
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges);

@@ -14,7 +14,6 @@
 #include "fano/solver.hpp"
 #include "move_graph.hpp"
 #include "sections.hpp"
-
 namespace fano {
 namespace {
 
@@ -44,44 +43,53 @@ struct Predecessors {
 // entry kAhead moves on before it needs it.
 constexpr std::uint32_t kAhead = 16;
 
-// Predecessor lists by a counting sort over a few fixed chunks of sources:
-// each chunk counts its moves per target, the counts become per-chunk
-// write offsets within the row (chunk after chunk), and each chunk writes its
-// sources in order. Every row comes out sorted by source, the same layout
-// for any thread count, without an atomic counter per move. The counts and
-// offsets are 16-bit (a row fits a segment of 2^15 entries), half the memory
-// of a chunk's cursor.
+// Predecessor lists by a counting sort split by target: each part (one
+// per thread) owns a fixed range of targets, scans every move and counts
+// those into its range in in_begin itself; the counts become row ends; a
+// second scan, the sources in descending order, writes each source at its
+// target's row end moving down, so every row comes out sorted by source, the
+// same layout for any thread count. No counter array beside in_begin (the
+// chunks of sources this replaced kept two bytes per class and chunk:
+// results/solve-memory.md). A part passes over the moves into other parts
+// without a branch (whether a move is its own is a coin flip), through a
+// counter and a cell of its own.
 Predecessors build_predecessors(const detail::MoveGraph& g) {
   using detail::EdgeArray;
-  const auto& out_begin = g.out_begin;
+  const auto& degree = g.degree;
   const auto& out_edges = g.out_edges;
-  const std::size_t n = out_begin.size() - 1;
-  const std::size_t chunks = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
-  const std::size_t per_chunk = (n + chunks - 1) / chunks;
-  // cursor[c * n + j]: chunk c's count of moves to j, then its offset in j's row
-  UninitVector<std::uint16_t> cursor(chunks * n);
-  par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
-    std::uint16_t* count = cursor.data() + c * n;
-    std::fill(count, count + n, 0);
-    const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
-    const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
-      for (std::size_t k = 0; k < m; ++k) {
-        if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
-        ++count[e[k]];
-      }
-    });
-  });
-  // Row starts: a row that would cross into the next segment starts there,
-  // and the rest of the segment (the gap) is filled with the sentinel.
+  const std::size_t n = degree.size();
+  const std::size_t moves = out_edges.size();
+  if (n >= std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("too many classes for the predecessor lists");
+  const std::size_t parts = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
+  const std::size_t per_part = (n + parts - 1) / parts;
+  const auto moves_of = [&](std::size_t i) -> std::uint32_t {
+    return degree[i] == detail::kLineStands ? 0 : degree[i];
+  };
   Predecessors pred;
   auto& in_begin = pred.in_begin;
   in_begin.resize(n + 1);
+  par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
+    const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
+    const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
+    std::uint32_t* const count = in_begin.data();
+    std::fill(count + first, count + first + span, 0);
+    std::uint32_t elsewhere = 0;
+    out_edges.for_each_stretch(0, moves, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
+        const bool mine = e[k] - first < span;
+        std::uint32_t* const c = mine ? count + e[k] : &elsewhere;
+        ++*c;
+      }
+    });
+  });
+  // Row ends: a row that would cross into the next segment starts there,
+  // and the rest of the segment (the gap) is filled with the sentinel.
   std::vector<std::pair<std::size_t, std::size_t>> gaps;
   std::size_t offset = 0, counted = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    std::uint32_t row = 0;
-    for (std::size_t c = 0; c < chunks; ++c) row += cursor[c * n + j];
+    const std::uint32_t row = in_begin[j];
     counted += row;
     if (row > EdgeArray::kSegment)
       throw std::length_error("a class with more predecessors than a segment holds");
@@ -92,39 +100,40 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
     }
     if (offset + row > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error("too many moves for the predecessor lists");
-    in_begin[j] = std::uint32_t(offset);
-    std::uint16_t at = 0;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const std::uint16_t count = cursor[c * n + j];
-      cursor[c * n + j] = at;
-      at = std::uint16_t(at + count);
-    }
     offset += row;
+    in_begin[j] = std::uint32_t(offset);
   }
-  // A count above 2^16 - 1 would have wrapped and lost moves.
-  if (counted != out_edges.size())
-    throw std::length_error("a class with more predecessors than a segment holds");
+  if (counted != moves) throw std::logic_error("build_predecessors: moves miscounted");
   in_begin[n] = std::uint32_t(offset);
   auto& in_edges = pred.in_edges;
   in_edges.resize(offset);
   for (const auto& [first, end] : gaps)
     for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
-  par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
-    std::uint16_t* next_slot = cursor.data() + c * n;
-    const std::uint32_t first = out_begin[std::min(n, c * per_chunk)];
-    const std::uint32_t end = out_begin[std::min(n, (c + 1) * per_chunk)];
-    std::size_t i = c * per_chunk;  // the source of move k (rows in order)
-    out_edges.for_each_stretch(first, end,
-                               [&](std::size_t k0, const std::uint32_t* e, std::size_t m) {
-                                 for (std::size_t k = 0; k < m; ++k) {
-                                   while (k0 + k >= out_begin[i + 1]) ++i;
-                                   if (k + kAhead < m) {
-                                     __builtin_prefetch(next_slot + e[k + kAhead]);
-                                     __builtin_prefetch(in_begin.data() + e[k + kAhead]);
-                                   }
-                                   in_edges[in_begin[e[k]] + next_slot[e[k]]++] = std::uint32_t(i);
-                                 }
-                               });
+  par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
+    const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
+    const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
+    std::uint32_t* const end = in_begin.data();
+    std::uint32_t elsewhere = 1, scratch = 0;
+    // The moves from the last, segment by segment, their sources walked
+    // down from the last id.
+    std::size_t i = n;
+    std::uint32_t left = 0;  // source i's moves before the one at hand
+    for (std::size_t stop = moves; stop > 0;) {
+      const std::size_t start = (stop - 1) & ~(EdgeArray::kSegment - 1);
+      const std::uint32_t* const e = out_edges.at(start);
+      for (std::size_t k = stop - start; k-- > 0;) {
+        while (left == 0) left = moves_of(--i);
+        --left;
+        if (k >= kAhead) __builtin_prefetch(end + e[k - kAhead]);
+        const std::uint32_t t = e[k];
+        const bool mine = t - first < span;
+        std::uint32_t* const c = mine ? end + t : &elsewhere;
+        *c -= std::uint32_t(mine);
+        std::uint32_t* const cell = mine ? in_edges.at(*c) : &scratch;
+        *cell = std::uint32_t(i);
+      }
+      stop = start;
+    }
   });
   return pred;
 }
@@ -180,11 +189,10 @@ class Retrograde {
   }
 
   // Level 0: the ended games, and every position's count of undecided moves,
-  // from the successor lists' row starts and the standing lines (by id).
+  // from the degrees (a standing line marked in place of one; by id).
   // The level's list is in id order, and sized to it: the frontier buffers
   // grow with the levels instead of holding every class.
-  void decide_ended_games(const UninitVector<std::uint32_t>& out_begin,
-                          const UninitVector<std::uint8_t>& line_formed) {
+  void decide_ended_games(const UninitVector<std::uint8_t>& degree) {
     constexpr std::size_t kRange = 8192;
     const std::size_t ranges = (n_ + kRange - 1) / kRange;
     std::vector<std::size_t> at(ranges + 1, 0);  // each range's ended games, then offsets
@@ -194,9 +202,9 @@ class Retrograde {
     par::parallel_for(std::size_t(0), ranges, [&](std::size_t c) {
       std::size_t ended = 0;
       for (size_t i = c * kRange, e = std::min(n_, i + kRange); i != e; ++i) {
-        const std::uint32_t deg = out_begin[i + 1] - out_begin[i];
-        assert(deg < 0x10000);
-        const bool line = line_formed[i] != 0, stuck = deg == 0;
+        const bool line = degree[i] == detail::kLineStands;
+        const std::uint32_t deg = line ? 0 : degree[i];
+        const bool stuck = deg == 0;
         const std::uint16_t p = line ? kWonNow : stuck ? kLostNow : kUnknown;
         word(i).store(std::uint32_t(p) << 16 | deg, std::memory_order_relaxed);
         ended += line | stuck;
@@ -429,8 +437,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       Predecessors pred = build_predecessors(g);
       free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
       Retrograde analysis(n, pred);
-      analysis.decide_ended_games(g.out_begin, g.line_formed);
-      free_buffer(g.out_begin), free_buffer(g.line_formed);
+      analysis.decide_ended_games(g.degree);
+      free_buffer(g.degree);
       sol.times.graph = seconds_since(t0);
       if (options.progress)
         options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");

@@ -32,8 +32,30 @@ constexpr std::size_t kChunkBytes = std::size_t(256) << 20;
 // Chunks that fall empty are kept while they total at most this much: a
 // bench or a server solves again, and each page is then faulted in once.
 constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
+// Freed pages go back to the system once the arena is this large: a large
+// solve's stages free hundreds of megabytes in blocks scattered between the
+// live ones (the segments of arrays that grew side by side), which later
+// stages' blocks do not all fill, and the process's peak was the arena's
+// high-water mark rather than what was live at once
+// (results/solve-memory.md). Below it (the standard game's whole solve takes
+// 8 MiB) the pages are kept, as each costs a fault and zeroing when it is
+// touched again.
+constexpr std::size_t kReleasingArena = std::size_t(256) << 20;
+// The smallest free range whose pages are given back.
+constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 
 std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) & ~(to - 1); }
+
+// Gives back the whole pages of [at, at + length) in a chunk at base when the
+// range is large enough (see kReleaseBytes); returns where the pages given
+// back start (at + length if none were).
+std::size_t release_pages(char* base, std::size_t at, std::size_t length) noexcept {
+  if (length < kReleaseBytes) return at + length;
+  const std::size_t first = round_up(at, kPage), end = (at + length) & ~(kPage - 1);
+  if (end <= first) return at + length;
+  madvise(base + first, end - first, MADV_DONTNEED);
+  return first;
+}
 
 // `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, huge pages requested.
 // Nothing is touched: the kernel supplies a page (a 2 MiB one where it can)
@@ -114,6 +136,7 @@ struct Arena {
   }
 
   void release(char* block, std::size_t size) noexcept {
+    const bool releasing = stats.reached >= kReleasingArena;
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
     });
@@ -130,8 +153,13 @@ struct Arena {
     if (next != c.free.end() && at + length == next->first)
       length += next->second, next = c.free.erase(next);
     if (at + length == c.top) {
-      c.top = at;  // the pages stay mapped and are handed out again from the top
+      // The pages stay mapped and are handed out again from the top (in a
+      // large arena they are given back: see kReleasingArena).
+      if (releasing && c.reached > at)
+        c.reached = std::min(c.reached, release_pages(c.base, at, c.reached - at));
+      c.top = at;
     } else {
+      if (releasing) release_pages(c.base, block - c.base, size);
       try {
         c.free.emplace(at, length);
       } catch (...) {  // no memory for the map node: the range is lost to this process
