@@ -115,6 +115,38 @@ long rss_kib() {
   return -1;
 }
 
+// The limits docs/api.md gives a client are the server's: its numbers and
+// its quoted refusals, at the bound and one past it.
+TEST(Server, TheLimitsTheApiReferenceDocumentsAreTheServers) {
+  const std::string doc = read_text(fs::path(FANO_SOURCE_DIR) / "docs" / "api.md");
+  const std::size_t at = doc.find("\n## Limits\n");
+  ASSERT_NE(at, std::string::npos) << "docs/api.md has no Limits section";
+  const std::string limits = doc.substr(at, doc.find("\n## ", at + 1) - at);
+  for (const std::string& said : {std::string("4,096 bytes"), std::string("at most 1,000 items"),
+                                  std::to_string(server::kBodyLimit / 1024) + " KiB",
+                                  std::to_string(server::kHeaderLimit / 1024) + " KiB",
+                                  std::string("parameter 'moves' is longer than 4096 bytes"),
+                                  std::string("batch item N is longer than 4096 bytes"),
+                                  std::string("too many batch items: N (at most 1000)")})
+    EXPECT_NE(limits.find(said), std::string::npos) << said;
+  EXPECT_EQ(server::kMaxBatchItems, 1000u);
+
+  // 4,096 bytes of moves= are read (C4 and spaces), one more is refused.
+  const std::string moves = "C4" + std::string(4094, ' ');
+  EXPECT_EQ(get("/api/v2/standard", {{"moves", moves}}).status, 200);
+  const Response longer = get("/api/v2/standard", {{"moves", moves + " "}});
+  EXPECT_EQ(longer.status, 400);
+  EXPECT_EQ(parse_json(longer.body)["error"], "parameter 'moves' is longer than 4096 bytes");
+  const Response item = post_batch("/api/v2/standard/batch",
+                                   json{{"items", {"moves: C4" + std::string(4088, ' ')}}}.dump());
+  EXPECT_EQ(item.status, 400);
+  EXPECT_EQ(parse_json(item.body)["error"], "batch item 1 is longer than 4096 bytes");
+  EXPECT_EQ(post_batch("/api/v2/standard/batch",
+                       json{{"items", {"moves: C4" + std::string(4087, ' ')}}}.dump())
+                .status,
+            200);
+}
+
 TEST_F(LiveServer, AnswersOverHttpWithHeaders) {
   httplib::Client c = client();
   const auto r = c.Get("/api/v1/standard?moves=C4,t3");
