@@ -24,7 +24,7 @@ constexpr std::array<RulesOptionValue, 3> kCounts{{
     {"3", 3, ""},
 }};
 
-const std::array<RulesOption, 5> kOptions{{
+const std::array<RulesOption, kRulesOptionCount> kOptions{{
     {"stack_cap", "stack-cap", "Stack cap", "the most pieces a stack may hold", true, true, kCaps,
      2, "the base name: standard and projective are cap 2, cap3 and cap3-projective cap 3",
      [](const Variant& v) { return v.stack_cap; },

@@ -33,9 +33,16 @@ class UnreachablePosition(ValueError):
 # Wherever a Variant is expected, a name is accepted too ("cap3-colour-3c1t").
 class Variant:
     @overload
-    def __init__(self, stack_cap: int = 2, adjacency: Literal["board", "projective"] = "board") -> None: ...
-    @overload
     def __init__(self, name: str) -> None: ...
+    @overload
+    def __init__(
+        self,
+        stack_cap: int = 2,
+        adjacency: Literal["board", "projective"] = "board",
+        line_rule: Literal["colour-or-shape", "colour"] = "colour-or-shape",
+        circles: int = 2,
+        triangles: int = 2,
+    ) -> None: ...
     @property
     def stack_cap(self) -> int: ...
     @property
@@ -54,6 +61,8 @@ class Variant:
     def description(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+def rules_options() -> list[dict[str, Any]]: ...
 
 STANDARD: Variant
 VARIANTS: list[Variant]  # the four named variants

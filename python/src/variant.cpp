@@ -1,24 +1,79 @@
 // fano.Variant: the rules as data, and the names of rules wherever a Variant
 // is expected.
 
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "common.hpp"
 #include "fano/board.hpp"
+#include "fano/json.hpp"
+#include "fano/rules_options.hpp"
 
 namespace fano::python {
 
 // ---------------------------------------------------------------- variants
 
+// One keyword of Variant(...): an int for a numeric option, a str for a named
+// one, among the option's values (fano/rules_options.hpp).
+static void set_rules_option(Variant& v, const RulesOption& option, const py::handle& value) {
+  const std::string key(option.key);
+  std::string text;
+  if (option.numeric) {
+    if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__"))
+      throw py::type_error(key + " must be an int, not " +
+                           std::string(py::str(value.get_type().attr("__name__"))));
+    text = std::to_string(value.attr("__index__")().cast<long long>());
+  } else {
+    if (!py::isinstance<py::str>(value))
+      throw py::type_error(key + " must be a str, not " +
+                           std::string(py::str(value.get_type().attr("__name__"))));
+    text = value.cast<std::string>();
+  }
+  const std::optional<int> code = option.parse(text);
+  if (!code) throw py::value_error(key + " " + option.values_error(text));
+  option.set(v, *code);
+}
+
 Variant make_variant(int stack_cap, const std::string& adjacency) {
-  if (stack_cap != 2 && stack_cap != 3)
-    throw py::value_error("stack_cap must be 2 or 3, got " + std::to_string(stack_cap));
   Variant v;
-  v.stack_cap = stack_cap;
-  if (!parse_adjacency(adjacency, v.adjacency))
-    throw py::value_error("adjacency must be 'board' or 'projective', got '" + adjacency + "'");
+  set_rules_option(v, *find_rules_option("stack_cap"), py::int_(stack_cap));
+  set_rules_option(v, *find_rules_option("adjacency"), py::str(adjacency));
   return v;
 }
+
+namespace {
+
+// Variant(stack_cap=2, adjacency='board', line_rule='colour-or-shape',
+// circles=2, triangles=2): one keyword per rules option, named, defaulted and
+// checked by the description, so that a new option is a new keyword.
+template <std::size_t... I>
+void def_rules_constructor(py::class_<Variant>& cls, std::index_sequence<I...>) {
+  const auto options = rules_options();
+  const auto default_of = [](const RulesOption& option) -> py::object {
+    if (option.numeric) return py::int_(option.default_code);
+    return py::str(std::string(option.text_of(option.default_code)));
+  };
+  std::string doc = "Variant(";
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const RulesOption& option = options[i];
+    doc += (i ? ", " : "") + std::string(option.key) + "=" + (option.numeric ? "" : "'") +
+           std::string(option.text_of(option.default_code)) + (option.numeric ? "" : "'");
+  }
+  doc +=
+      "): the rules by their options (fano.rules_options() lists them); ValueError for a "
+      "value out of range, TypeError for one of another type.";
+  cls.def(py::init([](const decltype((void)I, py::object())&... values) {
+            Variant v;
+            const py::object given[] = {values...};
+            for (std::size_t i = 0; i < rules_options().size(); ++i)
+              set_rules_option(v, rules_options()[i], given[i]);
+            return v;
+          }),
+          py::arg(options[I].key.data()) = default_of(options[I])..., doc.c_str());
+}
+
+}  // namespace
 
 // The rules a name names (the library's one parser); ValueError with its message.
 Variant variant_named(const std::string& name) {
@@ -34,18 +89,18 @@ std::string variant_repr(const Variant& v) {
 }
 
 void bind_variant(py::module_& m) {
-  py::class_<Variant>(m, "Variant",
-                      "A rule variant: the stack cap (2 standard, 3) and where pieces move "
-                      "('board': the printed board's edges; 'projective': any two spaces on a "
-                      "common line). Immutable and hashable.")
-      .def(py::init(&make_variant), py::arg("stack_cap") = 2, py::arg("adjacency") = "board",
-           "Variant(stack_cap=2, adjacency='board'); ValueError for another cap or adjacency.")
-      .def(py::init(&variant_named), py::arg("name"),
-           "Variant('standard-colour'): the rules a name names, as Variant.from_name; a name "
-           "is accepted wherever a Variant is (variant='cap3-3c1t').")
-      .def_property_readonly(
-          "stack_cap", [](const Variant& v) { return v.stack_cap; },
-          "Most pieces a stack may hold (2 or 3).")
+  py::class_<Variant> cls(m, "Variant",
+                          "A rule variant: the stack cap (2 standard, 3) and where pieces move "
+                          "('board': the printed board's edges; 'projective': any two spaces on a "
+                          "common line). Immutable and hashable.");
+  // The name first: a str is a name; anything else goes to the options' keywords.
+  cls.def(py::init(&variant_named), py::arg("name"),
+          "Variant('standard-colour'): the rules a name names, as Variant.from_name; a name "
+          "is accepted wherever a Variant is (variant='cap3-3c1t').");
+  def_rules_constructor(cls, std::make_index_sequence<kRulesOptionCount>());
+  cls.def_property_readonly(
+         "stack_cap", [](const Variant& v) { return v.stack_cap; },
+         "Most pieces a stack may hold (2 or 3).")
       .def_property_readonly(
           "adjacency", [](const Variant& v) { return std::string(adjacency_name(v.adjacency)); },
           "'board' or 'projective'.")
@@ -80,6 +135,11 @@ void bind_variant(py::module_& m) {
           }));
   // A name where a Variant is expected: Position.parse(text, 'cap3-colour').
   py::implicitly_convertible<py::str, Variant>();
+  m.def(
+      "rules_options",
+      [] { return py::module_::import("json").attr("loads")(rules_options_json().dump()); },
+      "The rules options' description, as `fano rules --json` gives it: a list of dicts "
+      "with key (the Variant keyword), flag, label, help, values, default and name_part.");
   m.attr("STANDARD") = py::cast(kStandard);
   py::list variants, every;
   for (const Variant& v : kAllVariants) variants.append(py::cast(v));

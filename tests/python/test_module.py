@@ -111,6 +111,26 @@ def test_rules_by_name(tmp_path):
     names = [r.slug for r in fano.EVERY_RULES]
     assert len(names) == len(set(names)) == 72 and fano.EVERY_RULES[:4] == fano.VARIANTS
     assert all(fano.Variant(n) == r for n, r in zip(names, fano.EVERY_RULES))
+    # The keywords are the rules options' description (fano rules --json):
+    # each option a keyword with its default, each value accepted, the
+    # readings spanned; a value out of range is a ValueError naming the values.
+    options = fano.rules_options()
+    assert [o["key"] for o in options] == ["stack_cap", "adjacency", "line_rule", "circles",
+                                          "triangles"]
+    assert fano.Variant(**{o["key"]: o["default"] for o in options}) == fano.STANDARD
+    for o in options:
+        for value in o["values"]:
+            v = fano.Variant(**{o["key"]: value["value"]})
+            assert getattr(v, o["key"]) == value["value"], (o["key"], value)
+        with pytest.raises(ValueError, match=o["key"] + " must be "):
+            fano.Variant(**{o["key"]: 7 if isinstance(o["default"], int) else "torus"})
+        with pytest.raises(TypeError, match=o["key"] + " must be an? (int|str)"):
+            fano.Variant(**{o["key"]: "7" if isinstance(o["default"], int) else 7})
+    spanned = {fano.Variant(stack_cap=c, adjacency=a, line_rule=l, circles=n, triangles=t).slug
+               for c in (2, 3) for a in ("board", "projective")
+               for l in ("colour-or-shape", "colour") for n in (1, 2, 3) for t in (1, 2, 3)}
+    assert spanned == set(names)
+    assert fano.Variant(circles=np.int64(3)).circles == 3
     # Placement ends when the rules' pieces are on the board: 3 each here.
     p = fano.Position.parse("CT/c/C/t/c/-/- w", small)
     assert not p.placement_phase

@@ -55,6 +55,10 @@ struct RulesOption {
   std::string values_error(std::string_view got) const;
 };
 
+// How many options there are: for a front end that needs the count at compile
+// time (Python's keyword arguments); the list's size, checked where it is built.
+inline constexpr std::size_t kRulesOptionCount = 5;
+
 // Every option, in the order of the rules name's parts.
 std::span<const RulesOption> rules_options();
 // The option with this key or flag, or nullptr.
