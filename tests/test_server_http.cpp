@@ -778,6 +778,10 @@ TEST(HttpServer, ExpensiveMeansAHistoryOrAPrincipalVariationWithOne) {
   Request batch = req("/api/v2/standard/batch", {});
   batch.method = "POST";
   EXPECT_TRUE(server::is_expensive(batch));
+  // Read from the route table: a request no route takes is refused at once.
+  EXPECT_FALSE(server::is_expensive(req("/api/v2/standard/nothing", {{"moves", nine}})));
+  batch.path = "/api/v2/standard";
+  EXPECT_FALSE(server::is_expensive(batch));
 }
 
 // A Range header on a static file is ignored: the whole file, once,

@@ -147,7 +147,6 @@ class Api {
   void set_pending(PendingTables pending);
 
  private:
-  friend struct RouteCall;
   std::shared_ptr<const ApiTables> held() const;
   Response route(const Request& request, const RouteMatch& match,
                  std::shared_ptr<const ApiTables> tables) const;
