@@ -4,13 +4,16 @@ process timed by /usr/bin/time (wall seconds and peak resident memory):
 
   text      a million positions in notation (every position of seeded random
             games, repeated and shuffled), one per line in a file, valued:
-            Python  fano.parse_positions(lines) then Tablebase.probe_codes
-                    (the values as arrays in memory);
+            Python  fano.parse_positions of the lines as a list of str
+                    (python-str), or of the file's bytes (python-bytes), then
+                    Tablebase.probe_codes (the values as arrays in memory);
             CLI     fano query --batch --value-only < file > /dev/null
                     (a JSON line per position).
   export    every reachable position of the standard table as CSV:
             Python  Tablebase.to_pandas(rows='positions').to_csv(file)
-                    (pandas; the bytes are checked equal to the command's);
+                    (python-pandas), or Tablebase.export(file)
+                    (python-export); the bytes are checked equal to the
+                    command's;
             CLI     fano export --out file.
 
 Rounds alternate the two programs; the median and the range over --rounds
@@ -32,21 +35,34 @@ import fano
 
 N = 1_000_000
 
-TEXT_JOB = r"""
+JOBS = {
+    # The lines as a list of str, then the arrays.
+    "text python-str": r"""
 import sys, fano
 tb = fano.open_tablebase(sys.argv[1])
 with open(sys.argv[2]) as f:
     lines = f.read().splitlines()
-codes = fano.parse_positions(lines)
-value, plies, valid = tb.probe_codes(codes)
+value, plies, valid = tb.probe_codes(fano.parse_positions(lines))
 assert valid.all()
-"""
-
-EXPORT_JOB = r"""
+""",
+    # The file's bytes straight to parse_positions (no str per line).
+    "text python-bytes": r"""
+import sys, fano
+tb = fano.open_tablebase(sys.argv[1])
+with open(sys.argv[2], "rb") as f:
+    value, plies, valid = tb.probe_codes(fano.parse_positions(f.read()))
+assert valid.all()
+""",
+    "export python-pandas": r"""
 import sys, fano
 tb = fano.open_tablebase(sys.argv[1])
 tb.to_pandas(rows="positions").to_csv(sys.argv[2], index=False)
-"""
+""",
+    "export python-export": r"""
+import sys, fano
+fano.open_tablebase(sys.argv[1]).export(sys.argv[2])
+""",
+}
 
 
 def positions_file(path, seed=1):
@@ -92,25 +108,27 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         text = os.path.join(work, "positions.txt")
         distinct = positions_file(text)
-        results = {k: ([], []) for k in ("text python", "text cli", "export python", "export cli")}
+        results = {k: ([], []) for k in ("text python-str", "text python-bytes", "text cli",
+                                         "export python-pandas", "export python-export",
+                                         "export cli")}
+
+        def add(key, r):
+            results[key][0].append(r[0])
+            results[key][1].append(r[1])
+
+        cli_csv = os.path.join(work, "cli.csv")
         for _ in range(args.rounds):
+            for key in ("text python-str", "text python-bytes"):
+                add(key, measure([python, "-c", JOBS[key], args.tb, text]))
             with open(text) as f:
-                r = measure([python, "-c", TEXT_JOB, args.tb, text])
-                results["text python"][0].append(r[0])
-                results["text python"][1].append(r[1])
-                r = measure([args.fano, "query", "--batch", "--value-only", "--tb", args.tb],
-                            stdin=f)
-                results["text cli"][0].append(r[0])
-                results["text cli"][1].append(r[1])
-            py_csv, cli_csv = os.path.join(work, "py.csv"), os.path.join(work, "cli.csv")
-            r = measure([python, "-c", EXPORT_JOB, args.tb, py_csv])
-            results["export python"][0].append(r[0])
-            results["export python"][1].append(r[1])
-            r = measure([args.fano, "export", "--tb", args.tb, "--out", cli_csv])
-            results["export cli"][0].append(r[0])
-            results["export cli"][1].append(r[1])
-            with open(py_csv, "rb") as a, open(cli_csv, "rb") as b:
-                assert a.read() == b.read(), "to_pandas().to_csv() differs from fano export"
+                add("text cli", measure([args.fano, "query", "--batch", "--value-only", "--tb",
+                                         args.tb], stdin=f))
+            add("export cli", measure([args.fano, "export", "--tb", args.tb, "--out", cli_csv]))
+            for key in ("export python-pandas", "export python-export"):
+                out = os.path.join(work, key.split()[1] + ".csv")
+                add(key, measure([python, "-c", JOBS[key], args.tb, out]))
+                with open(out, "rb") as a, open(cli_csv, "rb") as b:
+                    assert a.read() == b.read(), f"{key} differs from fano export"
     print(f"fano {fano.__version__}; {N:,} lines of {distinct:,} distinct positions; "
           f"{args.rounds} rounds; PYTHONPATH={env_note}")
     print()

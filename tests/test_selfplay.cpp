@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fano/analysis.hpp"
+#include "fano/grade.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
 #include "fano/selfplay.hpp"
@@ -493,6 +494,56 @@ TEST_F(Selfplay, DeterministicAtAnyThreadCount) {
                 j["black_wins"]["count"].get<int>(),
             300);
   EXPECT_EQ(j["white_wins"]["count"], 0) << "the engine never loses";
+}
+
+// A built-in player graded as White (Black) plays the very games of a
+// selfplay run with the same seed, and each graded move is judged as a
+// separate rating of the game so far judges it.
+TEST_F(Selfplay, GradePlaysSelfplaysGamesAndJudgesEachMove) {
+  const PlayerSpec player = parse_player("perfect:0.6"), opponent = parse_player("random");
+  for (const GradeSide side : {GradeSide::kWhite, GradeSide::kBlack}) {
+    GradeOptions g;
+    g.opponent = opponent;
+    g.games = 40;
+    g.seed = 13;
+    g.side = side;
+    const GradeReport r = grade_player(kRules, tb(), GradedPlayer{player, {}, ""}, g);
+    const bool white = side == GradeSide::kWhite;
+    SelfplayOptions o{white ? player : opponent, white ? opponent : player, 40, 13, 1};
+    std::uint64_t kept = 0, moves = 0, blunders = 0, missed = 0;
+    for (std::size_t i = 0; i < g.games; ++i) {
+      const GameRecord game = play_selfplay_game(kRules, &tb(), o, i);
+      const auto end = game.end();
+      ASSERT_TRUE(end);
+      std::optional<Colour> winner;
+      if (end->loser) winner = fano::opponent(*end->loser);
+      EXPECT_EQ(r.winners[i], winner) << i;
+      // Each of the graded player's moves, rated again from the record.
+      GameRecord replay(kRules);
+      for (const Move& m : game.moves()) {
+        if (replay.current().to_move() == (white ? Colour::kWhite : Colour::kBlack)) {
+          const auto rated = rate_moves(tb(), replay);
+          const Value best = rated.front().result.value;
+          for (const RatedMove& x : rated)
+            if (x.move == m) {
+              ++moves;
+              kept += x.result.value == best;
+              blunders += x.result.value != best;
+              missed += best == Value::kWin && x.result.value != Value::kWin;
+            }
+        }
+        replay.play(m);
+      }
+    }
+    EXPECT_EQ(r.moves[0] + r.moves[1], moves);
+    EXPECT_EQ(r.kept.count, kept);
+    EXPECT_EQ(r.blunders[0] + r.blunders[1], blunders);
+    EXPECT_EQ(r.missed_wins, missed);
+    EXPECT_GT(blunders, 0u);
+    const SelfplayReport run = run_selfplay(kRules, &tb(), o);
+    EXPECT_EQ(r.wins.count, white ? run.stats.white_wins.count : run.stats.black_wins.count);
+    EXPECT_EQ(r.draws.count, run.stats.draws.count);
+  }
 }
 
 TEST_F(Selfplay, FromAPosition) {

@@ -41,36 +41,14 @@ int cmd_export(const Args& args) {
   const std::string out_path = output_path_from(*vm, "out");
   check_output_is_not_input(out_path, "--out", table_path_from(*vm, v), "the tablebase");
   const Tablebase tb = open_table(*vm, v);
-  ExportSink sink(out_path, vm->count("zstd") > 0);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::uint64_t total = classes ? tb.header().canonical : tb.header().reachable;
-  std::uint64_t done = 0;
-  std::string buf = export_header(format, classes);
-  constexpr std::size_t kFlush = std::size_t(1) << 20;
-  buf.reserve(kFlush + 4096);
-  auto chunk = [&](std::span<const ExportRow> rows) {
-    for (const ExportRow& row : rows) {
-      append_export_row(buf, format, row, classes);
-      if (buf.size() >= kFlush) {
-        sink.write(buf);
-        buf.clear();
-      }
-    }
-    done += rows.size();
-    progress("export: " + std::to_string(done) + " / " + std::to_string(total) + " rows, " +
-             seconds_text(seconds_since(t0)));
-  };
-  if (classes)
-    for_each_class(tb, chunk);
-  else
-    for_each_reachable(tb, chunk);
-  // A table whose classes do not add up to its header is not published.
-  if (done != total)
-    throw std::runtime_error("exported " + std::to_string(done) + " rows, the header counts " +
-                             std::to_string(total));
-  sink.write(buf);
-  sink.finish();
-  progress("export: " + std::to_string(done) + " rows, " + std::to_string(sink.bytes_in()) +
+  const ExportResult r =
+      export_table(tb, out_path, format, classes, vm->count("zstd") > 0,
+                   [&](std::uint64_t done, std::uint64_t total) {
+                     progress("export: " + std::to_string(done) + " / " + std::to_string(total) +
+                              " rows, " + seconds_text(seconds_since(t0)));
+                   });
+  progress("export: " + std::to_string(r.rows) + " rows, " + std::to_string(r.bytes) +
            " bytes of text in " + seconds_text(seconds_since(t0)));
   return 0;
 }

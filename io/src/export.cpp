@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 #include "fano/notation.hpp"
@@ -212,6 +213,38 @@ void ExportSink::finish() {
     }
   }
   if (file_) file_->commit();
+}
+
+ExportResult export_table(const Tablebase& tb, const std::string& path, ExportFormat format,
+                          bool classes, bool zstd,
+                          const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  ExportSink sink(path, zstd);
+  const std::uint64_t total = classes ? tb.header().canonical : tb.header().reachable;
+  std::uint64_t done = 0;
+  std::string buf = export_header(format, classes);
+  constexpr std::size_t kFlush = std::size_t(1) << 20;
+  buf.reserve(kFlush + 4096);
+  auto chunk = [&](std::span<const ExportRow> rows) {
+    for (const ExportRow& row : rows) {
+      append_export_row(buf, format, row, classes);
+      if (buf.size() >= kFlush) {
+        sink.write(buf);
+        buf.clear();
+      }
+    }
+    done += rows.size();
+    if (progress) progress(done, total);
+  };
+  if (classes)
+    for_each_class(tb, chunk);
+  else
+    for_each_reachable(tb, chunk);
+  if (done != total)
+    throw std::runtime_error("exported " + std::to_string(done) + " rows, the header counts " +
+                             std::to_string(total));
+  sink.write(buf);
+  sink.finish();
+  return {done, sink.bytes_in()};
 }
 
 }  // namespace fano

@@ -1,9 +1,11 @@
 // The array calls: many positions parsed, canonicalised, formatted and probed
 // at once, without the GIL, on all cores.
 
+#include <algorithm>
 #include <string>
 
 #include "common.hpp"
+#include "fano/analysis.hpp"
 #include "fano/batch.hpp"
 #include "fano/notation.hpp"
 #include "fano/symmetry.hpp"
@@ -37,15 +39,38 @@ py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const Varia
 py::array_t<std::uint64_t> parse_positions_of(const py::handle& obj, const VariantArg& asked,
                                               const std::optional<int>& threads) {
   const Variant& v = asked;
-  if (py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj))
+  if (py::isinstance<py::str>(obj))
     throw py::type_error(
-        "parse_positions takes a sequence of strings, not one string "
-        "(Position.parse parses one)");
+        "parse_positions takes a sequence of strings or the bytes of a file of lines, not "
+        "one string (Position.parse parses one)");
+  std::vector<std::string_view> texts;
+  // Lines of a file's bytes (open(f, 'rb').read()): one position a line, with
+  // no Python string made for each (the bytes object holds them while the
+  // GIL is released; a bytearray or memoryview is copied first).
+  py::bytes blob;
+  const bool lines = py::isinstance<py::bytes>(obj) || PyByteArray_Check(obj.ptr()) ||
+                     PyMemoryView_Check(obj.ptr());
+  if (lines) {
+    PyObject* b = PyBytes_FromObject(obj.ptr());  // a new reference (the same bytes object)
+    if (!b) throw py::error_already_set();
+    blob = py::reinterpret_steal<py::bytes>(b);
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(blob.ptr(), &data, &size) != 0) throw py::error_already_set();
+    std::string_view rest(data, std::size_t(size));
+    while (!rest.empty()) {
+      const auto end = rest.find('\n');
+      std::string_view line = rest.substr(0, end);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      texts.push_back(line);
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    }
+  }
   // The strings' UTF-8 bytes, held by the list while the GIL is released.
-  const py::list items = py::list(py::iter(obj));
-  const std::size_t n = items.size();
-  std::vector<std::string_view> texts(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  const py::list items = lines ? py::list() : py::list(py::iter(obj));
+  const std::size_t n = lines ? texts.size() : items.size();
+  if (!lines) texts.resize(n);
+  for (std::size_t i = 0; i < (lines ? 0 : n); ++i) {
     PyObject* item = PyList_GET_ITEM(items.ptr(), py::ssize_t(i));
     if (!PyUnicode_Check(item))
       throw py::type_error("item " + std::to_string(i) + " must be a str, not " + type_name(item));
@@ -143,19 +168,150 @@ py::dict classes(const PyTablebase& t) {
   return d;
 }
 
+namespace {
+
+// The rated moves (no history: the bare positions, as probe) of every code,
+// in blocks on all cores without the GIL: per code, its moves in the rules'
+// order with their results. ValueError (item I) for a code that is not a
+// position of the variant, UnreachablePosition for one no game reaches.
+std::vector<std::vector<RatedMove>> rated_moves_of(const PyTablebase& t, const py::handle& obj,
+                                                   const OptVariant& asked,
+                                                   const std::optional<int>& threads,
+                                                   const char* call) {
+  check_codes_variant(t, opt(asked), call);
+  bool negative = false;
+  const py::array_t<std::uint64_t> codes = codes_arg(obj, &negative);
+  const auto keep = t.hold();
+  const Tablebase& tb = *keep;
+  const Rules rules(t.variant);
+  const auto n = codes.shape(0);
+  const std::uint64_t* c = codes.data();
+  std::vector<std::vector<RatedMove>> out(static_cast<std::size_t>(n));
+  FirstBad invalid, unreachable;
+  for_blocks(n, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const State st{c[i]};
+      if (!is_valid_position(st, t.variant)) {
+        invalid.offer(i);
+        return;
+      }
+      if (!tb.probe(st)) {
+        unreachable.offer(i);
+        return;
+      }
+      auto moves = rate_moves(tb, rules, st);
+      // Back to the rules' order (rate_moves sorts best first).
+      std::stable_sort(moves.begin(), moves.end(), [](const RatedMove& x, const RatedMove& y) {
+        return action_of(x.move) < action_of(y.move);
+      });
+      out[i] = std::move(moves);
+    }
+  });
+  const std::size_t bad = std::min(invalid.index.load(), unreachable.index.load());
+  if (bad != SIZE_MAX) {
+    if (bad == invalid.index.load())
+      fail_item(bad, PyExc_ValueError,
+                negative && std::int64_t(c[bad]) < 0
+                    ? "a negative number is not a position code"
+                    : code_error(c[bad], t.variant) + " (" + variant_repr(t.variant) + ")");
+    fail_item(bad, g_unreachable, UnreachablePosition(tb, rules, State{c[bad]}).what());
+  }
+  return out;
+}
+
+// A move keeps its position's value when its result has the best move's value.
+bool keeps_value(const std::vector<RatedMove>& moves, const RatedMove& m) {
+  Value best = Value::kLoss;
+  for (const RatedMove& x : moves)
+    if (int(x.result.value) > int(best)) best = x.result.value;
+  return m.result.value == best;
+}
+
+template <class T, class Select, class Emit>
+py::tuple ragged(const std::vector<std::vector<RatedMove>>& all, const Select& select,
+                 const Emit& emit) {
+  const auto n = py::ssize_t(all.size());
+  py::array_t<std::int64_t> offsets(n + 1);
+  std::int64_t* off = offsets.mutable_data();
+  off[0] = 0;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    std::int64_t k = 0;
+    for (const RatedMove& m : all[std::size_t(i)]) k += select(all[std::size_t(i)], m);
+    off[i + 1] = off[i] + k;
+  }
+  py::array_t<T> values(off[n]);
+  T* v = values.mutable_data();
+  for (py::ssize_t i = 0; i < n; ++i)
+    for (const RatedMove& m : all[std::size_t(i)])
+      if (select(all[std::size_t(i)], m)) *v++ = emit(m);
+  return py::make_tuple(offsets, values);
+}
+
+}  // namespace
+
 void bind_table_arrays(py::class_<PyTablebase>& tb) {
-  tb.def("classes", &classes,
-         "Every stored symmetry class as numpy arrays of equal length len(tb): 'code' "
-         "(uint64, the canonical position's code), 'value' (uint8: 0 loss, 1 draw, 2 win, "
-         "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
-         "positions in the class; they sum to header['reachable']).");
+  tb.def(
+        "children",
+        [](const PyTablebase& t, const py::handle& codes, const OptVariant& v,
+           const std::optional<int>& threads) {
+          const auto all = rated_moves_of(t, codes, v, threads, "children()");
+          return ragged<std::uint64_t>(
+              all, [](const auto&, const RatedMove&) { return true; },
+              [](const RatedMove& m) { return m.child.code; });
+        },
+        py::arg("codes"), py::kw_only(), py::arg("variant") = py::none(),
+        py::arg("threads") = py::none(),
+        "The positions after every legal move of each code (none where the game is over), "
+        "in the order of Game.legal_actions(), as two arrays (offsets int64 of length n + 1, "
+        "children uint64): the children of code i are children[offsets[i]:offsets[i + 1]]. "
+        "Codes as probe_codes(); ValueError or UnreachablePosition (item I) for the first "
+        "code that is not a position of the table's variant or that no game reaches.")
+      .def(
+          "best_moves",
+          [](const PyTablebase& t, const py::handle& codes, const OptVariant& v,
+             const std::optional<int>& threads) {
+            const auto all = rated_moves_of(t, codes, v, threads, "best_moves()");
+            return ragged<std::uint8_t>(
+                all, [](const auto& moves, const RatedMove& m) { return keeps_value(moves, m); },
+                [](const RatedMove& m) { return std::uint8_t(action_of(m.move)); });
+          },
+          py::arg("codes"), py::kw_only(), py::arg("variant") = py::none(),
+          py::arg("threads") = py::none(),
+          "The value-keeping moves of each code (whose result has the value of the position: "
+          "the wins of a won position, the draws of a drawn one, every move of a lost one), "
+          "as Game actions, in the layout of children(): (offsets int64, actions uint8). No "
+          "history (rule 3 needs a game: see Tablebase.analyse).")
+      .def(
+          "keeping_counts",
+          [](const PyTablebase& t, const py::handle& codes, const OptVariant& v,
+             const std::optional<int>& threads) {
+            const auto all = rated_moves_of(t, codes, v, threads, "keeping_counts()");
+            py::array_t<std::uint8_t> out(py::ssize_t(all.size()));
+            std::uint8_t* o = out.mutable_data();
+            for (const auto& moves : all) {
+              int k = 0;
+              for (const RatedMove& m : moves) k += keeps_value(moves, m);
+              *o++ = std::uint8_t(k);
+            }
+            return out;
+          },
+          py::arg("codes"), py::kw_only(), py::arg("variant") = py::none(),
+          py::arg("threads") = py::none(),
+          "The number of value-keeping moves of each code (see best_moves; 0 where the game is "
+          "over), a uint8 array.")
+      .def("classes", &classes,
+           "Every stored symmetry class as numpy arrays of equal length len(tb): 'code' "
+           "(uint64, the canonical position's code), 'value' (uint8: 0 loss, 1 draw, 2 win, "
+           "for the side to move), 'plies' (uint16, 0 for a draw), 'orbit' (uint32, the "
+           "positions in the class; they sum to header['reachable']).");
 }
 
 void bind_arrays(py::module_& m) {
   m.def("parse_positions", &parse_positions_of, py::arg("texts"), standard_variant_arg(),
         py::kw_only(), py::arg("threads") = py::none(),
-        "Position.parse() of a sequence of strings (a list, a numpy array of str, ...) at "
-        "once, without the GIL: a uint64 array of their codes. ValueError for the first "
+        "Position.parse() of a sequence of strings (a list, a numpy array of str, ...), or of "
+        "the lines of a file's bytes (open(path, 'rb').read(): no Python string is made per "
+        "line), at once, without the GIL: a uint64 array of their codes. ValueError for the first "
         "text that does not parse: 'item I: ' and the reason, with the attribute `index` I; "
         "TypeError for an item that is not a str.");
   m.def("canonical_codes", &canonical_codes_of, py::arg("codes"), standard_variant_arg(),

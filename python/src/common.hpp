@@ -106,6 +106,9 @@ struct PyTablebase {
   }
 };
 
+// A move's action in fano.Game's fixed mapping (games.cpp).
+int action_of(const Move& m);
+
 // A game in progress (fano.Game): the record with its history, and its rules.
 struct PyGame {
   GameRecord record;

@@ -26,16 +26,16 @@ namespace {
 constexpr int kPlacementActions = 2 * kSpaces;
 constexpr int kDistinctActions = kPlacementActions + kSpaces * kSpaces;
 
-int action_of(const Move& m) {
-  if (m.is_placement()) return int(shape_of(m.piece)) * kSpaces + m.to;
-  return kPlacementActions + m.from * kSpaces + m.to;
-}
-
 // The observation's planes: one per piece kind (C, T, c, t) over (space,
 // height from the bottom), then one of ones when Black is to move.
 constexpr py::ssize_t kPlanes = kPieceKinds + 1;
 
 }  // namespace
+
+int action_of(const Move& m) {
+  if (m.is_placement()) return int(shape_of(m.piece)) * kSpaces + m.to;
+  return kPlacementActions + m.from * kSpaces + m.to;
+}
 
 Move move_of_action(const GameRecord& game, const py::handle& action) {
   const std::uint64_t a = code_arg(action, "action", "an int action");

@@ -1,4 +1,5 @@
-// Tablebase.to_pandas: the columns of `fano export` as a DataFrame (pandas is
+// Tablebase.export and Tablebase.to_pandas: the rows of `fano export`, written
+// by the io layer as the command writes them, or as a DataFrame (pandas is
 // optional: an ImportError naming it when missing).
 
 #include <algorithm>
@@ -132,18 +133,36 @@ py::object to_pandas(const PyTablebase& t, const std::optional<py::object>& code
 }
 
 void bind_pandas(py::class_<PyTablebase>& tb) {
-  tb.def("to_pandas", &to_pandas, py::arg("codes") = py::none(), py::kw_only(),
-         py::arg("rows") = "classes", py::arg("variant") = py::none(),
-         "A pandas DataFrame with the columns of 'fano export' (the schema's words): "
-         "position, to_move, phase, pieces, value, plies, orbit (classes only), code. "
-         "rows='classes' (default): one row per stored class, as 'fano export --classes'; "
-         "rows='positions': one row per reachable position, as 'fano export' (ascending "
-         "code); codes=array: one row per code, the probe_codes() result, variant= as there "
-         "(value and plies "
-         "<NA> where not valid; position, to_move, phase and pieces <NA> where the code is "
-         "not a position of the variant). value is an ordered categorical (loss < draw < "
-         "win), to_move and phase categoricals, plies and pieces nullable integers (plies "
-         "<NA> for a draw). ImportError naming the package when pandas is not installed.");
+  tb.def(
+        "export",
+        [](const PyTablebase& t, const fs::path& path, const std::string& format, bool classes,
+           bool zstd) {
+          if (format != "csv" && format != "jsonl")
+            throw py::value_error("format must be 'csv' or 'jsonl', got '" + format + "'");
+          const auto keep = t.hold();
+          py::gil_scoped_release release;
+          return export_table(*keep, path.string(),
+                              format == "csv" ? ExportFormat::kCsv : ExportFormat::kJsonl, classes,
+                              zstd)
+              .rows;
+        },
+        py::arg("path"), py::kw_only(), py::arg("format") = "csv", py::arg("classes") = false,
+        py::arg("zstd") = false,
+        "Writes the table as 'fano export' does, the same bytes (every reachable position in "
+        "ascending code, or every stored class with classes=True; csv or jsonl; zstd), to "
+        "`path` atomically, without the GIL and without pandas; returns the rows written.")
+      .def("to_pandas", &to_pandas, py::arg("codes") = py::none(), py::kw_only(),
+           py::arg("rows") = "classes", py::arg("variant") = py::none(),
+           "A pandas DataFrame with the columns of 'fano export' (the schema's words): "
+           "position, to_move, phase, pieces, value, plies, orbit (classes only), code. "
+           "rows='classes' (default): one row per stored class, as 'fano export --classes'; "
+           "rows='positions': one row per reachable position, as 'fano export' (ascending "
+           "code); codes=array: one row per code, the probe_codes() result, variant= as there "
+           "(value and plies "
+           "<NA> where not valid; position, to_move, phase and pieces <NA> where the code is "
+           "not a position of the variant). value is an ordered categorical (loss < draw < "
+           "win), to_move and phase categoricals, plies and pieces nullable integers (plies "
+           "<NA> for a draw). ImportError naming the package when pandas is not installed.");
 }
 
 }  // namespace fano::python

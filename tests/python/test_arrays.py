@@ -348,3 +348,67 @@ def test_first_array_calls_from_two_threads_do_not_hang(call):
                             table_path(fano.STANDARD), call],
                            capture_output=True, text=True, timeout=20)
         assert r.returncode == 0 and r.stdout == "ok\n", r.stderr
+
+
+def test_children_best_moves_and_keeping_counts_item_by_item(tb):
+    v = tb.variant
+    positions = sample_positions(v, seed=41, count=60, max_plies=50)
+    codes = np.array([p.code for p in positions], dtype=np.uint64)
+    offsets, children = tb.children(codes, variant=v)
+    best_off, best = tb.best_moves(codes, variant=v, threads=1)
+    counts = tb.keeping_counts(codes, variant=v)
+    assert len(offsets) == len(best_off) == len(codes) + 1 and len(counts) == len(codes)
+    for i, p in enumerate(positions):
+        game = fano.Game(v, position=p)
+        actions = game.legal_actions()
+        # Independently: each action played on a Game, each child probed.
+        want_children, results = [], []
+        for a in actions:
+            g = game.clone()
+            g.apply_action(a)
+            want_children.append(g.position.code)
+            end = g.game_over()
+            if end is not None:  # the mover's line or the opponent's lack of moves
+                results.append("win" if end["loser"] != p.to_move else "loss")
+            else:
+                results.append({"win": "loss", "loss": "win", "draw": "draw"}[tb.probe(g.position)[0]])
+        assert children[offsets[i]:offsets[i + 1]].tolist() == want_children, p
+        best_value = max(results, key=VALUE_NAMES.index) if results else None
+        keeping = [a for a, r in zip(actions, results) if r == best_value]
+        assert best[best_off[i]:best_off[i + 1]].tolist() == keeping, p
+        assert counts[i] == len(keeping)
+        if results:
+            assert best_value == tb.probe(p)[0]
+    # The same for any thread count; bad codes named by index.
+    again = tb.children(codes, variant=v, threads=2)
+    assert np.array_equal(again[0], offsets) and np.array_equal(again[1], children)
+    with pytest.raises(ValueError, match="item 1"):
+        tb.keeping_counts([codes[0], 0xFF], variant=v)
+
+
+def test_parse_positions_reads_the_bytes_of_a_file_of_lines(tb):
+    positions = sample_positions(tb.variant, seed=42, count=50)
+    text = "".join(f"{p}\n" for p in positions)
+    want = fano.parse_positions([str(p) for p in positions], tb.variant)
+    for blob in (text.encode(), text.replace("\n", "\r\n").encode(), text.encode()[:-1],
+                 bytearray(text.encode()), memoryview(text.encode())):
+        assert np.array_equal(fano.parse_positions(blob, tb.variant), want)
+    with pytest.raises(ValueError, match="item 2"):
+        fano.parse_positions(b"-/-/-/-/-/-/- w\n-/-/-/-/-/-/- w\n\n-/-/-/-/-/-/- w\n")
+    assert len(fano.parse_positions(b"")) == 0
+
+
+@pytest.mark.parametrize("classes", [False, True])
+def test_export_writes_the_commands_bytes(tb, tmp_path, classes):
+    if not classes and tb.variant != fano.STANDARD:
+        pytest.skip("every position: the standard table only (size)")
+    ours, theirs = tmp_path / "py.csv", tmp_path / "cli.csv"
+    rows = tb.export(ours, classes=classes)
+    cmd = [FANO_BIN, "export", "--tb", tb.path, "--out", str(theirs)] + (
+        ["--classes"] if classes else [])
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert ours.read_bytes() == theirs.read_bytes()
+    header = tb.header
+    assert rows == (header["canonical"] if classes else header["reachable"])
+    with pytest.raises(ValueError, match="format"):
+        tb.export(ours, format="xml")

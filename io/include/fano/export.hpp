@@ -82,4 +82,19 @@ class ExportSink {
   std::uint64_t bytes_in_ = 0;
 };
 
+// The whole table as `fano export` writes it (every reachable position in
+// ascending code, or every stored class, with the header row) to `path`
+// ("-": standard output) through an ExportSink; `progress(rows, total)`
+// after each chunk. The command and the Python module both export this way,
+// so their bytes are the same. Throws as ExportSink, and std::runtime_error
+// when the rows do not add up to the table's header (a damaged table is not
+// published).
+struct ExportResult {
+  std::uint64_t rows = 0;
+  std::uint64_t bytes = 0;  // of text, before compression
+};
+ExportResult export_table(const Tablebase& tb, const std::string& path, ExportFormat format,
+                          bool classes, bool zstd,
+                          const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+
 }  // namespace fano
