@@ -43,17 +43,118 @@ struct Predecessors {
 // entry kAhead moves on before it needs it.
 constexpr std::uint32_t kAhead = 16;
 
+// Predecessor lists by a counting sort over a few fixed chunks of sources:
+// each chunk counts its moves per target, the counts become per-chunk
+// write offsets within the row (chunk after chunk), and each chunk writes its
+// sources in order. Every row comes out sorted by source, the same layout
+// for any thread count, without an atomic counter per move. The counts and
+// offsets are 16-bit (a row fits a segment of 2^15 entries), half the memory
+// of a chunk's cursor. For games up to kCountersUpTo classes (see
+// build_predecessors).
+Predecessors predecessors_by_sources(const detail::MoveGraph& g) {
+  using detail::EdgeArray;
+  const auto& degree = g.degree;
+  const auto& out_edges = g.out_edges;
+  const std::size_t n = degree.size();
+  const std::size_t chunks = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
+  const std::size_t per_chunk = (n + chunks - 1) / chunks;
+  // out_begin[c]: where chunk c's sources' successors start (the rows follow
+  // the sources in id order, a row's length its degree).
+  const auto moves_of = [&](std::size_t i) -> std::uint32_t {
+    return degree[i] == detail::kLineStands ? 0 : degree[i];
+  };
+  std::vector<std::size_t> out_begin(chunks + 1, 0);
+  par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    std::size_t moves = 0;
+    for (std::size_t i = c * per_chunk, e = std::min(n, (c + 1) * per_chunk); i < e; ++i)
+      moves += moves_of(i);
+    out_begin[c + 1] = moves;
+  });
+  for (std::size_t c = 0; c < chunks; ++c) out_begin[c + 1] += out_begin[c];
+  // cursor[c * n + j]: chunk c's count of moves to j, then its offset in j's row
+  UninitVector<std::uint16_t> cursor(chunks * n);
+  par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    std::uint16_t* count = cursor.data() + c * n;
+    std::fill(count, count + n, 0);
+    const std::size_t first = out_begin[c], end = out_begin[c + 1];
+    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
+        ++count[e[k]];
+      }
+    });
+  });
+  // Row starts: a row that would cross into the next segment starts there,
+  // and the rest of the segment (the gap) is filled with the sentinel.
+  Predecessors pred;
+  auto& in_begin = pred.in_begin;
+  in_begin.resize(n + 1);
+  std::vector<std::pair<std::size_t, std::size_t>> gaps;
+  std::size_t offset = 0, counted = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    std::uint32_t row = 0;
+    for (std::size_t c = 0; c < chunks; ++c) row += cursor[c * n + j];
+    counted += row;
+    if (row > EdgeArray::kSegment)
+      throw std::length_error("a class with more predecessors than a segment holds");
+    if ((offset & (EdgeArray::kSegment - 1)) + row > EdgeArray::kSegment) {
+      const std::size_t next = (offset | (EdgeArray::kSegment - 1)) + 1;
+      gaps.emplace_back(offset, next);
+      offset = next;
+    }
+    if (offset + row > std::numeric_limits<std::uint32_t>::max())
+      throw std::length_error("too many moves for the predecessor lists");
+    in_begin[j] = std::uint32_t(offset);
+    std::uint16_t at = 0;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::uint16_t count = cursor[c * n + j];
+      cursor[c * n + j] = at;
+      at = std::uint16_t(at + count);
+    }
+    offset += row;
+  }
+  // A count above 2^16 - 1 would have wrapped and lost moves.
+  if (counted != out_edges.size())
+    throw std::length_error("a class with more predecessors than a segment holds");
+  in_begin[n] = std::uint32_t(offset);
+  auto& in_edges = pred.in_edges;
+  in_edges.resize(offset);
+  for (const auto& [first, end] : gaps)
+    for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
+  par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
+    std::uint16_t* next_slot = cursor.data() + c * n;
+    const std::size_t first = out_begin[c], end = out_begin[c + 1];
+    // The source of move k (rows in order), and its moves after k.
+    std::size_t i = c * per_chunk;
+    std::uint32_t left = i < n ? moves_of(i) : 0;
+    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        while (left == 0) left = moves_of(++i);
+        --left;
+        if (k + kAhead < m) {
+          __builtin_prefetch(next_slot + e[k + kAhead]);
+          __builtin_prefetch(in_begin.data() + e[k + kAhead]);
+        }
+        in_edges[in_begin[e[k]] + next_slot[e[k]]++] = std::uint32_t(i);
+      }
+    });
+  });
+  return pred;
+}
+
 // Predecessor lists by a counting sort split by target: each part (one
 // per thread) owns a fixed range of targets, scans every move and counts
 // those into its range in in_begin itself; the counts become row ends; a
 // second scan, the sources in descending order, writes each source at its
 // target's row end moving down, so every row comes out sorted by source, the
 // same layout for any thread count. No counter array beside in_begin (the
-// chunks of sources this replaced kept two bytes per class and chunk:
+// chunks of sources keep two bytes per class and chunk:
 // results/solve-memory.md). A part passes over the moves into other parts
-// without a branch (whether a move is its own is a coin flip), through a
-// counter and a cell of its own.
-Predecessors build_predecessors(const detail::MoveGraph& g) {
+// without a branch (whether a move is its own is a coin flip: a branch on it
+// made the 2-thread stage twice as long), through a counter past in_begin's
+// end and a cell past in_edges' end of its own, a cache line from the other
+// parts'.
+Predecessors predecessors_by_targets(const detail::MoveGraph& g) {
   using detail::EdgeArray;
   const auto& degree = g.degree;
   const auto& out_edges = g.out_edges;
@@ -66,21 +167,24 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
   const auto moves_of = [&](std::size_t i) -> std::uint32_t {
     return degree[i] == detail::kLineStands ? 0 : degree[i];
   };
+  // Part p's counter and cell for other parts' moves: entry kApart * p
+  // past the end.
+  constexpr std::size_t kApart = 16;
   Predecessors pred;
   auto& in_begin = pred.in_begin;
-  in_begin.resize(n + 1);
+  in_begin.resize(n + 1 + kApart * parts);
   par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
     const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
     const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
+    const std::size_t elsewhere = n + 1 + kApart * p;
     std::uint32_t* const count = in_begin.data();
     std::fill(count + first, count + first + span, 0);
-    std::uint32_t elsewhere = 0;
+    count[elsewhere] = 0;
     out_edges.for_each_stretch(0, moves, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
       for (std::size_t k = 0; k < m; ++k) {
         if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
-        const bool mine = e[k] - first < span;
-        std::uint32_t* const c = mine ? count + e[k] : &elsewhere;
-        ++*c;
+        const std::uint32_t t = e[k];
+        ++count[t - first < span ? std::size_t(t) : elsewhere];
       }
     });
   });
@@ -105,15 +209,17 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
   }
   if (counted != moves) throw std::logic_error("build_predecessors: moves miscounted");
   in_begin[n] = std::uint32_t(offset);
+  for (std::size_t p = 0; p < parts; ++p)
+    in_begin[n + 1 + kApart * p] = std::uint32_t(offset + kApart * p);
   auto& in_edges = pred.in_edges;
-  in_edges.resize(offset);
+  in_edges.resize(offset + kApart * parts);
   for (const auto& [first, end] : gaps)
     for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
   par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
     const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
     const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
+    const std::size_t elsewhere = n + 1 + kApart * p;
     std::uint32_t* const end = in_begin.data();
-    std::uint32_t elsewhere = 1, scratch = 0;
     // The moves from the last, segment by segment, their sources walked
     // down from the last id.
     std::size_t i = n;
@@ -127,15 +233,29 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
         if (k >= kAhead) __builtin_prefetch(end + e[k - kAhead]);
         const std::uint32_t t = e[k];
         const bool mine = t - first < span;
-        std::uint32_t* const c = mine ? end + t : &elsewhere;
-        *c -= std::uint32_t(mine);
-        std::uint32_t* const cell = mine ? in_edges.at(*c) : &scratch;
-        *cell = std::uint32_t(i);
+        std::uint32_t& at = end[mine ? std::size_t(t) : elsewhere];
+        at -= std::uint32_t(mine);
+        in_edges[at] = std::uint32_t(i);
       }
       stop = start;
     }
   });
+  in_begin.resize(n + 1);
   return pred;
+}
+
+// Up to this many classes the predecessor lists are built by chunks of
+// sources with their counters (2 bytes a class and chunk): each thread reads
+// its share of the moves only, where a part by targets reads them all, which
+// made the standard game's stage slower on 2 threads (its counters sit in
+// the caches, so reading the moves is most of the work:
+// results/solve-memory.md). Above it the counters are memory the largest
+// readings cannot spare, and their work is the random accesses. The two
+// give the same lists.
+constexpr std::size_t kCountersUpTo = std::size_t(1) << 20;
+
+Predecessors build_predecessors(const detail::MoveGraph& g) {
+  return g.degree.size() <= kCountersUpTo ? predecessors_by_sources(g) : predecessors_by_targets(g);
 }
 
 // The table's sections of a solution: the codes from the ranking's deltas
