@@ -267,3 +267,22 @@ def native_at(tables, position):
                          ["--", position],
                          capture_output=True, check=True)
     return base.json.loads(out.stdout)
+
+
+def test_moves_never_wrap_and_why_targets_are_24_px(driver, static_url, tables):
+    """At phone width a move of the principal variation is never cut at its
+    hyphen (one line each), and every "why?" button is at least 24 px a side."""
+    driver.set_window_size(390, 844)
+    try:
+        moves = ["C1", "t3", "T2", "c4", "T1", "c3", "C5", "t5"]
+        open_page(driver, static_url, "#moves=" + ",".join(moves))
+        spans = driver.execute_script("""
+          return Array.from(document.querySelectorAll('#pv span.pvm')).map(function (s) {
+            return [s.textContent, s.getClientRects().length]; });""")
+        assert any("-" in t for t, _ in spans) and all(n == 1 for _, n in spans), spans
+        sizes = driver.execute_script("""
+          return Array.from(document.querySelectorAll('#legal-moves button.why')).map(function (b) {
+            var r = b.getBoundingClientRect(); return [r.width, r.height]; });""")
+        assert sizes and all(w >= 24 and h >= 24 for w, h in sizes), sizes
+    finally:
+        driver.set_window_size(1280, 900)
