@@ -163,7 +163,7 @@ export function renderPv(pv) {
   if (line.length > shown.length) {
     e.setAttribute("data-cut", "1");
     var more = line.length - shown.length;
-    e.textContent = "\u2026 continues " + (pv.category === "draw" ? "drawn " : "") + "for " + more +
+    e.textContent = "\u2026 continues " + (pv.value === "draw" ? "drawn " : "") + "for " + more +
                     " more move" + (more === 1 ? "" : "s") +
                     (pv.end && pv.end.text ? " \u2192 " + pv.end.text : " (not shown)") + stopped;
   } else if (pv.end && pv.end.text) {
