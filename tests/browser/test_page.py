@@ -286,3 +286,14 @@ def test_moves_never_wrap_and_why_targets_are_24_px(driver, static_url, tables):
         assert sizes and all(w >= 24 and h >= 24 for w, h in sizes), sizes
     finally:
         driver.set_window_size(1280, 900)
+
+
+def test_one_tab_stop_skips_the_list_of_moves(driver, static_url):
+    """Before the list of legal moves (a control per move) one control takes the
+    keyboard past it, to the moves played."""
+    open_page(driver, static_url)
+    driver.execute_script("document.getElementById('legal-moves').previousElementSibling.focus();")
+    assert driver.switch_to.active_element.get_attribute("id") == "skip-moves"
+    assert driver.switch_to.active_element.is_displayed()
+    driver.switch_to.active_element.send_keys("\ue007")
+    assert driver.switch_to.active_element.get_attribute("id") == "moves-played-title"

@@ -129,5 +129,12 @@ export function start() {
     setReady(true);
   });
 }
+$("skip-moves").addEventListener("click", function () {
+  // the heading takes the focus this once (a Tab stop nowhere else)
+  var h = $("moves-played-title");
+  h.setAttribute("tabindex", "-1");
+  h.addEventListener("blur", function () { h.removeAttribute("tabindex"); }, { once: true });
+  h.focus();
+});
 wireIntro();
 start();
