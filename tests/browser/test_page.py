@@ -8,6 +8,7 @@ Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytes
 import os
 import random
 import time
+import urllib.parse
 
 import test_static as base
 from test_static import (app, artifacts, driver, no_console_errors, serve_url, static_url,  # noqa: F401
@@ -221,3 +222,78 @@ def test_first_time_player_at_phone_width(driver, static_url, tables):
         assert driver.find_elements(By.CSS_SELECTOR, "#board svg .hit")
     finally:
         driver.set_window_size(1280, 900)
+
+
+def test_a_puzzle_hides_its_answer_until_solved(driver, static_url, tables):
+    """An open puzzle shows no value, no rated move, no line and no "why?"; a
+    wrong try says so (without the answer) and allows another; the solution
+    (the one move `fano query` keeps the value with) solves it, and the page
+    counts it."""
+    open_page(driver, static_url, "#puzzle=5")
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").text)
+    h = urllib.parse.parse_qs(driver.execute_script("return location.hash;").lstrip("#"))
+    position = h["position"][0].replace("_", " ")
+    ref = native_at(tables, position)
+    keeping = [m["move"] for m in ref["moves"] if m["result"] == ref["value"]]
+    wrong = [m["move"] for m in ref["moves"] if m["result"] != ref["value"]]
+    assert len(keeping) == 1 and wrong
+    hidden = driver.execute_script("""
+      return ['legal-moves', 'pv', 'value', 'chart'].map(function (id) {
+        return document.getElementById(id).offsetParent === null; }).concat(
+        [Array.from(document.querySelectorAll('#board g.marker')).every(function (g) {
+          return getComputedStyle(g).display === 'none'; })]);""")
+    assert hidden == [True] * 5, hidden
+    before = driver.execute_script("return (localStorage.getItem('fano-puzzles-solved') || '[]');")
+    driver.find_element(By.ID, "move-input").send_keys(wrong[0] + "\ue007")
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "wrong")
+    info = driver.find_element(By.ID, "puzzle-info").text
+    assert "Not " + wrong[0] in info and keeping[0] not in info.replace("Not " + wrong[0], ""), info
+    assert driver.execute_script("return document.getElementById('legal-moves').offsetParent === null;")
+    driver.find_element(By.ID, "puzzle-again").click()
+    settle(driver, 0)
+    driver.find_element(By.ID, "move-input").send_keys(keeping[0] + "\ue007")
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
+    after = driver.execute_script("return localStorage.getItem('fano-puzzles-solved');")
+    assert len(base.json.loads(after)) == len(base.json.loads(before)) + 1
+    assert "Puzzles solved in this browser: %d." % len(base.json.loads(after)) in \
+        driver.find_element(By.ID, "puzzle-info").text
+    # solved: the analysis is back
+    assert driver.execute_script("return document.getElementById('legal-moves').offsetParent !== null;")
+
+
+def native_at(tables, position):
+    import subprocess
+    out = subprocess.run([base.FANO_BIN, "query", "--json", "--tables", tables] + base.VARIANTS["standard"] +
+                         ["--", position],
+                         capture_output=True, check=True)
+    return base.json.loads(out.stdout)
+
+
+def test_moves_never_wrap_and_why_targets_are_24_px(driver, static_url, tables):
+    """At phone width a move of the principal variation is never cut at its
+    hyphen (one line each), and every "why?" button is at least 24 px a side."""
+    driver.set_window_size(390, 844)
+    try:
+        moves = ["C1", "t3", "T2", "c4", "T1", "c3", "C5", "t5"]
+        open_page(driver, static_url, "#moves=" + ",".join(moves))
+        spans = driver.execute_script("""
+          return Array.from(document.querySelectorAll('#pv span.pvm')).map(function (s) {
+            return [s.textContent, s.getClientRects().length]; });""")
+        assert any("-" in t for t, _ in spans) and all(n == 1 for _, n in spans), spans
+        sizes = driver.execute_script("""
+          return Array.from(document.querySelectorAll('#legal-moves button.why')).map(function (b) {
+            var r = b.getBoundingClientRect(); return [r.width, r.height]; });""")
+        assert sizes and all(w >= 24 and h >= 24 for w, h in sizes), sizes
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def test_one_tab_stop_skips_the_list_of_moves(driver, static_url):
+    """Before the list of legal moves (a control per move) one control takes the
+    keyboard past it, to the moves played."""
+    open_page(driver, static_url)
+    driver.execute_script("document.getElementById('legal-moves').previousElementSibling.focus();")
+    assert driver.switch_to.active_element.get_attribute("id") == "skip-moves"
+    assert driver.switch_to.active_element.is_displayed()
+    driver.switch_to.active_element.send_keys("\ue007")
+    assert driver.switch_to.active_element.get_attribute("id") == "moves-played-title"

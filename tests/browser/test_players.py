@@ -518,14 +518,14 @@ def test_puzzle_has_one_saving_move(driver, app, tables):
     assert ref["value"] != "loss" and len(keeping) == 1 and tempting
     info = driver.find_element(By.ID, "puzzle-info").text
     assert "%d other move" % len(tempting) in info
-    # a tempting move is wrong, the solution solves it
-    driver.find_element(By.CSS_SELECTOR, '#legal-moves li[data-move="%s"]' % tempting[0]).click()
+    # a tempting move is wrong, the solution solves it (typed: the puzzle hides the rated moves)
+    driver.find_element(By.ID, "move-input").send_keys(tempting[0] + Keys.ENTER)
     wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "wrong")
     driver.find_element(By.ID, "nav-start").click()
     settle(driver, 0)
     driver.find_element(By.ID, "puzzle-solution").click()
     assert driver.find_element(By.ID, "puzzle-answer").get_attribute("data-solution") == keeping[0]
-    driver.find_element(By.CSS_SELECTOR, '#legal-moves li[data-move="%s"]' % keeping[0]).click()
+    driver.find_element(By.ID, "move-input").send_keys(keeping[0] + Keys.ENTER)
     wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
 
 

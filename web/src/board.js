@@ -187,6 +187,8 @@ export function renderSupply() {
   var had = /** @type {HTMLElement | null} */ (document.activeElement);
   var keep = had && box.contains(had) ? [had.getAttribute("data-colour"), had.getAttribute("data-shape")] : null;
   box.innerHTML = "";
+  /** @type {HTMLButtonElement | null} */
+  var toFocus = null;
   var d = S.data;
   ["white", "black"].forEach(function (colour) {
     var row = document.createElement("div");
@@ -217,8 +219,9 @@ export function renderSupply() {
       b.setAttribute("aria-label", b.title + (b.classList.contains("selected") ? ", selected" : ""));
       b.addEventListener("click", function () { onShape(shape, colour, opts.length > 0); });
       row.appendChild(b);
-      if (keep && keep[0] === colour && keep[1] === shape) setTimeout(function () { b.focus(); }, 0);
+      if (keep && keep[0] === colour && keep[1] === shape) toFocus = b;
     });
     box.appendChild(row);
   });
+  if (toFocus) toFocus.focus();
 }

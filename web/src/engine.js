@@ -127,7 +127,14 @@ export function gp(moves) {
   if (S.start) p.position = S.start;
   return p;
 }
-export function vpath(kind) { return "/api/v1/" + encodeURIComponent(S.variant) + (kind ? "/" + kind : ""); }
+// The routes of the reading in play: the one vocabulary (/api/v2) for the
+// picture and the principal variation; the position itself still from
+// /api/v1, whose rated moves carry what the board's clicks and the draw
+// analysis read (each move's from, to and shape, its trap), which /api/v2's
+// do not yet.
+export function vpath(kind) {
+  return (kind ? "/api/v2/" : "/api/v1/") + encodeURIComponent(S.variant) + (kind ? "/" + kind : "");
+}
 export function getPos(moves) {
   var key = S.variant + "|" + (S.start || "") + "|" + moves.join(",");
   if (S.cache.has(key)) return Promise.resolve(S.cache.get(key));

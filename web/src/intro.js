@@ -47,8 +47,8 @@ function loadHow() {
   $("how-rules").textContent = reading && reading.rules_text ? reading.rules_text.join(" ") : "";
   return Promise.all(EXAMPLES.map(function (ex) {
     var p = { moves: ex.moves };
-    return Promise.all([apiText("/api/v1/standard/svg", p),
-                        ex.caption ? Promise.resolve(null) : apiJson("/api/v1/standard", p)]);
+    return Promise.all([apiText("/api/v2/standard/svg", p),
+                        ex.caption ? Promise.resolve(null) : apiJson("/api/v2/standard", p)]);
   })).then(function (all) {
     all.forEach(function (r, i) {
       var fig = document.createElement("figure");

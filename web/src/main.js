@@ -24,7 +24,7 @@ $("puzzle-new").addEventListener("click", function () {
   if (S.busy) return;
   loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push");
 });
-$("puzzle-solution").addEventListener("click", function () { S.puzzleShown = true; renderPuzzle(); });
+$("puzzle-solution").addEventListener("click", function () { S.puzzleShown = true; renderPuzzle(); if (S.data) renderValue(); });
 $("stats").addEventListener("toggle", function () { if ($("stats").open && S.data) loadStats(); });
 $("position-input").addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); explorePosition(); } });
 $("position-input").addEventListener("input", function () { checkPosition(); });
@@ -129,5 +129,12 @@ export function start() {
     setReady(true);
   });
 }
+$("skip-moves").addEventListener("click", function () {
+  // the heading takes the focus this once (a Tab stop nowhere else)
+  var h = $("moves-played-title");
+  h.setAttribute("tabindex", "-1");
+  h.addEventListener("blur", function () { h.removeAttribute("tabindex"); }, { once: true });
+  h.focus();
+});
 wireIntro();
 start();

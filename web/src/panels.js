@@ -4,12 +4,14 @@ import { go } from "./navigate.js";
 import { goTo, humanPlay, isComputer, playerName } from "./play.js";
 import { RANK, moverResult, valueText } from "./results.js";
 import { $, PV_SHOWN, S, actionable, listAction } from "./state.js";
+import { puzzleHides } from "./puzzles.js";
 import { showRefutation } from "./why.js";
 
 export function sideName(c) { return c === "white" ? "White" : "Black"; }
 // Whether the analysis (values, results, lines) is in sight: as asked, else
 // hidden while a computer plays a side (a game) and shown when exploring.
 export function analysisShown() {
+  if (puzzleHides()) return false;
   if (S.analysis != null) return S.analysis;
   return !(S.players.white !== "human" || S.players.black !== "human");
 }
@@ -161,7 +163,7 @@ export function renderPv(pv) {
   if (line.length > shown.length) {
     e.setAttribute("data-cut", "1");
     var more = line.length - shown.length;
-    e.textContent = "\u2026 continues " + (pv.category === "draw" ? "drawn " : "") + "for " + more +
+    e.textContent = "\u2026 continues " + (pv.value === "draw" ? "drawn " : "") + "for " + more +
                     " more move" + (more === 1 ? "" : "s") +
                     (pv.end && pv.end.text ? " \u2192 " + pv.end.text : " (not shown)") + stopped;
   } else if (pv.end && pv.end.text) {
