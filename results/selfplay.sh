@@ -66,7 +66,7 @@ is the same at any thread count (game i plays with its own generator, seeded
 from the run's seed and i). The whole file regenerates in well under two
 minutes of CPU time.
 
-These are items 5, 6 (the playouts) and 7 of issue 13; the verdicts on the
+These are the playouts between players and the engine's traps; the verdicts on the
 other published claims are in \`published-analyses.md\`.
 
 ## How to read the tables
