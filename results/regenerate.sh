@@ -41,7 +41,7 @@ for cap in 2 3; do
 done
 
 echo "regenerate.sh: every rule combination (bench/variants.py)" >&2
-combinations=$(FANO_QUIET=1 python3 "$root/bench/variants.py" --fano "$fano")
+combinations=$(FANO_QUIET=1 python3 "$root/bench/variants.py" --fano "$fano" --lookahead-out "$root/results/lookahead.md")
 
 zstd_version=$(pkg-config --modversion libzstd 2>/dev/null || echo "unknown")
 tmp=$out.tmp.$$
