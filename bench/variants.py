@@ -90,7 +90,9 @@ def row(fano, name, folder, threads):
              f"{needed} | {one_way} | {at_once} | {perfect['plies']['mean']:.1f} | "
              f"{fallible['plies']['mean']:.1f} | {fallible['white_score']:.3f} | "
              f"{s['seconds']['total']:.2f} | {peak_kib / 1024:.0f} |")
-    return cells, look
+    record = {"name": name, "start": s["start"]["value"], "decisive": round(100 * decisive, 1),
+              "plies_fallible": round(fallible["plies"]["mean"], 1)}
+    return cells, look, record
 
 
 def percent(a, b):
@@ -99,14 +101,15 @@ def percent(a, b):
 
 def lookahead_cell(r):
     """K when search:K holds; "-" for a lost side (nothing to keep); ">K" when no
-    depth tried holds; ">K?" when the check of K + 1 stopped at its budget."""
+    depth tried holds; ">K?" when the check of K + 1 stopped at its budget, "?"
+    when the check of search:1 did."""
     if r["target"] == "loss":
         return "-"
     if r["needed"] is not None:
         return str(r["needed"])
     last = r["checks"][-1]
     if not last["decided"]:
-        return f">{len(r['checks']) - 1}?"
+        return f">{len(r['checks']) - 1}?" if len(r["checks"]) > 1 else "?"
     return f">{r['max_depth']}"
 
 
@@ -155,8 +158,8 @@ wins and slower losses first; `fano selfplay`'s player) keeps at least the
 start's value for that side against every opponent, whichever of its allowed
 moves she picks (`fano strategy --lookahead {lookahead}`, exact; K up to
 {lookahead}, each check stopped undecided after {budget} positions: `>K?`
-says search:K failed and search:K+1 is undecided; `-` is a side whose start is
-lost). One way to keep: the share of won or drawn positions (where the game
+says search:K failed and search:K+1 is undecided, `?` that search:1 is; `-`
+is a side whose start is lost). One way to keep: the share of won or drawn positions (where the game
 goes on) with exactly one move that keeps the value; lose at once: the share
 of all moves that form a line (`fano strategy --decisions`, counted over every
 reachable position). Game length: mean plies of {perfect_games} games
@@ -181,9 +184,11 @@ def main():
     ap.add_argument("--only", help="comma-separated names (default: every combination)")
     ap.add_argument("--rows-only", action="store_true", help="print the rows without the header")
     ap.add_argument("--lookahead-out", help="also write every lookahead check's line to this file")
+    ap.add_argument("--json-out", help="also write the rows' figures for bench/report.py (JSON)")
     a = ap.parse_args()
     todo = a.only.split(",") if a.only else names()
     sections = []
+    records = []
     with tempfile.TemporaryDirectory() as folder:
         if not a.rows_only:
             header = HEADER
@@ -196,7 +201,8 @@ def main():
             sys.stdout.write(header)
         for name in todo:
             t0 = time.time()
-            cells, look = row(a.fano, name, folder, a.threads)
+            cells, look, record = row(a.fano, name, folder, a.threads)
+            records.append(record)
             print(cells, flush=True)
             print(f"variants.py: {name} in {time.time() - t0:.1f} s", file=sys.stderr, flush=True)
             sections.append(lookahead_section(name, look))
@@ -207,6 +213,11 @@ def main():
                     .replace("{budget}", f"{LOOKAHEAD_BUDGET:,}"))
             f.write("\n".join(sections))
         os.replace(tmp, a.lookahead_out)
+    if a.json_out:
+        with open(a.json_out + ".tmp", "w") as f:
+            json.dump(records, f, indent=1)
+            f.write("\n")
+        os.replace(a.json_out + ".tmp", a.json_out)
 
 
 def machine():
