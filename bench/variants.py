@@ -8,7 +8,13 @@ For each combination (stack cap x adjacency x lines x material, named as in
 README's "Rules"), it runs `fano solve --rules NAME` under /usr/bin/time -v
 (solve time and peak memory), `fano verify` on the table (every check; the
 longest forced win and the losing first moves), and `fano query` on the empty
-board (the first moves' values) and on the longest win's position (its line).
+board (the first moves' values) and on the longest win's position (its line);
+then `fano strategy --lookahead` (the depth K of search:K each side needs
+never to fall below the start's value), `fano strategy --decisions` (how
+often one move alone keeps the value, how many moves lose at once) and
+`fano selfplay` (game lengths under perfect and fallible play, White's score
+between equal fallible players). With --lookahead-out it also writes every
+lookahead check's refutation line (results/lookahead.md).
 Every number is printed by the fano tool; this script only lays out the table.
 --only NAME[,NAME...] limits the run (tests/test_tools.cpp recomputes rows so).
 """
@@ -19,15 +25,23 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 BASES = ["standard", "cap2-projective", "cap3-board", "cap3-projective"]
 LINES = ["", "-colour"]
-MATERIALS = ["-1c1t", "-2c1t", "-1c2t", "", "-3c3t"]  # "" is two circles and two triangles
+# Every material of every_rules() (core/src/board.cpp): c circles and t
+# triangles a player, 1..3 each; "" is two and two.
+MATERIALS = ["" if (c, t) == (2, 2) else f"-{c}c{t}t" for c in (1, 2, 3) for t in (1, 2, 3)]
+LOOKAHEAD = 4                  # search:1 .. search:LOOKAHEAD
+LOOKAHEAD_BUDGET = 3_000_000   # positions a check may reach before it stops undecided
+FALLIBLE = "perfect:0.9"       # the fallible level: a perfect move 9 times in 10, else a random one
+PERFECT_GAMES = 200
+FALLIBLE_GAMES = 1000
 EMPTY = "-/-/-/-/-/-/- w"
 
 
 def names():
-    """Every combination, in the order of all_rule_combinations() (core/src/board.cpp)."""
+    """Every reading (the 72 of every_rules()), by base variant, lines and material."""
     return [b + l + m for b in BASES for l in LINES for m in MATERIALS]
 
 
@@ -62,10 +76,68 @@ def row(fano, name, folder, threads):
         line = ",".join(pv["pv"])
         longest = f"{lw['plies']} plies: `{lw['position']}` {line}"
     decisive = (s["win"] + s["loss"]) / s["reachable"]
+    look = json.loads(run([fano, "strategy", "--tb", table, "--lookahead", str(LOOKAHEAD),
+                           "--max-positions", str(LOOKAHEAD_BUDGET), "--json"]).stdout)
+    needed = " / ".join(lookahead_cell(r) for r in look["results"])
+    d = json.loads(run([fano, "strategy", "--tb", table, "--decisions", "--json"]).stdout)["decisions"]
+    one_way = percent(d["one_way"], d["to_keep"])
+    at_once = percent(d["lose_at_once"], d["moves"])
+    perfect = selfplay(fano, table, "perfect", PERFECT_GAMES, threads)
+    fallible = selfplay(fano, table, FALLIBLE, FALLIBLE_GAMES, threads)
     os.remove(table)
-    return (f"| {name} | {outcome(s['start'])} | {first} | {s['reachable']} | {s['canonical']} | "
-            f"{s['win']} / {s['loss']} / {s['draw']} | {longest} | {100 * decisive:.1f}% | "
-            f"{s['seconds']['total']:.2f} | {peak_kib / 1024:.0f} |")
+    cells = (f"| {name} | {outcome(s['start'])} | {first} | {s['reachable']} | {s['canonical']} | "
+             f"{s['win']} / {s['loss']} / {s['draw']} | {longest} | {100 * decisive:.1f}% | "
+             f"{needed} | {one_way} | {at_once} | {perfect['plies']['mean']:.1f} | "
+             f"{fallible['plies']['mean']:.1f} | {fallible['white_score']:.3f} | "
+             f"{s['seconds']['total']:.2f} | {peak_kib / 1024:.0f} |")
+    record = {"name": name, "start": s["start"]["value"], "decisive": round(100 * decisive, 1),
+              "plies_fallible": round(fallible["plies"]["mean"], 1)}
+    return cells, look, record
+
+
+def percent(a, b):
+    return f"{100 * a / b:.1f}%" if b else "-"
+
+
+def lookahead_cell(r):
+    """K when search:K holds; "-" for a lost side (nothing to keep); ">K" when no
+    depth tried holds; ">K?" when the check of K + 1 stopped at its budget, "?"
+    when the check of search:1 did."""
+    if r["target"] == "loss":
+        return "-"
+    if r["needed"] is not None:
+        return str(r["needed"])
+    last = r["checks"][-1]
+    if not last["decided"]:
+        return f">{len(r['checks']) - 1}?" if len(r["checks"]) > 1 else "?"
+    return f">{r['max_depth']}"
+
+
+def selfplay(fano, table, player, games, threads):
+    return json.loads(run([fano, "selfplay", "--tb", table, "--white", player, "--black", player,
+                           "--games", str(games), "--seed", "1", "--threads", str(threads),
+                           "--json"]).stdout)
+
+
+def lookahead_section(name, look):
+    """The refutation of each search:K that fails, for one reading."""
+    out = [f"### {name}", ""]
+    for r in look["results"]:
+        side = r["side"]
+        if r["target"] == "loss":
+            out.append(f"- {side}: the start is lost; nothing to keep")
+            continue
+        for c in r["checks"]:
+            if not c["decided"]:
+                out.append(f"- {side}, {c['rule']}: undecided (stopped after {c['positions']} positions)")
+            elif c["holds"]:
+                out.append(f"- {side}, {c['rule']}: holds ({c['positions']} positions searched)")
+            else:
+                ref = c["refutation"]
+                note = "" if ref["allowed_with_history"] else " (not every move allowed with the history)"
+                out.append(f"- {side}, {c['rule']}: fails in {ref['plies']} plies: "
+                           f"`{','.join(ref['moves'])}`: {ref['end']['text']}{note}")
+    return "\n".join(out) + "\n"
 
 
 HEADER = """## Every rule combination
@@ -77,14 +149,31 @@ triangles per player when not two and two. Values are for the side to move
 (White on the empty board); first moves give the mover's result; counts are
 over all reachable positions (each class weighted by its size); the longest
 forced win names a position and its principal variation; decisive = (win +
-loss) / reachable. Every table passed `fano verify`. Time and peak memory:
-`fano solve --threads {threads}` under `/usr/bin/time -v` on this machine
-(2 cores shared with other work: indicative only).
+loss) / reachable. Every table passed `fano verify`.
+
+Lookahead needed (White / Black): the least K such that every move the
+`search:K` player allows (a depth-K minimax without the table: a line formed
+wins, no move loses, a repeated position and the depth limit score 0; faster
+wins and slower losses first; `fano selfplay`'s player) keeps at least the
+start's value for that side against every opponent, whichever of its allowed
+moves she picks (`fano strategy --lookahead {lookahead}`, exact; K up to
+{lookahead}, each check stopped undecided after {budget} positions: `>K?`
+says search:K failed and search:K+1 is undecided, `?` that search:1 is; `-`
+is a side whose start is lost). One way to keep: the share of won or drawn positions (where the game
+goes on) with exactly one move that keeps the value; lose at once: the share
+of all moves that form a line (`fano strategy --decisions`, counted over every
+reachable position). Game length: mean plies of {perfect_games} games
+`perfect` against `perfect` and of {fallible_games} games `{fallible}` against
+`{fallible}` (a perfect move 9 times in 10, else a random one), seed 1; White's
+score (win 1, draw 1/2) in the latter.
+
+Time and peak memory: `fano solve --threads {threads}` under `/usr/bin/time
+-v`, measured {date} on {machine} (shared with other work: indicative only).
 
 Written by `bench/variants.py` (called by `results/regenerate.sh`).
 
-| rules | empty board | first moves (White's result) | reachable | classes | win / loss / draw | longest forced win | decisive | solve s | peak MiB |
-|---|---|---|---|---|---|---|---|---|---|
+| rules | empty board | first moves (White's result) | reachable | classes | win / loss / draw | longest forced win | decisive | lookahead needed (White / Black) | one way to keep | lose at once | plies, perfect | plies, fallible | White's score, fallible | solve s | peak MiB |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 """
 
 
@@ -94,13 +183,67 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", help="comma-separated names (default: every combination)")
     ap.add_argument("--rows-only", action="store_true", help="print the rows without the header")
+    ap.add_argument("--lookahead-out", help="also write every lookahead check's line to this file")
+    ap.add_argument("--json-out", help="also write the rows' figures for bench/report.py (JSON)")
     a = ap.parse_args()
     todo = a.only.split(",") if a.only else names()
+    sections = []
+    records = []
     with tempfile.TemporaryDirectory() as folder:
         if not a.rows_only:
-            sys.stdout.write(HEADER.replace("{threads}", str(a.threads)))
+            header = HEADER
+            for key, value in {"threads": a.threads, "lookahead": LOOKAHEAD,
+                               "budget": f"{LOOKAHEAD_BUDGET:,}", "perfect_games": PERFECT_GAMES,
+                               "fallible_games": FALLIBLE_GAMES, "fallible": FALLIBLE,
+                               "date": time.strftime("%Y-%m-%d", time.gmtime()),
+                               "machine": machine()}.items():
+                header = header.replace("{" + key + "}", str(value))
+            sys.stdout.write(header)
         for name in todo:
-            print(row(a.fano, name, folder, a.threads), flush=True)
+            t0 = time.time()
+            cells, look, record = row(a.fano, name, folder, a.threads)
+            records.append(record)
+            print(cells, flush=True)
+            print(f"variants.py: {name} in {time.time() - t0:.1f} s", file=sys.stderr, flush=True)
+            sections.append(lookahead_section(name, look))
+    if a.lookahead_out:
+        tmp = a.lookahead_out + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(LOOKAHEAD_HEADER.replace("{lookahead}", str(LOOKAHEAD))
+                    .replace("{budget}", f"{LOOKAHEAD_BUDGET:,}"))
+            f.write("\n".join(sections))
+        os.replace(tmp, a.lookahead_out)
+    if a.json_out:
+        with open(a.json_out + ".tmp", "w") as f:
+            json.dump(records, f, indent=1)
+            f.write("\n")
+        os.replace(a.json_out + ".tmp", a.json_out)
+
+
+def machine():
+    """The CPU model and the number of cores, as /proc/cpuinfo names them."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+        model = re.search(r"model name\s*:\s*(.*)", text).group(1).strip()
+        return f"{model}, {os.cpu_count()} cores"
+    except (OSError, AttributeError):
+        return f"{os.cpu_count()} cores"
+
+
+LOOKAHEAD_HEADER = """# How far ahead a player must look: every reading
+
+Generated by `results/regenerate.sh` (`bench/variants.py --lookahead-out`; do
+not edit by hand). For each reading and each side, `fano strategy --lookahead
+{lookahead} --max-positions {budget}`: search:1, search:2, ... checked in turn
+from the empty board until one holds. A check fails with a shortest line in
+which the side obeys search:K (picking any of the moves it allows) and ends
+below the start's value: her loss, or a repetition where she had a win. Every
+follower move of each line is also allowed by search:K given the line's
+history (the game's earlier positions scored as draws), unless the line says
+otherwise. `results/variants.md` has the summary column.
+
+"""
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 # adjacency board|projective) with `fano solve`, checks every table with
 # `fano verify` (any error stops the script with verify's exit code, 4), and
 # writes the table of results and the sha256 of each tablebase, then every
-# rule combination (cap x adjacency x lines x material) by bench/variants.py.
+# rule combination (cap x adjacency x lines x material) by bench/variants.py,
+# with results/lookahead.md and results/variants.json; then results/report/
+# (an HTML page with figures) by bench/report.py.
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -21,6 +23,8 @@ if [[ ! -x $fano ]]; then
   exit 2
 fi
 command -v sha256sum >/dev/null || { echo "regenerate.sh: sha256sum is missing" >&2; exit 2; }
+/usr/bin/python3 -c "import matplotlib" 2>/dev/null ||
+  { echo "regenerate.sh: matplotlib is missing (apt-get install python3-matplotlib)" >&2; exit 2; }
 mkdir -p "$dir"
 
 header=""
@@ -41,7 +45,8 @@ for cap in 2 3; do
 done
 
 echo "regenerate.sh: every rule combination (bench/variants.py)" >&2
-combinations=$(FANO_QUIET=1 python3 "$root/bench/variants.py" --fano "$fano")
+combinations=$(FANO_QUIET=1 python3 "$root/bench/variants.py" --fano "$fano" \
+  --lookahead-out "$root/results/lookahead.md" --json-out "$root/results/variants.json")
 
 zstd_version=$(pkg-config --modversion libzstd 2>/dev/null || echo "unknown")
 tmp=$out.tmp.$$
@@ -80,4 +85,10 @@ ${shas%$'\n'}
 ${combinations}
 EOF
 mv "$tmp" "$out"
+
+# The report with figures: matplotlib from Debian's python3-matplotlib, so
+# the system's interpreter (another python3 on PATH may not have it).
+echo "regenerate.sh: the report (bench/report.py)" >&2
+FANO_QUIET=1 /usr/bin/python3 "$root/bench/report.py" --fano "$fano" \
+  --variants "$root/results/variants.json" --out "$root/results/report"
 cat "$out"

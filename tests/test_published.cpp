@@ -428,5 +428,42 @@ TEST_F(Published, CoveringLosesInSixPlies) {
   expect_in_md("**Verdict**: refuted: covering loses by force, in 6 plies.");
 }
 
+// The designer's "looking one hand ahead": search:K refuted for K = 1..4 on
+// each side, each table row the command's shortest line, replayed as a game
+// that the follower loses with every move of hers allowed by search:K also
+// given the line's history. (The rows for K = 5..8 come from the same command
+// with --lookahead 8, minutes long: results/regenerate.sh territory.)
+TEST_F(Published, LookingOneHandAheadIsNotEnough) {
+  const json j = fano_json({"strategy", "--tb", table(), "--lookahead", "4", "--json"});
+  ASSERT_EQ(j["results"].size(), 2u) << j.dump();
+  const Rules rules(kStandard);
+  std::map<int, std::vector<std::string>> cells;  // K -> White's cell, Black's cell
+  for (const json& side : j["results"]) {
+    EXPECT_EQ(side["target"], "draw");
+    EXPECT_TRUE(side["needed"].is_null()) << side.dump();
+    ASSERT_EQ(side["checks"].size(), 4u);
+    const Colour follower = side["side"] == "white" ? Colour::kWhite : Colour::kBlack;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const json& c = side["checks"][k];
+      ASSERT_FALSE(c["holds"].get<bool>());
+      const json& r = c["refutation"];
+      EXPECT_TRUE(r["allowed_with_history"].get<bool>());
+      std::string line;
+      for (const json& m : r["moves"]) {
+        if (!line.empty()) line += ',';
+        line += m.get<std::string>();
+      }
+      const GameRecord game = GameRecord::from_moves(rules, kEmptyBoard, line);
+      ASSERT_TRUE(game.end().has_value()) << line;
+      EXPECT_EQ(game.end()->loser, follower) << line;
+      EXPECT_EQ(game.plies(), r["plies"].get<std::size_t>());
+      cells[int(k) + 1].push_back(std::to_string(game.plies()) + " plies: `" + line + "`");
+    }
+  }
+  for (const auto& [k, c] : cells)
+    expect_in_md("| search:" + std::to_string(k) + " | " + c[0] + " | " + c[1] + " |");
+  expect_in_md("**Verdict**: refuted as a way never to lose");
+}
+
 }  // namespace
 }  // namespace fano

@@ -3,15 +3,19 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <string>
 
+#include "fano/export.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
+#include "fano/strategy.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -187,7 +191,10 @@ using fano::testing::read_text;
 // first cell is `name` (without the surrounding '|'), or empty.
 std::vector<std::string> combination_row(const std::string& text, const std::string& name) {
   const std::string start = "| " + name + " |";
-  const std::size_t at = text.find("\n" + start);
+  // Within the rule-combination section when there is one: the tablebases'
+  // table above it also has rows named after the named variants.
+  const std::size_t section = text.find("## Every rule combination");
+  const std::size_t at = text.find("\n" + start, section == std::string::npos ? 0 : section);
   if (at == std::string::npos) return {};
   const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
   std::vector<std::string> cells;
@@ -199,16 +206,17 @@ std::vector<std::string> combination_row(const std::string& text, const std::str
 
 // A sample of results/variants.md's rule-combination rows, recomputed: the
 // counts by the solver in process, and the whole row (but the time and
-// memory columns) by bench/variants.py, which wrote them.
+// memory columns) by bench/variants.py, which wrote them: the lookahead
+// needed, the decision shares and the self-play columns included.
 TEST(Results, RuleCombinationRowsRecompute) {
   const std::string text = read_text(fs::path(FANO_SOURCE_DIR) / "results" / "variants.md");
-  const std::vector<std::string> sample{"standard-colour-1c2t", "cap2-projective-3c3t",
-                                        "cap3-projective-colour", "cap3-board-1c1t"};
+  const std::vector<std::string> sample{"standard", "standard-colour-1c2t", "cap2-projective-3c3t",
+                                        "standard-1c3t", "cap3-board-1c1t"};
   std::string names;
   for (const std::string& name : sample) {
     SCOPED_TRACE(name);
     const std::vector<std::string> cells = combination_row(text, name);
-    ASSERT_EQ(cells.size(), 10u) << "no row for " << name << " in results/variants.md";
+    ASSERT_EQ(cells.size(), 16u) << "no row for " << name << " in results/variants.md";
     const Solution s = solve(*variant_from_name(name));
     EXPECT_EQ(cells[3], std::to_string(s.stats.reachable));
     EXPECT_EQ(cells[4], std::to_string(s.stats.canonical));
@@ -228,9 +236,91 @@ TEST(Results, RuleCombinationRowsRecompute) {
   for (const std::string& name : sample) {
     std::vector<std::string> fresh = combination_row("\n" + out, name);
     std::vector<std::string> committed = combination_row(text, name);
-    ASSERT_EQ(fresh.size(), 10u) << out;
-    fresh.resize(8), committed.resize(8);  // without solve time and peak memory
+    ASSERT_EQ(fresh.size(), 16u) << out;
+    fresh.resize(14), committed.resize(14);  // without solve time and peak memory
     EXPECT_EQ(fresh, committed) << name;
+  }
+}
+
+// Every reading of every_rules() has its row, and the timing columns (the
+// only ones the recompute above leaves out) are numbers measured on a named
+// machine on a date stated in the text, at most a year before this test runs.
+TEST(Results, EveryReadingHasARowWithDatedTimings) {
+  const std::string text = read_text(fs::path(FANO_SOURCE_DIR) / "results" / "variants.md");
+  for (const Variant& v : every_rules()) {
+    const std::string name = variant_slug(v);
+    const std::vector<std::string> cells = combination_row(text, name);
+    ASSERT_EQ(cells.size(), 16u) << "no row for " << name << " in results/variants.md";
+    for (const std::size_t i : {std::size_t(14), std::size_t(15)}) {
+      char* end = nullptr;
+      std::strtod(cells[i].c_str(), &end);
+      EXPECT_TRUE(!cells[i].empty() && *end == '\0') << name << ": '" << cells[i] << "'";
+    }
+  }
+  std::smatch m;
+  const std::regex measured(R"(measured\s+(\d{4})-(\d{2})-(\d{2})\s+on\s+([^(]+)\()");
+  ASSERT_TRUE(std::regex_search(text, m, measured)) << "no 'measured YYYY-MM-DD on MACHINE ('";
+  EXPECT_GT(m[4].length(), 3) << "no machine named";
+  using namespace std::chrono;
+  const sys_days when = year_month_day(year(std::stoi(m[1])), month(unsigned(std::stoi(m[2]))),
+                                       day(unsigned(std::stoi(m[3]))));
+  const sys_days today = floor<days>(system_clock::now());
+  EXPECT_LE(when, today) << "the timings are dated in the future";
+  EXPECT_LE((today - when).count(), 366) << "the timings are more than a year old: regenerate";
+}
+
+// results/report/data.json, the numbers behind the report's figures (written
+// by bench/report.py from the fano tool's JSON), recomputed in process: the
+// positions by phase and value and their remoteness (every reachable
+// position of a fresh solve), the lookahead curve (lookahead_needed), the
+// traps (find_traps) and the readings' points (the rows of results/variants.md).
+TEST(Results, ReportFiguresRecompute) {
+  const fs::path root(FANO_SOURCE_DIR);
+  const nlohmann::json d =
+      testing::parse_json(read_text(root / "results" / "report" / "data.json"));
+  const Tablebase tb = in_memory_tablebase(fresh().sol, "standard");
+  std::map<std::string, std::map<std::string, std::uint64_t>> values;
+  std::map<std::string, std::uint64_t> remote;
+  for_each_reachable(tb, [&](std::span<const ExportRow> rows) {
+    for (const ExportRow& r : rows) {
+      const std::string key =
+          r.placement ? std::to_string(r.position.pieces_on_board()) : "movement";
+      ++values[key][std::string(value_name(r.outcome.value))];
+      if (r.outcome.value != Value::kDraw) ++remote[std::to_string(r.outcome.plies)];
+    }
+  });
+  for (auto& [key, counts] : values)  // the page's data names every value, zero or not
+    for (const char* v : {"win", "loss", "draw"}) counts[v] += 0;
+  EXPECT_EQ(d["values"].get<decltype(values)>(), values);
+  EXPECT_EQ(d["remoteness"].get<decltype(remote)>(), remote);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    const LookaheadResult r = lookahead_needed(tb, kEmptyBoard, side, 4);
+    std::map<std::string, std::size_t> plies;
+    for (std::size_t k = 0; k < r.checks.size(); ++k)
+      if (r.checks[k].refutation)
+        plies[std::to_string(k + 1)] = r.checks[k].refutation->moves.size();
+    EXPECT_EQ((d["lookahead"][colour_name(side)].get<std::map<std::string, std::size_t>>()), plies);
+  }
+  for (const int depth : {1, 2}) {
+    const nlohmann::json& t = d["traps"][std::to_string(depth)];
+    const TrapReport r = find_traps(tb, depth, t["ranked"].size());
+    EXPECT_EQ(t["traps"], r.traps);
+    EXPECT_EQ(t["to_keep"], r.to_keep);
+    ASSERT_EQ(t["ranked"].size(), r.ranked.size());
+    for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+      EXPECT_EQ(t["ranked"][i]["position"], format_position(r.ranked[i].position));
+      EXPECT_EQ(t["ranked"][i]["move"], format_move(r.ranked[i].move));
+      EXPECT_EQ(t["ranked"][i]["loses_in"], r.ranked[i].result.plies);
+    }
+  }
+  const std::string table = read_text(root / "results" / "variants.md");
+  ASSERT_EQ(d["variants"].size(), every_rules().size());
+  for (const nlohmann::json& v : d["variants"]) {
+    const std::vector<std::string> cells = combination_row(table, v["name"]);
+    ASSERT_EQ(cells.size(), 16u) << v;
+    EXPECT_EQ(std::stod(cells[7]), v["decisive"].get<double>()) << v;
+    EXPECT_EQ(std::stod(cells[12]), v["plies_fallible"].get<double>()) << v;
+    EXPECT_EQ(cells[1].substr(0, cells[1].find(' ')), v["start"]) << v;
   }
 }
 

@@ -408,6 +408,62 @@ TEST(Strategy, DecisionStatsCountEveryReachablePosition) {
   }
 }
 
+// Traps, position by position from a breadth-first search of every
+// reachable position: the count of won or drawn positions where a move that
+// the depth-K look scores as no loss loses by the table; each ranked trap's
+// move loses as said, the ranking puts the slowest losses first.
+TEST(Strategy, TrapsCountEveryReachablePosition) {
+  for (const char* name : {"standard-2c1t", "cap3-board-2c1t"}) {
+    const Variant v = rules_named(name);
+    const Tablebase& tb = table_of(v);
+    const Rules rules(v);
+    for (const int depth : {1, 2}) {
+      std::uint64_t to_keep = 0, traps = 0;
+      std::set<std::uint64_t> seen{kEmptyBoard.code};
+      std::vector<State> todo{kEmptyBoard};
+      while (!todo.empty()) {
+        const State st = todo.back();
+        todo.pop_back();
+        if (game_end(rules, st)) continue;
+        const std::vector<Move> moves = legal_moves(rules, st);
+        for (const Move& m : moves)
+          if (seen.insert(apply_move(st, m).code).second) todo.push_back(apply_move(st, m));
+        const Value value = tb.probe(st)->value;
+        if (value == Value::kLoss) continue;
+        ++to_keep;
+        const std::vector<int> scores = search_move_scores(GameRecord(rules, st), depth);
+        bool trap = false;
+        for (std::size_t i = 0; i < moves.size(); ++i)
+          trap =
+              trap || (scores[i] >= 0 && tb.probe(apply_move(st, moves[i]))->value == Value::kWin);
+        traps += trap;
+      }
+      const TrapReport r = find_traps(tb, depth, 50);
+      EXPECT_EQ(r.to_keep, to_keep) << name << " depth " << depth;
+      EXPECT_EQ(r.traps, traps) << name << " depth " << depth;
+      EXPECT_GT(traps, 0u);
+      ASSERT_FALSE(r.ranked.empty());
+      for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+        const Trap& t = r.ranked[i];
+        if (i > 0) {
+          EXPECT_LE(t.result.plies, r.ranked[i - 1].result.plies);
+        }
+        const std::vector<RatedMove> rated = rate_moves(tb, rules, t.position);
+        const auto it = std::find_if(rated.begin(), rated.end(),
+                                     [&](const RatedMove& m) { return m.move == t.move; });
+        ASSERT_NE(it, rated.end());
+        EXPECT_EQ(it->result.value, Value::kLoss);
+        EXPECT_EQ(it->result.plies, t.result.plies);
+        EXPECT_EQ(rated.front().result.value, t.value.value);
+        EXPECT_EQ(
+            std::count_if(rated.begin(), rated.end(),
+                          [&](const RatedMove& m) { return m.result.value == t.value.value; }),
+            t.keeping);
+      }
+    }
+  }
+}
+
 // `fano strategy --json` prints the library's verdicts: the same refutation
 // moves as a check in process, and a one-line error for a bad player.
 TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {

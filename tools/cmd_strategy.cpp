@@ -66,11 +66,16 @@ int cmd_strategy(const Args& args) {
       "stop a check undecided once it has reached more positions than this (0: no bound)")(
       "decisions",
       "instead of --player: over every reachable position where the game goes on, how many have "
-      "exactly one move that keeps the value, and how many moves lose at once")("json",
-                                                                                "print JSON");
+      "exactly one move that keeps the value, and how many moves lose at once")(
+      "traps", po::value<int>(),
+      "instead of --player: positions with a win or a draw where a move that a depth-K look "
+      "calls safe (no loss seen within K plies) loses, the deepest first")(
+      "limit", po::value<std::size_t>()->default_value(20), "with --traps: how many to list")(
+      "json", "print JSON");
   pos.add("position", 1);
   const auto vm = parse(
-      "strategy", "(--player RULE | --lookahead K | --decisions) [--side SIDE] [POSITION] [--json]",
+      "strategy",
+      "(--player RULE | --lookahead K | --decisions | --traps K) [--side SIDE] [POSITION] [--json]",
       "Decides exactly whether a player's rule secures at least the table's value of the start "
       "for the side that follows it, against every opponent, and when it does not prints a "
       "shortest line in which she obeys the rule and does worse (loses, or repeats a position "
@@ -82,8 +87,12 @@ int cmd_strategy(const Args& args) {
       "depth limit score 0; faster wins and slower losses first).",
       desc, &pos, args);
   if (!vm) return 0;
-  if (vm->count("player") + vm->count("lookahead") + vm->count("decisions") != 1)
-    throw UsageError("give one of --player RULE, --lookahead K and --decisions");
+  if (vm->count("player") + vm->count("lookahead") + vm->count("decisions") + vm->count("traps") !=
+      1)
+    throw UsageError("give one of --player RULE, --lookahead K, --decisions and --traps K");
+  if (vm->count("traps") &&
+      ((*vm)["traps"].as<int>() < 1 || (*vm)["traps"].as<int>() > kMaxSearchDepth))
+    throw UsageError("--traps must be 1.." + std::to_string(kMaxSearchDepth));
   Variant variant = variant_from(*vm);
   const std::string side = (*vm)["side"].as<std::string>();
   std::vector<Colour> sides;
@@ -105,6 +114,22 @@ int cmd_strategy(const Args& args) {
                        std::to_string(max_depth));
   }
   const Tablebase tb = open_table(*vm, variant);
+  if (vm->count("traps")) {
+    const TrapReport r = find_traps(tb, (*vm)["traps"].as<int>(), (*vm)["limit"].as<std::size_t>());
+    if (vm->count("json")) {
+      print_json(Json{{"rules", variant_slug(variant)}, {"traps", trap_report_json(r)}});
+      return 0;
+    }
+    std::cout << variant_slug(variant) << ": " << r.traps << " of " << r.to_keep
+              << " won or drawn positions hold a move that looks safe " << r.depth
+              << " plies deep and loses\n";
+    for (const Trap& t : r.ranked)
+      std::cout << "  " << format_position(t.position) << " (" << outcome_text(t.value)
+                << "): " << format_move(t.move) << " loses in " << t.result.plies << "; "
+                << t.keeping << " of " << t.moves << " moves keep the value, " << t.looks_safe
+                << " look safe\n";
+    return 0;
+  }
   if (vm->count("decisions")) {
     const DecisionStats d = decision_stats(tb);
     if (vm->count("json")) {

@@ -130,4 +130,22 @@ Json decision_stats_json(const DecisionStats& s) {
               {"lose_at_once", s.lose_at_once}};
 }
 
+Json trap_report_json(const TrapReport& r) {
+  Json ranked = Json::array();
+  for (const Trap& t : r.ranked)
+    ranked.push_back({{"position", format_position(t.position)},
+                      {"to_move", colour_name(t.position.to_move())},
+                      {"value", value_name(t.value.value)},
+                      {"plies", plies_json(t.value)},
+                      {"move", format_move(t.move)},
+                      {"loses_in", t.result.plies},
+                      {"keeping", t.keeping},
+                      {"moves", t.moves},
+                      {"looks_safe", t.looks_safe}});
+  return Json{{"depth", r.depth},
+              {"to_keep", r.to_keep},
+              {"traps", r.traps},
+              {"ranked", std::move(ranked)}};
+}
+
 }  // namespace fano

@@ -360,4 +360,47 @@ DecisionStats decision_stats(const Tablebase& tb, const Interrupt& interrupt) {
   return out;
 }
 
+TrapReport find_traps(const Tablebase& tb, int depth, std::size_t limit,
+                      const Interrupt& interrupt) {
+  const Rules rules(tb.variant());
+  TrapReport out;
+  out.depth = depth;
+  std::vector<Trap> all;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    if ((i & 1023) == 0) interrupt.poll();
+    const State st = tb.position_at(i);
+    const Outcome value = tb.outcome_at(i);
+    if (value.value == Value::kLoss || formed_lines(rules, st) || !has_legal_move(rules, st))
+      continue;
+    const std::uint64_t weight = std::uint64_t(tb.symmetry().orbit_size(st));
+    out.to_keep += weight;
+    const std::vector<int> scores = search_move_scores(GameRecord(rules, st), depth);
+    Trap t{st, value, {}, {}, 0, 0, 0};
+    bool trapped = false;
+    std::size_t m = 0;
+    for_each_move(rules, st, [&](const Move& move, State child) {
+      const Outcome result = outcome_for_mover(probe_reachable(tb, child));
+      ++t.moves;
+      t.keeping += result.value == value.value;
+      if (scores[m++] < 0) return;
+      ++t.looks_safe;
+      if (result.value == Value::kLoss && (!trapped || result.plies > t.result.plies)) {
+        t.move = move, t.result = result;
+        trapped = true;
+      }
+    });
+    if (!trapped) continue;
+    out.traps += weight;
+    all.push_back(t);
+  }
+  std::stable_sort(all.begin(), all.end(), [](const Trap& a, const Trap& b) {
+    if (a.result.plies != b.result.plies) return a.result.plies > b.result.plies;
+    if (a.keeping != b.keeping) return a.keeping < b.keeping;
+    return a.looks_safe > b.looks_safe;
+  });
+  if (all.size() > limit) all.resize(limit);
+  out.ranked = std::move(all);
+  return out;
+}
+
 }  // namespace fano

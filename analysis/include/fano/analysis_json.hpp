@@ -49,4 +49,8 @@ Json lookahead_json(const LookaheadResult& result, int max_depth);
 // {"decisions", "to_keep", "one_way", "moves", "lose_at_once"}.
 Json decision_stats_json(const DecisionStats& stats);
 
+// {"depth", "to_keep", "traps", "ranked": [{"position", "to_move", "value",
+//  "plies", "move", "loses_in", "keeping", "moves", "looks_safe"}...]}.
+Json trap_report_json(const TrapReport& report);
+
 }  // namespace fano

@@ -111,4 +111,30 @@ struct DecisionStats {
 };
 DecisionStats decision_stats(const Tablebase& tb, const Interrupt& interrupt = {});
 
+// Traps: positions with a value to keep (won or drawn) where a move that a
+// depth-K look calls safe loses. "Safe" is a depth-K minimax score of the
+// move that is not a loss (search_move_scores >= 0: no loss seen within K
+// plies); "loses" is the table's result for the mover. One entry per stored
+// class (its canonical position), with the safe-looking losing move whose
+// loss is slowest (the first in move order among equals).
+struct Trap {
+  State position;
+  Outcome value;       // for the side to move: a win or a draw
+  Move move;           // looks safe K plies deep, loses
+  Outcome result;      // the move's result for the mover (a loss)
+  int keeping = 0;     // moves that keep the value
+  int moves = 0;       // legal moves
+  int looks_safe = 0;  // moves the depth-K look calls safe
+};
+struct TrapReport {
+  int depth = 0;
+  std::uint64_t to_keep = 0;  // positions with a value to keep where the game goes on
+  std::uint64_t traps = 0;    // of those, positions with a trap (counted by position)
+  // The deepest traps first (slowest loss), then the fewest keeping moves,
+  // then the most safe-looking moves, then code order; at most `limit`.
+  std::vector<Trap> ranked;
+};
+TrapReport find_traps(const Tablebase& tb, int depth, std::size_t limit,
+                      const Interrupt& interrupt = {});
+
 }  // namespace fano
