@@ -50,7 +50,7 @@ std::uint64_t high_half(__m128i x) {
 // loader has already asked the CPU, so its answer is read rather than
 // __builtin_cpu_supports's: that linked libgcc's feature probe into the
 // program, several `cpuid` instructions at every start, and each traps to
-// the hypervisor on the project's VMs (9 us).
+// the hypervisor on a virtual machine (results/cold-solve.md).
 bool cpu_has_avx2() {
 #if defined(FANO_HAVE_GLIBC_X86_H)
   return CPU_FEATURE_ACTIVE(AVX2);

@@ -26,8 +26,7 @@ namespace fano::detail {
 // knows it, is one past the highest bit set in any key: the sort then skips
 // its pass to find it. 10-bit digits rather than 11: the same three passes for
 // a 30-bit number and four for 39 bits, with half as many open destinations
-// per scatter and a prefix sum half as long (12% faster:
-// results/cold-solve.md).
+// per scatter and a prefix sum half as long (faster: results/cold-solve.md).
 //
 // keys is a vector of std::uint64_t or a Segmented array of them
 // (segmented.hpp); the first pass reads it and then empties it (freeing its

@@ -261,10 +261,9 @@ Predecessors build_predecessors(const detail::MoveGraph& g) {
 // The table's sections of a solution: the codes from the ranking's deltas
 // (freed once compressed), and beside them on another thread (if any) the
 // outcomes, the statistics first. The codes' zstd frame, the longer of the
-// two (2 ms), goes last: oneTBB runs parallel_invoke's last function on the
+// two, goes last: oneTBB runs parallel_invoke's last function on the
 // calling thread at once and hands the others to a worker, which must
-// steal them first: the stage ended 0.1 to 0.3 ms sooner, the 2-thread process
-// 0.98 of the time pair by pair (results/cold-solve.md).
+// steal them first, so the longer branch starts sooner (results/cold-solve.md).
 void encode_sections([[maybe_unused]] Solution& sol,
                      [[maybe_unused]] UninitVector<std::uint8_t>& deltas,
                      [[maybe_unused]] const std::function<void()>& stats) {

@@ -4,18 +4,16 @@
 // huge pages (requested), where a freed block's pages serve the next request.
 //
 // Why: with 4 KiB pages the kernel's page zeroing and faulting took longer
-// than the solve's own work (a fault costs 8 us on the project's VMs, a 2 MiB
-// huge page 0.5 us per 4 KiB); huge pages cut the faults ~500-fold where the
-// kernel grants them (THP "madvise" mode, Debian's default); elsewhere the
+// than the solve's own work; a 2 MiB huge page costs one fault for 512 small
+// ones where the kernel grants them (THP "madvise" mode, Debian's default); elsewhere the
 // buffers behave as ordinary memory. Faults also serialise threads on the
 // process's memory map lock. One arena rather than a block per request: a
 // block of its own rounded a few hundred KiB up to a 2 MiB page, and a cache
-// of freed blocks by size kept every stage's memory after the stage, so a
-// cold solve of the standard game held 43 MB for 9 MB of live data; in the
-// arena the next stage reuses the pages the last one freed
-// (results/cold-solve.md). A table read from a file takes its codes, its
-// outcomes and its index from here too: from malloc they were 370 page
-// faults of 4 KiB in a `fano query` that took 6 ms.
+// of freed blocks by size kept every stage's memory after the stage, several
+// times the live data; in the arena the next stage reuses the pages the last
+// one freed (results/cold-solve.md). A table read from a file takes its codes,
+// its outcomes and its index from here too: from malloc most of a `fano
+// query`'s page faults were theirs.
 #pragma once
 
 #include <cstddef>

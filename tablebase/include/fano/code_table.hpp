@@ -16,11 +16,10 @@
 // atomic operation.
 //
 // Why values only: with the code beside its value a slot took 12 bytes, and
-// the table (2^18 slots for the standard game) was 3 MiB of the search's 7.6
-// MiB at its peak, beside a 1 MiB copy of the same codes by id made after the
-// search. With 4-byte slots it is 1 MiB and the codes by id are the only
-// copy (results/cold-solve.md). The tag gave back most of what reading the
-// codes cost: the standard game's inserts 1.1 ms faster on one thread.
+// the table was the largest part of the search's peak, beside a copy of the
+// same codes by id made after the search. With 4-byte slots it is a third of
+// that and the codes by id are the only copy (results/cold-solve.md). The
+// tag gives back most of what reading the codes by id costs.
 #pragma once
 
 #include <algorithm>
