@@ -14,6 +14,7 @@
 #include "fano/notation.hpp"
 #include "fano/solver.hpp"
 #include "fano/solver_json.hpp"
+#include "fano/strategy.hpp"
 #include "fano/table_files.hpp"
 #include "fano/tablebase_json.hpp"
 
@@ -384,6 +385,35 @@ void bind_probes(py::class_<PyTablebase>& tb) {
            "'item I: ' and its `index` attribute I.");
 }
 
+// A player rule from Python: a built-in player's name, or a callable that
+// takes a Position and returns the moves it allows (texts such as "C4").
+StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Variant& variant) {
+  if (py::isinstance<py::str>(player)) {
+    try {
+      return player_rule(parse_player(player.cast<std::string>()), &tb);
+    } catch (const std::invalid_argument& e) {
+      throw py::value_error(e.what());
+    }
+  }
+  if (!PyCallable_Check(player.ptr()))
+    throw py::type_error("player must be a player's name or a callable, not " +
+                         std::string(py::str(player.get_type().attr("__name__"))));
+  StrategyRule rule;
+  rule.name = py::repr(player).cast<std::string>();
+  rule.allowed = [player, variant](const GameRecord& game) {
+    py::gil_scoped_acquire gil;
+    const Rules rules(variant);
+    const State st = game.current();
+    std::vector<Move> moves;
+    for (const py::handle& item : player(Position{st, variant})) {
+      const std::string text = py::str(item).cast<std::string>();
+      moves.push_back(resolve_move(rules, st, parse_move_text(text), text));
+    }
+    return moves;
+  };
+  return rule;
+}
+
 void bind_analysis(py::class_<PyTablebase>& tb) {
   tb.def(
         "analyse",
@@ -398,6 +428,40 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
         "(a drawn pv cut at 100 plies with no repetition yet), history_note. "
         "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
         "position; the game's history applies: a repeated position is a draw, rule 3).")
+      .def(
+          "check_strategy",
+          [](const PyTablebase& t, const py::object& player,
+             const std::optional<Position>& position, const std::optional<std::string>& side,
+             std::uint64_t max_positions) {
+            const auto held = t.hold();
+            if (position && position->variant != t.variant)
+              throw py::value_error("the position is of the " + variant_slug(position->variant) +
+                                    " rules, the table of " + variant_slug(t.variant));
+            const State start = position ? position->state : kEmptyBoard;
+            if (side && *side != "white" && *side != "black")
+              throw py::value_error("side must be 'white' or 'black', got '" + *side + "'");
+            const Colour follower = !side              ? start.to_move()
+                                    : *side == "white" ? Colour::kWhite
+                                                       : Colour::kBlack;
+            const StrategyRule rule = python_rule(player, *held, t.variant);
+            StrategyCheck check;
+            {
+              // A callable rule takes the GIL back for each of its answers.
+              py::gil_scoped_release release;
+              check = check_strategy(*held, rule, start, follower, {}, max_positions);
+            }
+            return to_python(strategy_check_json(check));
+          },
+          py::arg("player"), py::arg("position") = py::none(), py::kw_only(),
+          py::arg("side") = py::none(), py::arg("max_positions") = 0,
+          "Whether a player's rule secures at least the table's value for the side that "
+          "follows it (default: the side to move), from the position (default: the empty "
+          "board), against every opponent, as `fano strategy --player RULE --json`: a dict "
+          "with holds, decided, target, positions and, when it fails, a shortest refutation "
+          "line. player: a built-in player's name ('greedy', 'search:2', 'perfect', ...) or a "
+          "callable taking a Position and returning the moves it allows (where it allows "
+          "several, any of them may be played). max_positions > 0 stops the search "
+          "undecided past that many positions.")
       .def(
           "mainline",
           [](const PyTablebase& t, const std::optional<Position>& position,

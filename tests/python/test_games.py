@@ -192,3 +192,38 @@ def test_grade_of_a_python_player(standard):
         fano.grade(42, 1, table=standard)
     with pytest.raises(ZeroDivisionError):
         fano.grade(lambda game: 1 / 0, 1, table=standard)
+
+
+def test_check_strategy_is_fano_strategy(standard):
+    # The same check and line as the command's, for a built-in player.
+    r = subprocess.run([FANO_BIN, "strategy", "--tb", table_path(fano.STANDARD), "--player",
+                        "search:2", "--side", "white", "--json"],
+                       capture_output=True, text=True, check=True)
+    cli = json.loads(r.stdout)["results"][0]
+    got = standard.check_strategy("search:2", side="white")
+    assert got == cli
+    assert not got["holds"] and got["refutation"]["plies"] == 7
+    assert standard.check_strategy("perfect")["holds"]
+
+
+def test_check_strategy_of_a_python_rule():
+    # A callable allowing every legal move is the random player's rule; one
+    # that allows only the table's best moves (the fastest win: a slower one
+    # may wander into a repetition) holds; bad answers are refused.
+    small = fano.open_tablebase(table_path(fano.Variant("standard-1c1t")))
+    everything = small.check_strategy(lambda p: p.legal_moves(), side="black")
+    assert everything["holds"] == small.check_strategy("random", side="black")["holds"] is False
+    assert everything["refutation"] == small.check_strategy("random", side="black")["refutation"]
+
+    def best(p):
+        moves = small.analyse(p)["moves"]
+        return [m["move"] for m in moves
+                if (m["result"], m["plies"]) == (moves[0]["result"], moves[0]["plies"])]
+
+    assert small.check_strategy(best, side="black")["holds"]
+    with pytest.raises(ValueError):
+        small.check_strategy(lambda p: ["Q9"], side="black")
+    with pytest.raises(ValueError, match="side must be"):
+        small.check_strategy("random", side="red")
+    with pytest.raises(TypeError):
+        small.check_strategy(42)
