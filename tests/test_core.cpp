@@ -995,7 +995,8 @@ TEST(Board, RulesTextSaysEachReadingsRules) {
   }
   EXPECT_EQ(texts.size(), 72u);
   // The catalog serves the same sentences.
-  for (const Json& reading : rules_catalog_json()["readings"])
+  const Json catalog = rules_catalog_json();
+  for (const Json& reading : catalog["readings"])
     EXPECT_EQ(reading["rules_text"],
               Json(rules_text(*variant_from_name(reading["slug"].get<std::string>()))));
 }
