@@ -329,6 +329,15 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
   return vm;
 }
 
+std::string moves_text(const std::vector<Move>& moves) {
+  std::string out;
+  for (const Move& m : moves) {
+    if (!out.empty()) out += ',';
+    out += format_move(m);
+  }
+  return out;
+}
+
 void print_json(const Json& j) { std::cout << json_text(j) << "\n"; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {

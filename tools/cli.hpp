@@ -100,6 +100,9 @@ std::string wrap_paragraphs(const std::string& text, unsigned width);
 void print_help(std::ostream& out, const std::string& command, const std::string& synopsis,
                 const std::string& about, const po::options_description& desc);
 
+// A line of moves as the command prints it and reads it back: "C4,t3,4-7".
+std::string moves_text(const std::vector<Move>& moves);
+
 // One JSON document on one line of stdout.
 void print_json(const Json& j);
 

@@ -9,18 +9,6 @@
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
-namespace {
-
-std::string line_text(const std::vector<Move>& moves) {
-  std::string out;
-  for (const Move& m : moves) {
-    if (!out.empty()) out += ',';
-    out += format_move(m);
-  }
-  return out;
-}
-
-}  // namespace
 
 int cmd_facts(const Args& args) {
   po::options_description desc("options");
@@ -74,7 +62,7 @@ int cmd_facts(const Args& args) {
       std::cout << "none\n";
     else
       std::cout << g->plies << " plies (" << g->positions
-                << " ended positions at that depth), e.g. " << line_text(g->line) << "\n";
+                << " ended positions at that depth), e.g. " << moves_text(g->line) << "\n";
   }
   for (const BoardTransform& t : transforms)
     std::cout << t.name << ": "
@@ -85,13 +73,13 @@ int cmd_facts(const Args& args) {
               << "\n";
   std::cout << "White's fastest forced win when Black only covers White's last piece: ";
   if (cover)
-    std::cout << cover->plies << " plies, e.g. " << line_text(cover->line) << "\n";
+    std::cout << cover->plies << " plies, e.g. " << moves_text(cover->line) << "\n";
   else
     std::cout << "none within 16 plies\n";
   if (win) {
     std::cout << "longest forced win: " << outcome_text(win->value) << " from "
-              << format_position(win->position) << "\n  reached by " << line_text(win->reach)
-              << "\n  line " << line_text(win->line) << "\n";
+              << format_position(win->position) << "\n  reached by " << moves_text(win->reach)
+              << "\n  line " << moves_text(win->line) << "\n";
     if (win->value_after_reach)
       std::cout << "  value after that way there (rule 3): "
                 << outcome_text(*win->value_after_reach) << "\n";

@@ -12,15 +12,6 @@
 namespace fano::cli {
 namespace {
 
-std::string line_text(const std::vector<Move>& moves) {
-  std::string out;
-  for (const Move& m : moves) {
-    if (!out.empty()) out += ',';
-    out += format_move(m);
-  }
-  return out;
-}
-
 void print_check(const StrategyCheck& c) {
   std::cout << colour_name(c.follower) << " (value " << value_name(c.target) << ") following "
             << c.rule << ": ";
@@ -35,7 +26,7 @@ void print_check(const StrategyCheck& c) {
   } else {
     const StrategyRefutation& r = *c.refutation;
     std::cout << "fails; a shortest refutation in " << r.moves.size()
-              << " plies: " << line_text(r.moves) << "\n  "
+              << " plies: " << moves_text(r.moves) << "\n  "
               << describe_end(r.end, r.positions.back()) << "\n";
     if (!r.allowed_with_history)
       std::cout << "  (with the line's history the rule would not allow every one of these "
