@@ -116,20 +116,26 @@ Tablebase open_table(const po::variables_map& vm, Variant& variant) {
 void add_position_options(po::options_description& desc, po::positional_options_description& pos) {
   desc.add_options()("position,p", po::value<std::string>(),
                      "position in notation, e.g. \"-/-/-/CT/tT/Cc/tc w\"")(
-      "moves,m", po::value<std::string>(), "a game from the empty board, e.g. \"C4,t3,T7\"");
+      "moves,m", po::value<std::string>(),
+      "a game from the empty board, e.g. \"C4,t3,T7\" (from POSITION when both are given, as the "
+      "API's moves= and position=)");
   pos.add("position", 1);
 }
 
 void require_one_position(const po::variables_map& vm, const std::string& command) {
-  if (vm.count("position") == vm.count("moves"))
-    throw UsageError("give either a POSITION or --moves (see 'fano " + command + " --help')");
+  if (!vm.count("position") && !vm.count("moves"))
+    throw UsageError("give a POSITION or --moves, or both (see 'fano " + command + " --help')");
 }
 
+// The game: a bare POSITION (no history), --moves from the empty board, or
+// both: the moves played from the position, with its history for rule 3.
 GameRecord game_from(const po::variables_map& vm, const Rules& rules, const std::string& command) {
   require_one_position(vm, command);
-  if (vm.count("position"))
-    return GameRecord(rules, parse_position(vm["position"].as<std::string>(), rules.variant));
-  return GameRecord::from_moves(rules, kEmptyBoard, vm["moves"].as<std::string>());
+  const State start = vm.count("position")
+                          ? parse_position(vm["position"].as<std::string>(), rules.variant)
+                          : kEmptyBoard;
+  if (!vm.count("moves")) return GameRecord(rules, start);
+  return GameRecord::from_moves(rules, start, vm["moves"].as<std::string>());
 }
 
 namespace {

@@ -286,13 +286,14 @@ int cmd_play(const Args& args) {
       "with --engine-vs-engine: stop after this many plies")(
       "position,p", po::value<std::string>(),
       "start from this position instead of the empty board")(
-      "moves,m", po::value<std::string>(), "start after these moves from the empty board");
+      "moves,m", po::value<std::string>(),
+      "start after these moves from the empty board (from POSITION when both are given)");
   po::positional_options_description pos;
   pos.add("position", 1);
   const auto vm = parse(
       "play",
       "[--tb FILE] [--as white|black] [--engine-vs-engine [--max-plies N] [--json]] "
-      "[POSITION | --moves \"C4,t3\"]",
+      "[POSITION] [--moves \"C4,t3\"]",
       std::string("Plays against perfect play from the tablebase. Type moves in the project's "
                   "notation (C4, T4: a placement, your colour implied; 7-5: a movement), one per "
                   "line; the board is shown after every move. Commands: hint (every move with "
@@ -319,15 +320,10 @@ int cmd_play(const Args& args) {
   if (!eve && !(*vm)["max-plies"].defaulted())
     throw UsageError("--max-plies needs --engine-vs-engine");
   if (!eve && vm->count("json")) throw UsageError("--json needs --engine-vs-engine");
-  if (vm->count("position") && vm->count("moves"))
-    throw UsageError("give a POSITION or --moves, not both");
   const Tablebase tb = open_table(*vm, v);
   const Rules rules(v);
   GameRecord game(rules);
-  if (vm->count("position"))
-    game = GameRecord(rules, parse_position((*vm)["position"].as<std::string>(), v));
-  else if (vm->count("moves"))
-    game = GameRecord::from_moves(rules, kEmptyBoard, (*vm)["moves"].as<std::string>());
+  if (vm->count("position") || vm->count("moves")) game = game_from(*vm, rules, "play");
   probe_or_unreachable(tb, rules, game.current());
   if (eve) return engine_vs_engine(tb, std::move(game), max_plies, vm->count("json") > 0);
   return human_vs_engine(tb, game, as == "white" ? Colour::kWhite : Colour::kBlack);

@@ -326,5 +326,31 @@ TEST_F(ToolsEndToEnd, QueryReportsADrawByRepetition) {
   EXPECT_TRUE(j["moves"].empty()) << r.out;
 }
 
+// POSITION and --moves together: the moves are played from the position, whose
+// history starts there (as the API's position= and moves=), so returning to
+// it is a repetition.
+TEST_F(ToolsEndToEnd, QueryPlaysTheMovesFromTheGivenPosition) {
+  const fs::path table = fs::path(FANO_SOURCE_DIR) / "fuzz/corpus/tablebase/full_cap2_projective";
+  const Rules rules(kCap2Projective);
+  const State start = play_moves(rules, kEmptyBoard, "T2,t7,T1,t1,C2,c4,C7,c3");
+  const RunResult r = run_fano({"query", "--tb", table.string(), "--json", format_position(start),
+                                "--moves", "7-3,1-4,3-7,4-1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = parse_json(r.out);
+  EXPECT_EQ(j["position"], format_position(start)) << r.out;
+  EXPECT_EQ(j["game_over"]["reason"], "repetition") << r.out;
+  // Two of the four moves: no repetition yet, the position two plies on.
+  const RunResult half = run_fano({"query", "--tb", table.string(), "--json",
+                                   format_position(start), "--moves", "7-3,1-4"});
+  ASSERT_EQ(half.exit_code, 0) << half.err;
+  EXPECT_EQ(parse_json(half.out)["position"],
+            format_position(play_moves(rules, start, "7-3,1-4")));
+  EXPECT_TRUE(parse_json(half.out)["game_over"].is_null());
+  // Neither: one line naming both ways.
+  const RunResult none = run_fano({"query", "--tb", table.string()});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("give a POSITION or --moves, or both"), std::string::npos) << none.err;
+}
+
 }  // namespace
 }  // namespace fano
