@@ -340,11 +340,10 @@ TEST_F(ToolsEndToEnd, QueryPlaysTheMovesFromTheGivenPosition) {
   EXPECT_EQ(j["position"], format_position(start)) << r.out;
   EXPECT_EQ(j["game_over"]["reason"], "repetition") << r.out;
   // Two of the four moves: no repetition yet, the position two plies on.
-  const RunResult half = run_fano({"query", "--tb", table.string(), "--json",
-                                   format_position(start), "--moves", "7-3,1-4"});
+  const RunResult half = run_fano(
+      {"query", "--tb", table.string(), "--json", format_position(start), "--moves", "7-3,1-4"});
   ASSERT_EQ(half.exit_code, 0) << half.err;
-  EXPECT_EQ(parse_json(half.out)["position"],
-            format_position(play_moves(rules, start, "7-3,1-4")));
+  EXPECT_EQ(parse_json(half.out)["position"], format_position(play_moves(rules, start, "7-3,1-4")));
   EXPECT_TRUE(parse_json(half.out)["game_over"].is_null());
   // Neither: one line naming both ways.
   const RunResult none = run_fano({"query", "--tb", table.string()});
