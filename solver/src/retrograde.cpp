@@ -43,6 +43,33 @@ struct Predecessors {
 // entry kAhead moves on before it needs it.
 constexpr std::uint32_t kAhead = 16;
 
+// The rows' places in in_edges, row after row: a row that would cross into
+// the next segment starts there, and the rest of the segment (a gap, filled
+// with the sentinel afterwards) is recorded.
+struct RowLayout {
+  std::size_t offset = 0;   // where the next row starts
+  std::size_t counted = 0;  // the entries of the rows placed
+  std::vector<std::pair<std::size_t, std::size_t>> gaps;
+
+  // The start of the next row, of `row` entries.
+  std::size_t place(std::uint32_t row) {
+    using detail::EdgeArray;
+    counted += row;
+    if (row > EdgeArray::kSegment)
+      throw std::length_error("a class with more predecessors than a segment holds");
+    if ((offset & (EdgeArray::kSegment - 1)) + row > EdgeArray::kSegment) {
+      const std::size_t next = (offset | (EdgeArray::kSegment - 1)) + 1;
+      gaps.emplace_back(offset, next);
+      offset = next;
+    }
+    if (offset + row > std::numeric_limits<std::uint32_t>::max())
+      throw std::length_error("too many moves for the predecessor lists");
+    const std::size_t start = offset;
+    offset += row;
+    return start;
+  }
+};
+
 // Predecessor lists by a counting sort over a few fixed chunks of sources:
 // each chunk counts its moves per target, the counts become per-chunk
 // write offsets within the row (chunk after chunk), and each chunk writes its
@@ -52,7 +79,6 @@ constexpr std::uint32_t kAhead = 16;
 // of a chunk's cursor. For games up to kCountersUpTo classes (see
 // build_predecessors).
 Predecessors predecessors_by_sources(const detail::MoveGraph& g) {
-  using detail::EdgeArray;
   const auto& degree = g.degree;
   const auto& out_edges = g.out_edges;
   const std::size_t n = degree.size();
@@ -84,42 +110,30 @@ Predecessors predecessors_by_sources(const detail::MoveGraph& g) {
       }
     });
   });
-  // Row starts: a row that would cross into the next segment starts there,
-  // and the rest of the segment (the gap) is filled with the sentinel.
+  // Row starts (RowLayout), and each chunk's offset within its rows.
   Predecessors pred;
   auto& in_begin = pred.in_begin;
   in_begin.resize(n + 1);
-  std::vector<std::pair<std::size_t, std::size_t>> gaps;
-  std::size_t offset = 0, counted = 0;
+  RowLayout layout;
   for (std::size_t j = 0; j < n; ++j) {
     std::uint32_t row = 0;
     for (std::size_t c = 0; c < chunks; ++c) row += cursor[c * n + j];
-    counted += row;
-    if (row > EdgeArray::kSegment)
-      throw std::length_error("a class with more predecessors than a segment holds");
-    if ((offset & (EdgeArray::kSegment - 1)) + row > EdgeArray::kSegment) {
-      const std::size_t next = (offset | (EdgeArray::kSegment - 1)) + 1;
-      gaps.emplace_back(offset, next);
-      offset = next;
-    }
-    if (offset + row > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("too many moves for the predecessor lists");
-    in_begin[j] = std::uint32_t(offset);
+    in_begin[j] = std::uint32_t(layout.place(row));
     std::uint16_t at = 0;
     for (std::size_t c = 0; c < chunks; ++c) {
       const std::uint16_t count = cursor[c * n + j];
       cursor[c * n + j] = at;
       at = std::uint16_t(at + count);
     }
-    offset += row;
   }
   // A count above 2^16 - 1 would have wrapped and lost moves.
-  if (counted != out_edges.size())
+  if (layout.counted != out_edges.size())
     throw std::length_error("a class with more predecessors than a segment holds");
+  const std::size_t offset = layout.offset;
   in_begin[n] = std::uint32_t(offset);
   auto& in_edges = pred.in_edges;
   in_edges.resize(offset);
-  for (const auto& [first, end] : gaps)
+  for (const auto& [first, end] : layout.gaps)
     for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
   par::parallel_for(std::size_t(0), chunks, [&](std::size_t c) {
     std::uint16_t* next_slot = cursor.data() + c * n;
@@ -188,32 +202,20 @@ Predecessors predecessors_by_targets(const detail::MoveGraph& g) {
       }
     });
   });
-  // Row ends: a row that would cross into the next segment starts there,
-  // and the rest of the segment (the gap) is filled with the sentinel.
-  std::vector<std::pair<std::size_t, std::size_t>> gaps;
-  std::size_t offset = 0, counted = 0;
+  // Row ends (RowLayout: the rows' starts plus their lengths).
+  RowLayout layout;
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint32_t row = in_begin[j];
-    counted += row;
-    if (row > EdgeArray::kSegment)
-      throw std::length_error("a class with more predecessors than a segment holds");
-    if ((offset & (EdgeArray::kSegment - 1)) + row > EdgeArray::kSegment) {
-      const std::size_t next = (offset | (EdgeArray::kSegment - 1)) + 1;
-      gaps.emplace_back(offset, next);
-      offset = next;
-    }
-    if (offset + row > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("too many moves for the predecessor lists");
-    offset += row;
-    in_begin[j] = std::uint32_t(offset);
+    in_begin[j] = std::uint32_t(layout.place(row) + row);
   }
-  if (counted != moves) throw std::logic_error("build_predecessors: moves miscounted");
+  if (layout.counted != moves) throw std::logic_error("build_predecessors: moves miscounted");
+  const std::size_t offset = layout.offset;
   in_begin[n] = std::uint32_t(offset);
   for (std::size_t p = 0; p < parts; ++p)
     in_begin[n + 1 + kApart * p] = std::uint32_t(offset + kApart * p);
   auto& in_edges = pred.in_edges;
   in_edges.resize(offset + kApart * parts);
-  for (const auto& [first, end] : gaps)
+  for (const auto& [first, end] : layout.gaps)
     for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
   par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
     const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
