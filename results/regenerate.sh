@@ -5,7 +5,7 @@
 # writes the table of results and the sha256 of each tablebase, then every
 # rule combination (cap x adjacency x lines x material) by bench/variants.py,
 # with results/lookahead.md and results/variants.json; then results/report/
-# (an HTML page with figures) by bench/report.py.
+# (an HTML page with figures) by bench/report.py, and its PDF (Chromium).
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -91,4 +91,14 @@ mv "$tmp" "$out"
 echo "regenerate.sh: the report (bench/report.py)" >&2
 FANO_QUIET=1 /usr/bin/python3 "$root/bench/report.py" --fano "$fano" \
   --variants "$root/results/variants.json" --out "$root/results/report"
+# The same report as a PDF, printed by headless Chromium when it is installed
+# (the browser tests install it); without it the HTML stands alone.
+if command -v chromium >/dev/null; then
+  echo "regenerate.sh: the report as PDF (chromium --print-to-pdf)" >&2
+  chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+    --print-to-pdf="$root/results/report/report.pdf" "file://$root/results/report/index.html" \
+    >/dev/null 2>&1 || { echo "regenerate.sh: chromium could not print the report" >&2; exit 1; }
+else
+  echo "regenerate.sh: chromium is missing: the report's PDF is not made" >&2
+fi
 cat "$out"
