@@ -16,7 +16,13 @@ often one move alone keeps the value, how many moves lose at once) and
 between equal fallible players). With --lookahead-out it also writes every
 lookahead check's refutation line (results/lookahead.md).
 Every number is printed by the fano tool; this script only lays out the table.
---only NAME[,NAME...] limits the run (tests/test_tools.cpp recomputes rows so).
+--only NAME[,NAME...] limits the run (tests/test_results.cpp recomputes rows so).
+
+    python3 bench/variants.py --summary-of results/variants.md
+
+prints the section "Which reading makes which game" from that file's table
+alone (regenerate.sh appends it; tests/test_results.cpp checks that the file's
+section is what the table gives).
 """
 import argparse
 import json
@@ -177,6 +183,77 @@ Written by `bench/variants.py` (called by `results/regenerate.sh`).
 """
 
 
+SUMMARY_HEADING = "## Which reading makes which game"
+TOP = 5  # readings named in each list
+
+
+def table_rows(markdown):
+    """The rows of the "Every rule combination" table, as dicts by column name."""
+    lines = markdown.split("\n")
+    at = next(i for i, l in enumerate(lines) if l.startswith("| rules | empty board |"))
+    columns = [c.strip() for c in lines[at].strip("|").split("|")]
+    rows = []
+    for line in lines[at + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(dict(zip(columns, (c.strip() for c in line.strip("|").split("|")))))
+    return rows
+
+
+def share(cell):
+    """A percentage cell ("57.1%") as a number; None for "-"."""
+    return float(cell.rstrip("%")) if cell.endswith("%") else None
+
+
+def needed(cell):
+    """A lookahead cell as the depth that holds, or None (lost side, >K, ?)."""
+    return int(cell) if cell.isdigit() else None
+
+
+def listed(rows, fmt):
+    return "; ".join(f"{r['rules']} ({fmt(r)})" for r in rows)
+
+
+def summary(markdown):
+    """The designers' summary of the table: each list sorted by its figure,
+    ties by the table's order, so that the text follows from the table alone."""
+    rows = table_rows(markdown)
+    n = len(rows)
+    decided = [r for r in rows if r["empty board"] != "draw"]
+    drawn = [r for r in rows if r["empty board"] == "draw"]
+    by = lambda key, rev: sorted(rows, key=lambda r: key(r), reverse=rev)[:TOP]
+    decisive = by(lambda r: share(r["decisive"]), True)
+    drawish = by(lambda r: -share(r["decisive"]), True)
+    sharp = by(lambda r: share(r["one way to keep"]) or 0.0, True)
+    longest = by(lambda r: float(r["plies, perfect"]), True)
+    shallow = [r for r in rows
+               if all(needed(c) is not None or c == "-"
+                      for c in r["lookahead needed (White / Black)"].split(" / "))
+               and any(needed(c) for c in r["lookahead needed (White / Black)"].split(" / "))]
+    balanced = sorted(drawn, key=lambda r: abs(float(r["White's score, fallible"]) - 0.5))[:TOP]
+    out = [SUMMARY_HEADING, "",
+           "Made from the table above by `bench/variants.py --summary-of` (each list",
+           f"the {TOP} readings with the highest figure, ties in the table's order).", "",
+           f"- **Decided from the start** ({len(decided)} of {n}): "
+           + listed(decided, lambda r: "White: " + r["empty board"]) + ".",
+           f"- **Drawn from the start** ({len(drawn)} of {n}); of those, the most balanced "
+           "between fallible players (White's score nearest 1/2): "
+           + listed(balanced, lambda r: r["White's score, fallible"]) + ".",
+           "- **The most decisive positions** (share of reachable positions won or lost): "
+           + listed(decisive, lambda r: r["decisive"]) + ".",
+           "- **The most drawish**: " + listed(drawish, lambda r: r["decisive"]) + ".",
+           "- **The sharpest** (share of decisions where one move alone keeps the value: "
+           "\"few ways to live\"): " + listed(sharp, lambda r: r["one way to keep"]) + ".",
+           "- **The longest games under perfect play** (mean plies): "
+           + listed(longest, lambda r: r["plies, perfect"]) + ".",
+           "- **Shallow: a small lookahead suffices** (every side with a value to keep is "
+           f"held by search:K, K at most {LOOKAHEAD}) in {len(shallow)} of {n} readings"
+           + (": " + listed(shallow, lambda r: r["lookahead needed (White / Black)"])
+              if shallow else "") + "; every other reading asks more of a player.",
+           ""]
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fano", default="build/tools/fano")
@@ -185,7 +262,13 @@ def main():
     ap.add_argument("--rows-only", action="store_true", help="print the rows without the header")
     ap.add_argument("--lookahead-out", help="also write every lookahead check's line to this file")
     ap.add_argument("--json-out", help="also write the rows' figures for bench/report.py (JSON)")
+    ap.add_argument("--summary-of", metavar="FILE",
+                    help="print the designers' summary of FILE's table (results/variants.md) and stop")
     a = ap.parse_args()
+    if a.summary_of:
+        with open(a.summary_of) as f:
+            sys.stdout.write(summary(f.read()))
+        return
     todo = a.only.split(",") if a.only else names()
     sections = []
     records = []

@@ -84,6 +84,11 @@ ${shas%$'\n'}
 
 ${combinations}
 EOF
+# The designers' summary, made from the table just written.
+/usr/bin/python3 "$root/bench/variants.py" --summary-of "$tmp" >"$tmp.summary"
+printf '\n' >>"$tmp"
+cat "$tmp.summary" >>"$tmp"
+rm -f "$tmp.summary"
 mv "$tmp" "$out"
 
 # The report with figures: matplotlib from Debian's python3-matplotlib, so

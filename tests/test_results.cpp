@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -240,6 +241,60 @@ TEST(Results, RuleCombinationRowsRecompute) {
     fresh.resize(14), committed.resize(14);  // without solve time and peak memory
     EXPECT_EQ(fresh, committed) << name;
   }
+}
+
+// results/variants.md's closing summary for designers follows from its table:
+// which readings are decided from the start, how many are drawn, the most
+// drawish, and how many a lookahead of at most 4 plies holds, recomputed here
+// from the rows (in the table's order, as the summary breaks ties).
+TEST(Results, DesignersSummaryFollowsTheTable) {
+  const std::string text = read_text(fs::path(FANO_SOURCE_DIR) / "results" / "variants.md");
+  const std::size_t at = text.find("## Which reading makes which game");
+  ASSERT_NE(at, std::string::npos) << "results/variants.md has no designers' summary";
+  const std::string summary = text.substr(at);
+  std::vector<std::vector<std::string>> rows;
+  for (const Variant& v : every_rules()) rows.push_back(combination_row(text, variant_slug(v)));
+  // the table's order: by where each row stands in the file
+  std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+    return text.find("\n| " + a[0] + " |", text.find("## Every rule combination")) <
+           text.find("\n| " + b[0] + " |", text.find("## Every rule combination"));
+  });
+  std::string decided;
+  int drawn = 0, shallow = 0;
+  for (const auto& r : rows) {
+    ASSERT_EQ(r.size(), 16u);
+    if (r[1] == "draw") {
+      ++drawn;
+    } else {
+      decided += (decided.empty() ? "" : "; ") + r[0] + " (White: " + r[1] + ")";
+    }
+    // lookahead cells "K / K": every side a number or '-', at least one number
+    const std::string& look = r[8];
+    const std::string w = look.substr(0, look.find(" / ")), b = look.substr(look.find(" / ") + 3);
+    const auto digits = [](const std::string& c) {
+      return !c.empty() && std::all_of(c.begin(), c.end(), ::isdigit);
+    };
+    if ((digits(w) || w == "-") && (digits(b) || b == "-") && (digits(w) || digits(b))) ++shallow;
+  }
+  const int n = int(rows.size());
+  EXPECT_NE(summary.find("**Decided from the start** (" + std::to_string(n - drawn) + " of " +
+                         std::to_string(n) + "): " + decided + "."),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("**Drawn from the start** (" + std::to_string(drawn) + " of " +
+                         std::to_string(n) + ")"),
+            std::string::npos);
+  EXPECT_NE(
+      summary.find("in " + std::to_string(shallow) + " of " + std::to_string(n) + " readings"),
+      std::string::npos);
+  // the most drawish: the five smallest decisive shares, stable in the table's order
+  std::vector<std::vector<std::string>> by_share = rows;
+  std::stable_sort(by_share.begin(), by_share.end(),
+                   [](const auto& a, const auto& b) { return std::stod(a[7]) < std::stod(b[7]); });
+  std::string drawish;
+  for (int i = 0; i < 5; ++i)
+    drawish += (i ? "; " : "") + by_share[i][0] + " (" + by_share[i][7] + ")";
+  EXPECT_NE(summary.find("**The most drawish**: " + drawish + "."), std::string::npos) << summary;
 }
 
 // Every reading of every_rules() has its row, and the timing columns (the
