@@ -640,6 +640,15 @@ def test_page_asks_the_api_only_under_v2(driver, serve_url):
     the position's answer carries the principal variation (no separate request)."""
     open_page(driver, serve_url, "#moves=C4,t3", explore=False)
     driver.execute_script("performance.setResourceTimingBufferSize(100000);")
+    # the side pickers offer a human and the levels the API lists, in its order and words
+    import urllib.request
+    with urllib.request.urlopen(serve_url + "api/v2/players", timeout=10) as r:
+        levels = [[p["name"], p["label"]] for p in json.load(r)["players"]]
+    for side in ("white", "black"):
+        offered = driver.execute_script(
+            "return Array.from(document.getElementById(arguments[0] + '-player').options)"
+            ".map(function (o) { return [o.value, o.textContent]; });", side)
+        assert offered == [["human", "human"]] + levels, offered
     # White's best move, then Black's computer player (perfect 50%) answers through /player
     driver.find_element(By.ID, "play-best").click()
     wait(driver, lambda d: ready(d) and len(at(d)[0]) == 4 and
