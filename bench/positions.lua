@@ -1,5 +1,5 @@
 -- wrk script: each request asks for a position drawn from the file named by
--- FANO_POSITIONS (one path per line, e.g. /api/v1/standard?position=...),
+-- FANO_POSITIONS (one path per line, e.g. /api/v2/standard?position=...),
 -- in a fixed pseudo-random order per thread.
 local paths = {}
 init = function(args)

@@ -11,7 +11,7 @@ known = set()
 while len(seen) < count:
     position = "-/-/-/-/-/-/- w"
     for _ in range(60):
-        path = "/api/v1/standard?position=" + urllib.parse.quote(position.replace(" ", "_"), safe="/_-")
+        path = "/api/v2/standard?position=" + urllib.parse.quote(position.replace(" ", "_"), safe="/_-")
         if position not in known:
             known.add(position)
             seen.append(path)

@@ -99,7 +99,7 @@ def probe_loop(port, path, stop, out):
 class Prober:
     """A cheap question every 0.25 s while an attack runs, from a process of
     its own (the attackers' threads do not delay it)."""
-    def __init__(self, port, path="/api/v1/standard?position=-/-/t/C/-/-/-_w"):
+    def __init__(self, port, path="/api/v2/standard?position=-/-/t/C/-/-/-_w"):
         self.stop, self.out = multiprocessing.Event(), multiprocessing.Queue()
         self.process = multiprocessing.Process(target=probe_loop, args=(port, path, self.stop, self.out))
         self.process.start()
@@ -140,7 +140,7 @@ def hold_connections(port, n, seconds, behaviour):
 
 def slowloris(interval):
     def behaviour(s, end):
-        head = b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n" + b"X-a: b\r\n" * 1000
+        head = b"GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n" + b"X-a: b\r\n" * 1000
         for i in range(len(head)):
             if time.monotonic() >= end:
                 return
@@ -165,7 +165,7 @@ def idle(s, end):
 def keep_alive(interval):
     def behaviour(s, end):
         while time.monotonic() < end:
-            s.sendall(b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.sendall(b"GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n")
             s.settimeout(20)
             if s.recv(65536) == b"":
                 return
@@ -182,7 +182,7 @@ def second_test():
     global server, port
     section("9. one header line of 40 KB; a request line without its version")
     server, port = start()
-    status, seconds, data = ask(port, "/api/v1/standard?moves=C4", extra=b"X-Big: " + b"b" * 40960 + b"\r\n")
+    status, seconds, data = ask(port, "/api/v2/standard?moves=C4", extra=b"X-Big: " + b"b" * 40960 + b"\r\n")
     print("a 40 KB header line: status %s in %.3f s" % (status, seconds))
     t0 = time.monotonic()
     s = connect(port)
@@ -192,7 +192,7 @@ def second_test():
     print("GET / without a version: status %s in %.3f s (--read-timeout 5 s)" % (data[9:12].decode() or None,
                                                                                time.monotonic() - t0))
     moves = ",".join(["C4"] * 1400)
-    status, _, data = ask(port, "/api/v1/standard?moves=" + moves)
+    status, _, data = ask(port, "/api/v2/standard?moves=" + moves)
     print("a moves= of %d bytes: status %s, %s" % (len(moves), status, data.split(b"\r\n\r\n", 1)[1].decode()))
     server.send_signal(signal.SIGTERM)
     server.wait(timeout=60)
@@ -210,7 +210,7 @@ def second_test():
     idle_sockets = [connect(port) for _ in range(400)]
     times, failed = [], 0
     for i in range(44):
-        status, seconds, _ = ask(port, "/api/v1/standard?position=-/-/t/C/-/-/-_w")
+        status, seconds, _ = ask(port, "/api/v2/standard?position=-/-/t/C/-/-/-_w")
         (times.append(seconds) if status == 200 else None)
         failed += status != 200
         time.sleep(0.1)
@@ -352,20 +352,20 @@ def send_until_answer(head, body_chunk, limit):
 section("6. bodies: a chunked PUT of 1 GiB, a Content-Length of 10^12")
 chunk = b"%x\r\n" % 65536 + b"b" * 65536 + b"\r\n"
 print("chunked PUT: status %s after %d bytes sent, %.2f s" % send_until_answer(
-    b"PUT /api/v1/standard HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", chunk, 1 << 30))
+    b"PUT /api/v2/standard HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", chunk, 1 << 30))
 print("Content-Length 10^12: status %s after %d bytes sent, %.2f s" % send_until_answer(
-    b"PUT /api/v1/standard HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n", b"b" * 65536, 1 << 40))
+    b"PUT /api/v2/standard HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n", b"b" * 65536, 1 << 40))
 print(memory(server.pid))
 
 section("7. one million header lines")
 print("status %s after %d bytes sent, %.2f s" % send_until_answer(
-    b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n", b"X-Flood: y\r\n" * 5000, 12 * 1000000))
+    b"GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n", b"X-Flood: y\r\n" * 5000, 12 * 1000000))
 print(memory(server.pid))
 
 section("8. pipelining, a request in a GET's body, a half-close")
 s = connect(port)
-s.sendall(b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n"
-          b"GET /api/v1/standard?moves=t3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+s.sendall(b"GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n"
+          b"GET /api/v2/standard?moves=t3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 data = b""
 while True:
     c = s.recv(65536)
@@ -373,11 +373,11 @@ while True:
         break
     data += c
 print("two pipelined GETs: %d answers" % data.count(b"HTTP/1.1 "))
-inner = b"GET /api/v1/standard?moves=t3 HTTP/1.1\r\nHost: x\r\n\r\n"
-_, _, data = ask(port, "/api/v1/standard?moves=C4", extra=b"Content-Length: %d\r\n\r\n" % len(inner) + inner)
+inner = b"GET /api/v2/standard?moves=t3 HTTP/1.1\r\nHost: x\r\n\r\n"
+_, _, data = ask(port, "/api/v2/standard?moves=C4", extra=b"Content-Length: %d\r\n\r\n" % len(inner) + inner)
 print("a request in a GET's body: %d answer(s), first %s" % (data.count(b"HTTP/1.1 "), data[:12].decode()))
 s = connect(port)
-s.sendall(b"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n")
+s.sendall(b"GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n")
 s.shutdown(socket.SHUT_WR)
 data = s.recv(65536)
 print("a request then a half-close: answered %s" % data[:12].decode())
@@ -389,12 +389,12 @@ def long_game(variant, plies, seed=1):
     rng = random.Random(seed)
     position, moves, seen = "-/-/-/-/-/-/- w", [], set()
     while len(moves) < plies:
-        _, _, data = ask(port, "/api/v1/%s?position=%s" % (variant, position.replace(" ", "_")))
+        _, _, data = ask(port, "/api/v2/%s?position=%s" % (variant, position.replace(" ", "_")))
         j = json.loads(data.split(b"\r\n\r\n", 1)[1])
         options = [m for m in j["moves"] if m["position"] not in seen]
         rng.shuffle(options)
         for m in options:
-            _, _, d = ask(port, "/api/v1/%s?position=%s" % (variant, m["position"].replace(" ", "_")))
+            _, _, d = ask(port, "/api/v2/%s?position=%s" % (variant, m["position"].replace(" ", "_")))
             if json.loads(d.split(b"\r\n\r\n", 1)[1])["game_over"] is None:
                 break
         else:
@@ -409,7 +409,7 @@ section("expensive requests: 64 clients asking the main line of a long game (104
         "again and again, cheap probes meanwhile")
 games = [long_game("cap3-projective", 104, seed) for seed in range(1, 9)]
 game = ",".join(games[0])
-target = "/api/v1/cap3-projective/mainline?moves=" + game
+target = "/api/v2/cap3-projective/mainline?moves=" + game
 print("request of %d bytes, %d moves" % (len(target), game.count(",") + 1))
 status, seconds, _ = ask(port, target + "&n=alone", timeout=120)
 print("one alone: status %s in %.2f s" % (status, seconds))
@@ -427,7 +427,7 @@ def expensive_client(k):
         # defeats the cache: its key is the normalised request).
         moves = games[(k + n) % len(games)]
         cut = 50 + (k * 7 + n) % (len(moves) - 49)
-        results.append(ask(port, "/api/v1/cap3-projective/mainline?moves=" + ",".join(moves[:cut]),
+        results.append(ask(port, "/api/v2/cap3-projective/mainline?moves=" + ",".join(moves[:cut]),
                            timeout=120)[:2])
         n += 1
         time.sleep(0.05)
@@ -441,8 +441,8 @@ for t in ts:
 statuses = [r[0] for r in results]
 print("64 clients for %g s: %d answered 200, %d refused 503 (Retry-After), others %s; %s" % (
     min(args.seconds, 20), statuses.count(200), statuses.count(503), [s for s in statuses if s not in (200, 503)], p.report()))
-s = connect(port)  # a request not asked before (v2): computed, not cached
-s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % target.replace("/api/v1/", "/api/v2/")).encode())
+s = connect(port)  # a request not asked before (the position's report): computed, not cached
+s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % target.replace("/mainline?", "?")).encode())
 time.sleep(1)
 s.close()
 cpu1 = cpu_seconds(server.pid)

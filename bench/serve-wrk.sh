@@ -8,7 +8,7 @@
 set -euo pipefail
 fano=${1:-build/tools/fano}
 seconds=${2:-10}
-path=/api/v1/standard?position=-/-/t/C/-/-/-_w
+path=/api/v2/standard?position=-/-/t/C/-/-/-_w
 here=$(cd "$(dirname "$0")" && pwd)
 command -v wrk >/dev/null || { echo "bench/serve-wrk.sh: wrk is not installed (apt-get install wrk)" >&2; exit 2; }
 work=$(mktemp -d)

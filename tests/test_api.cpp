@@ -22,21 +22,38 @@ using server::Api;
 using server::Request;
 using server::Response;
 
-// The API's category and plies, written out from a value seen by the side to
-// move (independently of the server's own conversion).
+// The API's plies, written out from an outcome (independently of the server's
+// own conversion).
 json plies_of(Outcome o) { return o.value == Value::kDraw ? json(nullptr) : json(o.plies); }
+
+// A move's trap counted here from the table's probes of every reply: of the
+// opponent's replies that form no line (all of them when each does), those
+// whose result for her is worse than her value in the position the move reaches.
+json trap_of(const Tablebase& tb, const Rules& rules, State child) {
+  const Outcome best = *tb.probe(child);
+  int errors = 0, choices = 0, all_errors = 0, all = 0;
+  for (const Move& reply : legal_moves(rules, child)) {
+    const State grandchild = apply_move(child, reply);
+    const bool errs = !(outcome_for_mover(*tb.probe(grandchild)) == best);
+    ++all, all_errors += errs;
+    if (game_over(rules, grandchild) != GameOver::kLine) ++choices, errors += errs;
+  }
+  if (choices == 0) errors = all_errors, choices = all;
+  return json{{"errors", errors}, {"choices", choices}};
+}
 
 // ---------------------------------------------------------------------------
 // Positions: the API against the table and against `fano query --json`
 
-// Every field of a position answer against the table: the value of the side
-// to move, and each move's category for the side to move after it.
+// Every field of a position answer (of a position with no history) against
+// the table: the value of the side to move; each move's result for its mover,
+// its spaces and shape read from its notation, and a drawing move's trap.
 void expect_answer_matches_table(const json& j, const Tablebase& tb, State st) {
   const Rules rules(tb.variant());
   const Outcome value = *tb.probe(st);
   EXPECT_EQ(j["position"], format_position(st));
   EXPECT_EQ(j["to_move"], colour_name(st.to_move()));
-  EXPECT_EQ(j["category"], value_name(value.value));
+  EXPECT_EQ(j["value"], value_name(value.value));
   EXPECT_EQ(j["plies"], plies_of(value));
   const bool over = game_over(rules, st) != GameOver::kNone;
   EXPECT_EQ(j["game_over"].is_null(), !over) << j;
@@ -45,59 +62,45 @@ void expect_answer_matches_table(const json& j, const Tablebase& tb, State st) {
     const std::string text = m["move"];
     const State child = apply_move(st, resolve_move(rules, st, parse_move_text(text), text));
     EXPECT_EQ(m["position"], format_position(child));
-    const Outcome c = *tb.probe(child);  // for the side to move after the move
-    EXPECT_EQ(m["category"], value_name(c.value)) << m;
-    EXPECT_EQ(m["plies"], plies_of(c)) << m;
+    // For the mover: a win in n + 1 where the opponent loses in n.
+    const Outcome c = *tb.probe(child);
+    const Value mine = c.value == Value::kWin    ? Value::kLoss
+                       : c.value == Value::kLoss ? Value::kWin
+                                                 : Value::kDraw;
+    EXPECT_EQ(m["result"], value_name(mine)) << m;
+    EXPECT_EQ(m["plies"], c.value == Value::kDraw ? json(nullptr) : json(c.plies + 1)) << m;
+    EXPECT_EQ(m["repeats"], false) << m;
+    // "C4": a placement of a circle on 4 (from null); "1-7": a movement (shape null).
+    if (text.find('-') == std::string::npos) {
+      EXPECT_TRUE(m["from"].is_null()) << m;
+      EXPECT_EQ(m["shape"], text[0] == 'C' || text[0] == 'c' ? "circle" : "triangle") << m;
+      EXPECT_EQ(m["to"], text[1] - '0') << m;
+    } else {
+      EXPECT_EQ(m["from"], text[0] - '0') << m;
+      EXPECT_TRUE(m["shape"].is_null()) << m;
+      EXPECT_EQ(m["to"], text[2] - '0') << m;
+    }
+    EXPECT_EQ(m["trap"], mine == Value::kDraw ? trap_of(tb, rules, child) : json(nullptr)) << m;
   }
-  // Best first for the side to move: the opponent's outcomes worst first.
+  // Best first for the mover.
   for (std::size_t i = 1; i < j["moves"].size(); ++i) {
     const auto outcome = [](const json& m) {
-      const std::string cat = m["category"];
-      return Outcome{cat == "win"    ? Value::kWin
-                     : cat == "loss" ? Value::kLoss
-                                     : Value::kDraw,
+      const std::string r = m["result"];
+      return Outcome{r == "win"    ? Value::kWin
+                     : r == "loss" ? Value::kLoss
+                                   : Value::kDraw,
                      std::uint16_t(m["plies"].is_null() ? 0 : int(m["plies"]))};
     };
-    EXPECT_FALSE(better_for_mover(outcome_for_mover(outcome(j["moves"][i])),
-                                  outcome_for_mover(outcome(j["moves"][i - 1]))))
+    EXPECT_FALSE(better_for_mover(outcome(j["moves"][i]), outcome(j["moves"][i - 1])))
         << "not best first at " << j["moves"][i];
   }
 }
 
-// `fano query --json` converted to the API's point of view.
-json query_as_api(const json& q) {
-  json out{{"position", q["position"]},
-           {"to_move", q["to_move"]},
-           {"category", q["value"]},
-           {"plies", q["plies"]},
-           {"game_over", q["game_over"]}};
-  json moves = json::array();
-  for (const json& m : q["moves"]) {
-    const std::string r = m["result"];
-    moves.push_back({{"move", m["move"]},
-                     {"position", m["position"]},
-                     {"category", r == "win"    ? "loss"
-                                  : r == "loss" ? "win"
-                                                : "draw"},
-                     {"plies", r == "draw" ? json(nullptr) : json(int(m["plies"]) - 1)}});
-  }
-  out["moves"] = std::move(moves);
-  return out;
-}
-
-json api_core(const json& a) {
-  json out{{"position", a["position"]},
-           {"to_move", a["to_move"]},
-           {"category", a["category"]},
-           {"plies", a["plies"]},
-           {"game_over", a["game_over"]}};
-  json moves = json::array();
-  for (const json& m : a["moves"])
-    moves.push_back({{"move", m["move"]},
-                     {"position", m["position"]},
-                     {"category", m["category"]},
-                     {"plies", m["plies"]}});
-  out["moves"] = std::move(moves);
+// The report's fields of an API answer: every field of `fano query --json`,
+// which the API's answer carries unchanged (the one serialiser).
+json api_core(const json& a, const json& q) {
+  json out = json::object();
+  for (const auto& [k, v] : q.items()) out[k] = a.contains(k) ? a[k] : json("(missing)");
   return out;
 }
 
@@ -114,16 +117,17 @@ TEST_P(ApiVariant, SampledPositionsMatchTheTableAndFanoQuery) {
     const State st = sample[i];
     std::string text = format_position(st);
     if (i % 2) std::replace(text.begin(), text.end(), ' ', '_');  // '_' for the space
-    const json j = get_json("/api/v1/" + name, {{"position", text}});
+    const json j = get_json("/api/v2/" + name, {{"position", text}});
     expect_answer_matches_table(j, tb, st);
-    EXPECT_EQ(j["variant"], name);
+    EXPECT_EQ(j["variant"], variant_slug(v));
     EXPECT_EQ(j["stack_cap"], v.stack_cap);
     // A subsample against the command line tool's own answer.
     if (rng() % 8 == 0 && queried < 12) {
       ++queried;
       const RunResult q = run_fano({"query", "--json", "--tb", table_path(v), format_position(st)});
       ASSERT_EQ(q.exit_code, 0) << q.err;
-      EXPECT_EQ(api_core(j), query_as_api(parse_json(q.out))) << format_position(st);
+      const json query = parse_json(q.out);
+      EXPECT_EQ(api_core(j, query), query) << format_position(st);
     }
   }
   EXPECT_GT(queried, 3);
@@ -137,8 +141,10 @@ TEST(Api, VariantNamesAndSlugs) {
   for (const Variant& v : kAllVariants) {
     EXPECT_EQ(variant_from_name(variant_short_name(v)), v);
     EXPECT_EQ(variant_from_name(variant_slug(v)), v);
-    const json a = get_json("/api/v1/" + variant_slug(v), {{"moves", "C4"}});
-    EXPECT_EQ(a["variant"], variant_short_name(v));
+    for (const std::string& name : {variant_slug(v), variant_short_name(v)}) {
+      const json a = get_json("/api/v2/" + name, {{"moves", "C4"}});
+      EXPECT_EQ(a["variant"], variant_slug(v));
+    }
   }
   EXPECT_EQ(variant_short_name(kStandard), "standard");
   EXPECT_FALSE(variant_from_name("cap4"));
@@ -200,11 +206,11 @@ TEST(Api, RulesRouteListsTheOptionsAndEveryReading) {
 
 TEST(Api, MovesApplyFromTheEmptyBoardOrAPosition) {
   const Rules rules(kStandard);
-  const json a = get_json("/api/v1/standard", {{"moves", "C4,t3"}});
+  const json a = get_json("/api/v2/standard", {{"moves", "C4,t3"}});
   EXPECT_EQ(a["position"], "-/-/t/C/-/-/- w");
   EXPECT_EQ(a["moves_played"], json::array({"C4", "t3"}));
   expect_answer_matches_table(a, table_of(kStandard), play_moves(rules, kEmptyBoard, "C4,t3"));
-  const json b = get_json("/api/v1/standard", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}});
+  const json b = get_json("/api/v2/standard", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}});
   EXPECT_EQ(b["position"], "-/-/t/C/-/-/- w");
   EXPECT_EQ(b["start"], "-/-/-/C/-/-/- b");
   // The supply: two of each kind less those on the board.
@@ -220,8 +226,8 @@ TEST(Api, MovesApplyFromTheEmptyBoardOrAPosition) {
 }
 
 TEST(Api, GameOverAsData) {
-  const json j = get_json("/api/v1/standard", {{"moves", "C1,c2,C4"}});
-  EXPECT_EQ(j["category"], "win");
+  const json j = get_json("/api/v2/standard", {{"moves", "C1,c2,C4"}});
+  EXPECT_EQ(j["value"], "win");
   EXPECT_EQ(j["plies"], 0);
   EXPECT_EQ(j["game_over"]["reason"], "line");
   EXPECT_EQ(j["game_over"]["line"], json::array({1, 2, 4}));
@@ -246,20 +252,22 @@ TEST(Api, RepetitionEndsTheGameDrawn) {
     const auto end = rec.end();
     if (!end || end->reason != EndReason::kRepetition) continue;
     ++found;
-    const json j = get_json("/api/v1/standard", {{"moves", rec.move_list()}});
-    EXPECT_EQ(j["category"], "draw") << rec.move_list();
+    const json j = get_json("/api/v2/standard", {{"moves", rec.move_list()}});
+    EXPECT_EQ(j["value"], "draw") << rec.move_list();
     EXPECT_TRUE(j["plies"].is_null());
     EXPECT_EQ(j["game_over"]["reason"], "repetition");
-    EXPECT_EQ(j["table_category"], value_name(tb.probe(rec.current())->value));
-    // One ply earlier, the repeating move is listed as a draw that repeats.
+    EXPECT_EQ(j["table_value"], value_name(tb.probe(rec.current())->value));
+    // One ply earlier, the repeating move is listed as a draw that repeats,
+    // and sets no trap: the game ends with it.
     rec.undo();
-    const json before = get_json("/api/v1/standard", {{"moves", rec.move_list()}});
+    const json before = get_json("/api/v2/standard", {{"moves", rec.move_list()}});
     bool saw_repeat = false;
     for (const json& m : before["moves"])
       if (m["repeats"] == true) {
         saw_repeat = true;
-        EXPECT_EQ(m["category"], "draw") << m;
+        EXPECT_EQ(m["result"], "draw") << m;
         EXPECT_TRUE(m["plies"].is_null()) << m;
+        EXPECT_TRUE(m["trap"].is_null()) << m;
       }
     EXPECT_TRUE(saw_repeat) << rec.move_list();
   }
@@ -272,22 +280,22 @@ TEST(Api, MainlinePlaysBestToTheEnd) {
   for (const std::string& moves :
        {std::string("C4,t3,C3"), std::string("C1,c2"), std::string("C4")}) {
     SCOPED_TRACE(moves);
-    const json j = get_json("/api/v1/standard/mainline", {{"moves", moves}});
+    const json j = get_json("/api/v2/standard/mainline", {{"moves", moves}});
     GameRecord rec = GameRecord::from_moves(rules, kEmptyBoard, moves);
     const Outcome start = *tb.probe(rec.current());
-    EXPECT_EQ(j["category"], value_name(start.value));
+    EXPECT_EQ(j["value"], value_name(start.value));
     ASSERT_TRUE(j["mainline"].is_array());
     for (const json& step : j["mainline"]) {
       const Outcome before = *tb.probe(rec.current());
       rec.play(std::string(step["move"]));
       EXPECT_EQ(step["position"], format_position(rec.current()));
-      // Each move keeps the value: the side to move after it has the
-      // previous value seen from the other side, one ply later.
+      // Each move keeps the value: its result for its mover is the value of
+      // the position it is played in.
       const Outcome after = *tb.probe(rec.current());
       if (rec.end() && rec.end()->reason == EndReason::kRepetition) break;
       EXPECT_EQ(outcome_for_mover(after), before) << step;
-      EXPECT_EQ(step["category"], value_name(after.value)) << step;
-      EXPECT_EQ(step["plies"], plies_of(after)) << step;
+      EXPECT_EQ(step["result"], value_name(before.value)) << step;
+      EXPECT_EQ(step["plies"], plies_of(before)) << step;
     }
     ASSERT_TRUE(rec.over()) << "the main line stops before the end";
     EXPECT_EQ(j["end"]["reason"], end_reason_name(rec.end()->reason));
@@ -303,7 +311,7 @@ TEST(Api, MainlinePlaysBestToTheEnd) {
 }
 
 TEST(Api, InfoListsEveryTableWithItsCounts) {
-  const json j = get_json("/api/v1/info");
+  const json j = get_json("/api/v2/info");
   EXPECT_EQ(j["version"], "test");
   ASSERT_EQ(j["variants"].size(), 4u);
   for (const json& v : j["variants"]) {
@@ -331,23 +339,24 @@ TEST(Api, ErrorsNameTheProblem) {
   };
   const std::string long_moves(5000, 'C');
   const std::vector<Case> cases = {
-      {"/api/v1/standard", {}, 400, "position= or moves="},
-      {"/api/v1/standard", {{"position", "x/-/-/-/-/-/- w"}}, 400, "unknown character"},
-      {"/api/v1/standard", {{"position", "-/-/-/-/-/- w"}}, 400, "7 stacks"},
-      {"/api/v1/standard", {{"position", "CTc/-/-/-/-/-/- b"}}, 400, "stack cap"},
-      {"/api/v1/standard", {{"moves", "C4,Q9"}}, 400, "Q9"},
-      {"/api/v1/standard", {{"moves", "C1,c2,C4,c3"}}, 400, "already over"},
-      {"/api/v1/standard", {{"moves", "C4"}, {"moves", "C5"}}, 400, "more than once"},
-      {"/api/v1/standard", {{"moves", long_moves}}, 400, "longer than"},
-      {"/api/v1/standard",
+      {"/api/v2/standard", {}, 400, "position= or moves="},
+      {"/api/v2/standard", {{"position", "x/-/-/-/-/-/- w"}}, 400, "unknown character"},
+      {"/api/v2/standard", {{"position", "-/-/-/-/-/- w"}}, 400, "7 stacks"},
+      {"/api/v2/standard", {{"position", "CTc/-/-/-/-/-/- b"}}, 400, "stack cap"},
+      {"/api/v2/standard", {{"moves", "C4,Q9"}}, 400, "Q9"},
+      {"/api/v2/standard", {{"moves", "C1,c2,C4,c3"}}, 400, "already over"},
+      {"/api/v2/standard", {{"moves", "C4"}, {"moves", "C5"}}, 400, "more than once"},
+      {"/api/v2/standard", {{"moves", long_moves}}, 400, "longer than"},
+      {"/api/v2/standard",
        {{"position", std::string("-/-/-\0/-/-/-/- w", 16)}},
        400,
        "control character"},
-      {"/api/v1/standard", {{"position", "-/-/-/\xff/-/-/- w"}}, 400, "not UTF-8"},
-      {"/api/v1/standard", {{"position", "-/-/-/\xc3/-/-/- w"}}, 400, "not UTF-8"},
-      {"/api/v1/standard", {{"position", "C/T/c/C/t/-/c w"}}, 422, "no game reaches"},
-      {"/api/v1/cap4", {{"moves", "C4"}}, 404, "unknown variant"},
-      {"/api/v1/standard/nothing", {{"moves", "C4"}}, 404, "no such route"},
+      {"/api/v2/standard", {{"position", "-/-/-/\xff/-/-/- w"}}, 400, "not UTF-8"},
+      {"/api/v2/standard", {{"position", "-/-/-/\xc3/-/-/- w"}}, 400, "not UTF-8"},
+      {"/api/v2/standard", {{"position", "C/T/c/C/t/-/c w"}}, 422, "no game reaches"},
+      {"/api/v2/cap4", {{"moves", "C4"}}, 404, "unknown variant"},
+      {"/api/v2/cap4", {{"moves", "C4"}}, 404, "/api/v2/rules lists them"},
+      {"/api/v2/standard/nothing", {{"moves", "C4"}}, 404, "no such route"},
       {"/nothing", {}, 404, "no such route"},
   };
   for (const Case& c : cases) {
@@ -362,7 +371,7 @@ TEST(Api, ErrorsNameTheProblem) {
   }
   Request post;
   post.method = "POST";
-  post.path = "/api/v1/standard";
+  post.path = "/api/v2/standard";
   EXPECT_EQ(api().handle(post).status, 405);
 }
 
@@ -371,12 +380,12 @@ TEST(Api, ANotServedVariantIs404) {
   one.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
   const Api only(std::move(one), "test");
   Request r;
-  r.path = "/api/v1/cap3";
+  r.path = "/api/v2/cap3";
   r.params = {{"moves", "C4"}};
   const Response res = only.handle(r);
   EXPECT_EQ(res.status, 404);
   EXPECT_NE(res.body.find("not served"), std::string::npos) << res.body;
-  EXPECT_EQ(parse_json(only.handle(Request{"GET", "/api/v1/info", {}, ""}).body)["variants"].size(),
+  EXPECT_EQ(parse_json(only.handle(Request{"GET", "/api/v2/info", {}, ""}).body)["variants"].size(),
             1u);
 }
 
@@ -392,7 +401,7 @@ TEST(Api, ABoundedCacheAnswersAsNoCache) {
   const std::vector<State> sample = sample_positions(kStandard, 60, 5, 40, 40);
   for (int pass = 0; pass < 2; ++pass)
     for (const State st : sample) {
-      const Request r{"GET", "/api/v1/standard", {{"position", format_position(st)}}, ""};
+      const Request r{"GET", "/api/v2/standard", {{"position", format_position(st)}}, ""};
       const Response a = small.handle(r), b = none.handle(r);
       ASSERT_EQ(a.status, 200);
       EXPECT_EQ(a.body, b.body);
@@ -407,26 +416,26 @@ TEST(Api, CachingAndCorsHeaders) {
       if (k == key) return v;
     return std::string();
   };
-  const Response a = get("/api/v1/standard", {{"moves", "C4"}});
+  const Response a = get("/api/v2/standard", {{"moves", "C4"}});
   EXPECT_EQ(header(a, "Access-Control-Allow-Origin"), "*");
   EXPECT_NE(header(a, "Cache-Control").find("max-age="), std::string::npos);
   const std::string etag = header(a, "ETag");
   ASSERT_FALSE(etag.empty());
-  EXPECT_EQ(header(get("/api/v1/standard", {{"moves", "C4"}}), "ETag"), etag);
-  EXPECT_NE(header(get("/api/v1/standard", {{"moves", "C5"}}), "ETag"), etag);
-  Request again{"GET", "/api/v1/standard", {{"moves", "C4"}}, etag};
+  EXPECT_EQ(header(get("/api/v2/standard", {{"moves", "C4"}}), "ETag"), etag);
+  EXPECT_NE(header(get("/api/v2/standard", {{"moves", "C5"}}), "ETag"), etag);
+  Request again{"GET", "/api/v2/standard", {{"moves", "C4"}}, etag};
   const Response cached = api().handle(again);
   EXPECT_EQ(cached.status, 304);
   EXPECT_TRUE(cached.body.empty());
   // Errors are not cached.
-  EXPECT_TRUE(header(get("/api/v1/standard", {{"moves", "Q9"}}), "ETag").empty());
+  EXPECT_TRUE(header(get("/api/v2/standard", {{"moves", "Q9"}}), "ETag").empty());
 }
 
 // A request whose Interrupt fires (the server's deadline, here already
 // past; or its client gone) is answered 503 naming why, and that answer is
 // not kept: the same request without it is computed (200, the report).
 TEST(Api, AnInterruptedAnalysisIs503AndNotCached) {
-  for (const char* route : {"/api/v2/cap3-projective", "/api/v1/cap3-projective/mainline"}) {
+  for (const char* route : {"/api/v2/cap3-projective", "/api/v2/cap3-projective/mainline"}) {
     SCOPED_TRACE(route);
     Request r;
     r.path = route;
@@ -465,18 +474,18 @@ TEST(Api, ParametersNoRouteReadsShareTheCachedAnswer) {
       if (k == "ETag") return v;
     return std::string();
   };
-  const Response plain = get("/api/v1/standard", {{"moves", "C4,t3"}});
+  const Response plain = get("/api/v2/standard", {{"moves", "C4,t3"}});
   ASSERT_EQ(plain.status, 200);
   for (const auto& extra : {std::pair<std::string, std::string>{"_", "1733400000"},
                             {"cachebuster", "x"},
                             {"zz", "C5"}}) {
-    const Response r = get("/api/v1/standard", {{"moves", "C4,t3"}, extra});
+    const Response r = get("/api/v2/standard", {{"moves", "C4,t3"}, extra});
     EXPECT_EQ(r.status, 200) << extra.first;
     EXPECT_EQ(r.body, plain.body) << extra.first;
     EXPECT_EQ(etag_of(r), etag_of(plain)) << extra.first;
   }
   // A parameter a route reads still tells answers apart.
-  EXPECT_NE(etag_of(get("/api/v1/standard", {{"moves", "C4,t3"}, {"position", "-/-/-/-/-/-/- w"}})),
+  EXPECT_NE(etag_of(get("/api/v2/standard", {{"moves", "C4,t3"}, {"position", "-/-/-/-/-/-/- w"}})),
             etag_of(plain));
 }
 
@@ -488,8 +497,9 @@ TEST(Api, PagesAndBoardPicture) {
   EXPECT_EQ(page.body.find("https://"), std::string::npos)
       << "the page must not load from the network";
   const Response doc = get("/api");
-  EXPECT_NE(doc.body.find("/api/v1/{variant}/mainline"), std::string::npos);
-  const Response svg = get("/api/v1/standard/svg", {{"moves", "C1,c2,C4"}});
+  EXPECT_NE(doc.body.find("/api/v2/{variant}/mainline"), std::string::npos);
+  EXPECT_EQ(doc.body.find("/api/v1"), std::string::npos);
+  const Response svg = get("/api/v2/standard/svg", {{"moves", "C1,c2,C4"}});
   EXPECT_EQ(svg.status, 200);
   EXPECT_EQ(svg.content_type, "image/svg+xml");
   EXPECT_NE(svg.body.find("<title>C/c/-/C/-/-/- b</title>"), std::string::npos);
@@ -514,10 +524,10 @@ std::string header_of(const Response& r, const std::string& key) {
 // allows its own script by hash, never inline scripts at large.
 TEST(Api, EveryAnswerCarriesSecurityHeaders) {
   const std::vector<Response> answers = {
-      get("/api/v1/standard", {{"moves", "C4"}}),
-      get("/api/v1/standard", {{"moves", "Q9"}}),
-      get("/api/v1/standard/svg", {{"moves", "C4"}}),
-      get("/api/v1/info"),
+      get("/api/v2/standard", {{"moves", "C4"}}),
+      get("/api/v2/standard", {{"moves", "Q9"}}),
+      get("/api/v2/standard/svg", {{"moves", "C4"}}),
+      get("/api/v2/info"),
       get("/nothing"),
       get("/"),
       get("/api"),
@@ -539,7 +549,7 @@ TEST(Api, EveryAnswerCarriesSecurityHeaders) {
   EXPECT_EQ(sources.find("unsafe"), std::string::npos) << sources;
   EXPECT_NE(page.find("connect-src 'self'"), std::string::npos) << page;
   // A revalidated answer keeps them.
-  Request again{"GET", "/api/v1/standard", {{"moves", "C4"}}, header_of(answers[0], "ETag")};
+  Request again{"GET", "/api/v2/standard", {{"moves", "C4"}}, header_of(answers[0], "ETag")};
   const Response not_modified = api().handle(again);
   EXPECT_EQ(not_modified.status, 304);
   EXPECT_EQ(header_of(not_modified, "X-Content-Type-Options"), "nosniff");
@@ -547,22 +557,22 @@ TEST(Api, EveryAnswerCarriesSecurityHeaders) {
 
 // The tables are named by their file, not by a folder of the server's machine.
 TEST(Api, InfoNamesEachTableByItsFileNameOnly) {
-  const json j = get_json("/api/v1/info");
+  const json j = get_json("/api/v2/info");
   ASSERT_EQ(j["variants"].size(), 4u);
   for (const json& v : j["variants"]) {
     const Variant variant = *variant_from_name(std::string(v["name"]));
     EXPECT_EQ(v["table"], fs::path(table_path(variant)).filename().string());
   }
-  EXPECT_EQ(get("/api/v1/info").body.find(tables_folder()), std::string::npos);
+  EXPECT_EQ(get("/api/v2/info").body.find(tables_folder()), std::string::npos);
 }
 
 // The picture of a position no game reaches is refused as its JSON is.
 TEST(Api, SvgOfAnUnreachablePositionIs422) {
   const std::multimap<std::string, std::string> unreachable{{"position", "C/T/c/C/t/-/c w"}};
-  const json j = get_json("/api/v1/standard/svg", unreachable, 422);
-  EXPECT_EQ(j, get_json("/api/v1/standard", unreachable, 422));
+  const json j = get_json("/api/v2/standard/svg", unreachable, 422);
+  EXPECT_EQ(j, get_json("/api/v2/standard", unreachable, 422));
   // A position with moves played from it: the position reached is what counts.
-  EXPECT_EQ(get("/api/v1/standard/svg", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}}).status,
+  EXPECT_EQ(get("/api/v2/standard/svg", {{"position", "-/-/-/C/-/-/- b"}, {"moves", "t3"}}).status,
             200);
 }
 
@@ -633,7 +643,7 @@ TEST(Api, BatchIsBoundedAndRefusesBadItemsWhole) {
   // The route takes POST only, and POST reaches no other route.
   EXPECT_EQ(get(path).status, 405);
   EXPECT_EQ(post_batch("/api/v2/standard", R"({"items":[]})").status, 405);
-  EXPECT_EQ(post_batch("/api/v1/standard/batch", R"({"items":[]})").status, 405);
+  EXPECT_EQ(post_batch("/api/v1/standard/batch", R"({"items":[]})").status, 404);
   EXPECT_EQ(post_batch("/api/v2/cap4/batch", R"({"items":[]})").status, 404);
 }
 
@@ -717,7 +727,7 @@ TEST(Api, PlayersMoveLegallyAsTheLibraryChooses) {
   for (const std::string seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {
     std::string moves;
     for (int ply = 0; ply < 200; ++ply) {
-      const json pos = get_json("/api/v1/standard", {{"moves", moves}});
+      const json pos = get_json("/api/v2/standard", {{"moves", moves}});
       if (!pos["game_over"].is_null()) {
         if (pos["game_over"]["loser"] == "white") ++engine_wins;
         break;
@@ -839,39 +849,54 @@ TEST(Api, EveryRouteOfTheTableAnswersItsMethodAndRefusesOthers) {
   EXPECT_EQ(server::match_route("GET", "/api/v2/standard/nothing").route, nullptr);
   EXPECT_EQ(server::match_route("GET", "/api/v2/standard/nothing").refusal, ErrorKind::kNotFound);
   EXPECT_EQ(get("/api/v2/standard/nothing").status, error_info(ErrorKind::kNotFound).http_status);
-  // A route of version 2 alone, asked under version 1, says where it is.
-  const json j = get_json("/api/v1/standard/stats", {}, 404);
-  EXPECT_NE(std::string(j["error"]).find("under /api/v2/"), std::string::npos) << j;
 }
 
-// Version 1 is deprecated: every v1 row has its version 2 row (same method,
-// same path under /api/v2/), which answers the same question in the one
-// vocabulary.
-TEST(Api, EveryDeprecatedRouteHasItsVersionTwoRow) {
-  int deprecated = 0;
-  for (const server::Route& route : server::routes()) {
-    const bool v1 = route.pattern.rfind("/api/v1/", 0) == 0;
-    EXPECT_EQ(route.deprecated, v1) << route.pattern;
-    if (!v1) continue;
-    ++deprecated;
-    const std::string v2 = "/api/v2/" + std::string(route.pattern.substr(8));
-    const auto it = std::find_if(
-        server::routes().begin(), server::routes().end(),
-        [&](const server::Route& r) { return r.pattern == v2 && r.method == route.method; });
-    EXPECT_NE(it, server::routes().end()) << route.pattern << " has no " << v2;
+// Version 1 of the API is gone: no row of the table is under /api/v1, and any
+// request to a path there, whatever its method, is a 404 naming its path under
+// /api/v2 (which answers it, for the routes version 1 had).
+TEST(Api, VersionOnePathsAre404NamingVersionTwo) {
+  for (const server::Route& route : server::routes())
+    EXPECT_NE(route.pattern.rfind("/api/v1", 0), 0u) << route.pattern;
+  for (const std::string tail : {"/info", "/standard", "/standard/mainline", "/standard/svg",
+                                 "/standard/stats", "/standard/batch", "", "/nothing"}) {
+    for (const char* method : {"GET", "HEAD", "POST", "DELETE"}) {
+      SCOPED_TRACE(std::string(method) + " /api/v1" + tail);
+      Request r;
+      r.method = method;
+      r.path = "/api/v1" + tail;
+      r.params = {{"moves", "C4"}};
+      const Response res = api().handle(r);
+      EXPECT_EQ(res.status, error_info(ErrorKind::kNotFound).http_status);
+      EXPECT_EQ(res.content_type, "application/json");
+      const json j = parse_json(res.body);
+      EXPECT_NE(std::string(j["error"]).find("ask /api/v2" + tail + " instead"), std::string::npos)
+          << j;
+    }
   }
-  EXPECT_EQ(deprecated, 4);
-  // The same table and question: the picture is the same bytes, the lists
-  // the same tables, the main line the same moves.
-  EXPECT_EQ(get("/api/v2/standard/svg", {{"moves", "C1,c2,C4"}}).body,
-            get("/api/v1/standard/svg", {{"moves", "C1,c2,C4"}}).body);
-  EXPECT_EQ(get("/api/v2/info").body, get("/api/v1/info").body);
-  const json v1 = get_json("/api/v1/standard/mainline", {{"moves", "C4,t3"}});
-  const json v2 = get_json("/api/v2/standard/mainline", {{"moves", "C4,t3"}});
-  ASSERT_EQ(v1["mainline"].size(), v2["mainline"].size());
-  for (std::size_t i = 0; i < v2["mainline"].size(); ++i)
-    EXPECT_EQ(v1["mainline"][i]["move"], v2["mainline"][i]["move"]);
-  EXPECT_GT(v2["mainline"].size(), 10u);
+  // The version 2 path of each route version 1 had answers.
+  for (const std::string path :
+       {"/api/v2/info", "/api/v2/standard", "/api/v2/standard/mainline", "/api/v2/standard/svg"})
+    EXPECT_EQ(get(path, {{"moves", "C4"}}).status, 200) << path;
+}
+
+// The levels offered to people: each one a name the player route takes and
+// reads back unchanged, in the library's order (player_levels).
+TEST(Api, PlayersRouteListsTheLevelsThePlayerRouteTakes) {
+  const json j = get_json("/api/v2/players");
+  ASSERT_EQ(j["players"].size(), player_levels().size());
+  ASSERT_GE(j["players"].size(), 5u);
+  std::size_t i = 0;
+  for (const json& p : j["players"]) {
+    const std::string name = p["name"];
+    EXPECT_EQ(name, player_levels()[i++].name);
+    EXPECT_FALSE(std::string(p["label"]).empty()) << p;
+    EXPECT_EQ(player_name(parse_player(name)), name);
+    const json move =
+        get_json("/api/v2/standard/player", {{"player", name}, {"seed", "3"}, {"moves", "C4"}});
+    EXPECT_EQ(move["player"], name);
+  }
+  EXPECT_EQ(j["players"][0]["name"], "engine");  // strongest first
+  EXPECT_EQ(j["players"].back()["name"], "random");
 }
 
 // The cost the server's limit reads is the route's: a probe is cheap, a
@@ -882,12 +907,12 @@ TEST(Api, RouteCostsAreDeclaredPerRoute) {
     EXPECT_NE(m.route, nullptr) << path;
     return m.route ? m.route->cost : server::RouteCost::kCheap;
   };
-  EXPECT_EQ(cost("GET", "/api/v1/info"), server::RouteCost::kCheap);
+  EXPECT_EQ(cost("GET", "/api/v2/info"), server::RouteCost::kCheap);
   EXPECT_EQ(cost("GET", "/api/v2/rules"), server::RouteCost::kCheap);
+  EXPECT_EQ(cost("GET", "/api/v2/players"), server::RouteCost::kCheap);
   EXPECT_EQ(cost("HEAD", "/"), server::RouteCost::kCheap);
-  EXPECT_EQ(cost("GET", "/api/v1/standard"), server::RouteCost::kLongHistory);
-  EXPECT_EQ(cost("GET", "/api/v1/standard/svg"), server::RouteCost::kLongHistory);
-  EXPECT_EQ(cost("GET", "/api/v1/standard/mainline"), server::RouteCost::kAnyHistory);
+  EXPECT_EQ(cost("GET", "/api/v2/standard/svg"), server::RouteCost::kLongHistory);
+  EXPECT_EQ(cost("GET", "/api/v2/standard/mainline"), server::RouteCost::kAnyHistory);
   EXPECT_EQ(cost("GET", "/api/v2/cap3"), server::RouteCost::kAnyHistory);
   EXPECT_EQ(cost("POST", "/api/v2/standard/batch"), server::RouteCost::kExpensive);
   EXPECT_EQ(server::match_route("POST", "/api/v2/standard/batch").route->max_items,
@@ -918,7 +943,7 @@ TEST(Api, AReadingOnItsWayIs503WithProgressThenAnswered) {
     return p;
   });
   const Request r{"GET", "/api/v2/standard-1c1t", {{"moves", "C4"}}, ""};
-  const Request info{"GET", "/api/v1/info", {}, ""};
+  const Request info{"GET", "/api/v2/info", {}, ""};
   const std::string info_before = a.handle(info).body;
   for (int i = 0; i < 2; ++i) {
     const Response busy = a.handle(r);

@@ -149,27 +149,27 @@ TEST(Server, TheLimitsTheApiReferenceDocumentsAreTheServers) {
 
 TEST_F(LiveServer, AnswersOverHttpWithHeaders) {
   httplib::Client c = client();
-  const auto r = c.Get("/api/v1/standard?moves=C4,t3");
+  const auto r = c.Get("/api/v2/standard?moves=C4,t3");
   ASSERT_TRUE(r) << httplib::to_string(r.error());
   EXPECT_EQ(r->status, 200);
   EXPECT_EQ(r->get_header_value("Content-Type"), "application/json");
   EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), "*");
-  EXPECT_EQ(r->body, get("/api/v1/standard", {{"moves", "C4,t3"}}).body);
+  EXPECT_EQ(r->body, get("/api/v2/standard", {{"moves", "C4,t3"}}).body);
   // '+' and %20 decode to the space of a position, like '_'.
   for (const char* q : {"-/-/t/C/-/-/-+w", "-/-/t/C/-/-/-%20w", "-/-/t/C/-/-/-_w"}) {
-    const auto p = c.Get((std::string("/api/v1/standard?position=") + q).c_str());
+    const auto p = c.Get((std::string("/api/v2/standard?position=") + q).c_str());
     ASSERT_TRUE(p);
     EXPECT_EQ(p->status, 200) << q << p->body;
     EXPECT_EQ(parse_json(p->body)["position"], "-/-/t/C/-/-/- w");
   }
   const auto etag = r->get_header_value("ETag");
-  const auto cached = c.Get("/api/v1/standard?moves=C4,t3", {{"If-None-Match", etag}});
+  const auto cached = c.Get("/api/v2/standard?moves=C4,t3", {{"If-None-Match", etag}});
   ASSERT_TRUE(cached);
   EXPECT_EQ(cached->status, 304);
   const auto page = c.Get("/");
   ASSERT_TRUE(page);
   EXPECT_EQ(page->status, 200);
-  const auto missing = c.Get("/api/v1/cap4?moves=C4");
+  const auto missing = c.Get("/api/v2/cap4?moves=C4");
   ASSERT_TRUE(missing);
   EXPECT_EQ(missing->status, 404);
   EXPECT_TRUE(parse_json(missing->body)["error"].is_string());
@@ -199,9 +199,9 @@ TEST_F(LiveServer, BatchIsPostedOverHttp) {
 TEST_F(LiveServer, ARepeatedParameterIsRefusedEvenWithTheSameValue) {
   httplib::Client c = client();
   for (const char* path :
-       {"/api/v1/standard?moves=C4&moves=C4", "/api/v1/standard?moves=C4&moves=t3",
-        "/api/v1/standard?moves=C4&mo%76es=C4",
-        "/api/v1/standard/svg?position=-/-/-/-/-/-/-_w&position=-/-/-/-/-/-/-_w"}) {
+       {"/api/v2/standard?moves=C4&moves=C4", "/api/v2/standard?moves=C4&moves=t3",
+        "/api/v2/standard?moves=C4&mo%76es=C4",
+        "/api/v2/standard/svg?position=-/-/-/-/-/-/-_w&position=-/-/-/-/-/-/-_w"}) {
     SCOPED_TRACE(path);
     const auto r = c.Get(path);
     ASSERT_TRUE(r);
@@ -211,7 +211,7 @@ TEST_F(LiveServer, ARepeatedParameterIsRefusedEvenWithTheSameValue) {
     EXPECT_NE(std::string(j["error"]).find("given more than once"), std::string::npos) << j;
     EXPECT_EQ(r->get_header_value("X-Content-Type-Options"), "nosniff");
   }
-  const auto once = c.Get("/api/v1/standard?moves=C4&position=-/-/-/-/-/-/-_w");
+  const auto once = c.Get("/api/v2/standard?moves=C4&position=-/-/-/-/-/-/-_w");
   ASSERT_TRUE(once);
   EXPECT_EQ(once->status, 200) << once->body;
   const std::string reply =
@@ -228,8 +228,8 @@ TEST_F(LiveServer, ConcurrentClientsAllAnsweredRight) {
   for (const State st : sample) {
     std::string text = format_position(st);
     std::replace(text.begin(), text.end(), ' ', '_');
-    expected.push_back({"/api/v1/standard?position=" + percent_encoded(text),
-                        get("/api/v1/standard", {{"position", text}}).body});
+    expected.push_back({"/api/v2/standard?position=" + percent_encoded(text),
+                        get("/api/v2/standard", {{"position", text}}).body});
   }
   std::atomic<int> right{0}, wrong{0};
   std::vector<std::thread> clients;
@@ -255,20 +255,20 @@ TEST_F(LiveServer, HostileRequestsGet4xxAndTheServerKeepsAnswering) {
   };
   const std::string big(100 * 1024, 'a');
   const std::vector<Case> cases = {
-      {"GET /api/v1/standard?position=" + big + " HTTP/1.1\r\nHost: x\r\n\r\n", "414"},
-      {"GET /api/v1/standard?moves=%zz%4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
-      {"GET /api/v1/standard?position=-/-/%00/-/-/-/-_w HTTP/1.1\r\nHost: x\r\nConnection: "
+      {"GET /api/v2/standard?position=" + big + " HTTP/1.1\r\nHost: x\r\n\r\n", "414"},
+      {"GET /api/v2/standard?moves=%zz%4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
+      {"GET /api/v2/standard?position=-/-/%00/-/-/-/-_w HTTP/1.1\r\nHost: x\r\nConnection: "
        "close\r\n\r\n",
        "400"},
       {std::string(
-           "GET /api/v1/standard?moves=C4\0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 66),
+           "GET /api/v2/standard?moves=C4\0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 66),
        "400"},
-      {"GET /api/v1/standard?position=%ff%fe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      {"GET /api/v2/standard?position=%ff%fe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
        "400"},
-      {"GET /api/v1/standard HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
-      {"BREW /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
-      {"DELETE /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "405"},
-      {"GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nX: " + std::string(20000, 'h') +
+      {"GET /api/v2/standard HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
+      {"BREW /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"},
+      {"DELETE /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "405"},
+      {"GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\nX: " + std::string(20000, 'h') +
            "\r\n\r\n",
        "4"},
       {std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http\r\n\r\n", 25), "400"},
@@ -284,12 +284,12 @@ TEST_F(LiveServer, HostileRequestsGet4xxAndTheServerKeepsAnswering) {
   // A request that never ends its line is dropped at the read timeout (1 s);
   // bytes that cannot start a request are refused at once.
   bool closed = false;
-  EXPECT_EQ(raw("GET /api/v1/sta", 60000, &closed), "");
+  EXPECT_EQ(raw("GET /api/v2/sta", 60000, &closed), "");
   EXPECT_TRUE(closed) << "the server held a connection that sent nothing more";
   EXPECT_EQ(raw("\x16\x03\x01\x02", 60000, &closed).substr(0, 12), "HTTP/1.1 400");
   EXPECT_TRUE(closed);
   httplib::Client cl = client();
-  const auto r = cl.Get("/api/v1/standard?moves=C4");
+  const auto r = cl.Get("/api/v2/standard?moves=C4");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
 }
@@ -301,7 +301,7 @@ TEST_F(LiveServer, ASlowClientDoesNotHoldTheServer) {
   for (int k = 0; k < 4; ++k)
     slow.emplace_back([&] {
       const int fd = connect_socket();
-      const std::string req = "GET /api/v1/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n";
+      const std::string req = "GET /api/v2/standard?moves=C4 HTTP/1.1\r\nHost: x\r\n\r\n";
       for (std::size_t i = 0; i < req.size() && !done; ++i) {
         if (::send(fd, &req[i], 1, MSG_NOSIGNAL) != 1) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -312,11 +312,11 @@ TEST_F(LiveServer, ASlowClientDoesNotHoldTheServer) {
   // read timeout (1 s here).
   const int idle = connect_socket();
   ASSERT_GE(idle, 0);
-  (void)!::send(idle, "GET /api/v1/sta", 15, MSG_NOSIGNAL);
+  (void)!::send(idle, "GET /api/v2/sta", 15, MSG_NOSIGNAL);
   // Meanwhile everyone else is answered.
   httplib::Client c = client();
   for (int i = 0; i < 200; ++i) {
-    const auto r = c.Get("/api/v1/standard?moves=C4,t3");
+    const auto r = c.Get("/api/v2/standard?moves=C4,t3");
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
   }
@@ -331,13 +331,13 @@ TEST_F(LiveServer, ASlowClientDoesNotHoldTheServer) {
 
 TEST_F(LiveServer, ThousandsOfDroppedConnectionsAndBoundedMemory) {
   httplib::Client c = client();
-  ASSERT_TRUE(c.Get("/api/v1/standard?moves=C4"));
+  ASSERT_TRUE(c.Get("/api/v2/standard?moves=C4"));
   const long before = rss_kib();
   for (int round = 0; round < 3; ++round) {
     for (int i = 0; i < 1000; ++i) {
       const int fd = connect_socket();
       ASSERT_GE(fd, 0) << "connection " << i << " refused";
-      if (i % 3 == 1) (void)!::send(fd, "GET /api/v1/standard?mo", 23, MSG_NOSIGNAL);
+      if (i % 3 == 1) (void)!::send(fd, "GET /api/v2/standard?mo", 23, MSG_NOSIGNAL);
       if (i % 3 == 2) {
         linger l{1, 0};  // a reset instead of a close
         ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
@@ -345,7 +345,7 @@ TEST_F(LiveServer, ThousandsOfDroppedConnectionsAndBoundedMemory) {
       ::close(fd);
     }
     for (int i = 0; i < 300; ++i) {
-      const auto r = c.Get("/api/v1/standard?moves=C4,t3");
+      const auto r = c.Get("/api/v2/standard?moves=C4,t3");
       ASSERT_TRUE(r) << "round " << round << " request " << i;
       EXPECT_EQ(r->status, 200);
     }
@@ -548,11 +548,11 @@ TEST(FanoServe, SolvesTheMissingTablesInTheBackgroundAndStopsOnSigterm) {
     EXPECT_TRUE(fs::exists(tables / (variant_slug(v) + ".fanotb")))
         << "the solved table was not written: " << variant_slug(v);
   httplib::Client c("127.0.0.1", s.port());
-  const auto r = c.Get("/api/v1/standard?moves=C4");
+  const auto r = c.Get("/api/v2/standard?moves=C4");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
-  EXPECT_EQ(parse_json(r->body)["category"], "draw");
-  const auto other = c.Get("/api/v1/cap3?moves=C4");
+  EXPECT_EQ(parse_json(r->body)["value"], "draw");
+  const auto other = c.Get("/api/v2/cap3?moves=C4");
   ASSERT_TRUE(other);
   EXPECT_EQ(other->status, 200);
   const std::string small = "/api/v2/projective-colour-1c1t?moves=C4";
@@ -565,7 +565,7 @@ TEST(FanoServe, SolvesTheMissingTablesInTheBackgroundAndStopsOnSigterm) {
   ASSERT_TRUE(answered);
   EXPECT_EQ(answered->status, 200) << answered->body;
   EXPECT_TRUE(fs::exists(tables / "cap2-projective-colour-1c1t.fanotb"));
-  const auto info = c.Get("/api/v1/info");
+  const auto info = c.Get("/api/v2/info");
   ASSERT_TRUE(info);
   EXPECT_EQ(parse_json(info->body)["variants"].size(), 5u);
   ::kill(s.pid, SIGTERM);
@@ -577,7 +577,7 @@ TEST(FanoServe, ServesTheCommittedTablesAndStopsOnSigint) {
   ServeProcess s({"--tables", tables_folder(), "--threads", "4"});
   ASSERT_FALSE(s.url.empty()) << s.err();
   httplib::Client c("127.0.0.1", s.port());
-  const auto info = c.Get("/api/v1/info");
+  const auto info = c.Get("/api/v2/info");
   ASSERT_TRUE(info);
   EXPECT_EQ(parse_json(info->body)["variants"].size(), 4u);
   ::kill(s.pid, SIGINT);

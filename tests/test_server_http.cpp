@@ -763,18 +763,21 @@ TEST(HttpServer, ExpensiveMeansAHistoryOrAPrincipalVariationWithOne) {
     return r;
   };
   const std::string nine = "C4,t3,C5,t5,T1,c2,T2,c6,C1";
-  EXPECT_FALSE(server::is_expensive(req("/api/v1/standard", {{"position", "-/-/-/-/-/-/-_w"}})));
-  EXPECT_FALSE(server::is_expensive(req("/api/v1/standard", {{"moves", "C4,t3,C5"}})));
+  // The picture: a history of more than kCheapMoves moves.
   EXPECT_FALSE(
-      server::is_expensive(req("/api/v1/standard", {{"moves", "C4 t3 C5 t5 T1 c2 T2 c6"}})));
-  EXPECT_TRUE(server::is_expensive(req("/api/v1/standard", {{"moves", nine}})));
+      server::is_expensive(req("/api/v2/standard/svg", {{"position", "-/-/-/-/-/-/-_w"}})));
+  EXPECT_FALSE(server::is_expensive(req("/api/v2/standard/svg", {{"moves", "C4,t3,C5"}})));
+  EXPECT_FALSE(
+      server::is_expensive(req("/api/v2/standard/svg", {{"moves", "C4 t3 C5 t5 T1 c2 T2 c6"}})));
+  EXPECT_TRUE(server::is_expensive(req("/api/v2/standard/svg", {{"moves", nine}})));
   EXPECT_TRUE(
-      server::is_expensive(req("/api/v1/standard", {{"moves", "C4+t3+C5+t5+T1+c2+T2+c6+C1"}})));
-  EXPECT_TRUE(server::is_expensive(req("/api/v1/standard/mainline", {{"moves", "C4"}})));
+      server::is_expensive(req("/api/v2/standard/svg", {{"moves", "C4+t3+C5+t5+T1+c2+T2+c6+C1"}})));
+  // A position's report or main line (a principal variation): any history.
+  EXPECT_TRUE(server::is_expensive(req("/api/v2/standard/mainline", {{"moves", "C4"}})));
   EXPECT_TRUE(server::is_expensive(req("/api/v2/cap3", {{"moves", "C4"}})));
   EXPECT_FALSE(
-      server::is_expensive(req("/api/v1/standard/mainline", {{"position", "-/-/-/-/-/-/-_w"}})));
-  EXPECT_FALSE(server::is_expensive(req("/api/v1/standard/svg", {{"moves", "C4"}})));
+      server::is_expensive(req("/api/v2/standard/mainline", {{"position", "-/-/-/-/-/-/-_w"}})));
+  EXPECT_FALSE(server::is_expensive(req("/api/v2/standard", {{"position", "-/-/-/-/-/-/-_w"}})));
   Request batch = req("/api/v2/standard/batch", {});
   batch.method = "POST";
   EXPECT_TRUE(server::is_expensive(batch));
@@ -850,10 +853,10 @@ TEST(FanoServeProcess, StopsOnSigtermUnderSlowClients) {
   for (int i = 0; i < 64; ++i) {
     const int fd = connect_to(port);
     ASSERT_GE(fd, 0);
-    send_all(fd, "GET /api/v1/standard?mo");
+    send_all(fd, "GET /api/v2/standard?mo");
     slow.push_back(fd);
   }
-  EXPECT_EQ(ask(port, "/api/v1/standard?moves=C4").status(), 200);
+  EXPECT_EQ(ask(port, "/api/v2/standard?moves=C4").status(), 200);
   ::kill(pid, SIGTERM);
   int status = -1;
   for (int i = 0; i < kPatienceMs / 10; ++i) {

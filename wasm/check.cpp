@@ -64,7 +64,7 @@ void check_variant(const Variant& variant, int games, std::uint64_t seed) {
         std::to_string(s.loss) + " draw " + std::to_string(s.draw) + " hash " + hash + " start " +
         std::string(value_name(start.value)) + " " + std::to_string(start.plies));
   const server::Api api({{tb, "in memory"}}, "check", 0);
-  const std::string route = "/api/v1/" + variant_short_name(variant);
+  const std::string route = "/api/v2/" + variant_short_name(variant);
   const Rules rules(variant);
   SplitMix64 rng{seed};
   for (int g = 0; g < games; ++g) {

@@ -296,8 +296,13 @@ PositionReport analyse(const Tablebase& tb, const GameRecord& game,
   GameHistory history(tb, rules, game.positions());
   r.moves = rate_moves(tb, game, history);
   if (!r.moves.empty()) r.value = r.moves.front().result;
-  if (options.engine_choice)
-    r.engine_choice = choose_index(rules, r.moves, [&](State s) { return history.table_value(s); });
+  const auto table_value = [&](State s) { return history.table_value(s); };
+  // Each drawing move's trap: its replies are probed once through the
+  // history's cache, which the engine's tie-breaks and the variation share.
+  for (RatedMove& m : r.moves)
+    if (m.result.value == Value::kDraw && !m.repeats)
+      m.trap = reply_counts(rules, m.child, table_value).trap;
+  if (options.engine_choice) r.engine_choice = choose_index(rules, r.moves, table_value);
   const bool history_matters = !(r.value == r.table_value);
   if (options.principal_variation || history_matters) {
     // Every move of a drawn variation keeps the draw (each is a best move).

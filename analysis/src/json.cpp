@@ -4,11 +4,21 @@
 namespace fano {
 
 Json rated_move_json(const RatedMove& m) {
-  return Json{{"move", format_move(m.move)},
-              {"position", format_position(m.child)},
-              {"result", value_name(m.result.value)},
-              {"plies", plies_json(m.result)},
-              {"repeats", m.repeats}};
+  const bool placement = m.move.is_placement();
+  return Json{
+      {"move", format_move(m.move)},
+      // The spaces and the piece of the move, so that a client matches a click
+      // on the board to a move without parsing the notation.
+      {"from", placement ? Json(nullptr) : Json(m.move.from + 1)},
+      {"to", m.move.to + 1},
+      {"shape", placement ? Json(shape_of(m.move.piece) == Shape::kCircle ? "circle" : "triangle")
+                          : Json(nullptr)},
+      {"position", format_position(m.child)},
+      {"result", value_name(m.result.value)},
+      {"plies", plies_json(m.result)},
+      {"repeats", m.repeats},
+      {"trap",
+       m.trap ? Json{{"errors", m.trap->errors}, {"choices", m.trap->choices}} : Json(nullptr)}};
 }
 
 Json report_json(const PositionReport& r) {

@@ -166,6 +166,23 @@ std::string player_name(const PlayerSpec& p) {
   return "?";
 }
 
+std::span<const PlayerLevel> player_levels() {
+  // The search depths the HTTP API allows (it refuses deeper ones: seconds in a browser).
+  static constexpr PlayerLevel kLevels[] = {
+      {"engine", "engine: perfect, sets traps"},
+      {"perfect", "perfect (any best move)"},
+      {"perfect:0.8", "perfect 80% of moves"},
+      {"nonlosing", "random non-losing"},
+      {"perfect:0.5", "perfect 50% of moves"},
+      {"search:3", "search 3 plies"},
+      {"search:2", "search 2 plies"},
+      {"search:1", "search 1 ply"},
+      {"greedy", "greedy (avoids forming a line)"},
+      {"random", "random"},
+  };
+  return kLevels;
+}
+
 bool needs_table(const PlayerSpec& p) {
   return p.kind == PlayerKind::kPerfect || p.kind == PlayerKind::kEngine ||
          p.kind == PlayerKind::kKeeping || p.kind == PlayerKind::kNonlosing ||

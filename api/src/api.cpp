@@ -131,18 +131,8 @@ Json supply_json(State st, const Variant& v) {
   return out;
 }
 
-Json head_json(const Variant& v, const GameRecord& game) {
-  Json j{{"variant", variant_short_name(v)}};
-  j.update(variant_json(v));
-  Json played = Json::array();
-  for (const Move& m : game.moves()) played.push_back(format_move(m));
-  j["start"] = format_position(game.start());
-  j["moves_played"] = std::move(played);
-  return j;
-}
-
-// v2: the one vocabulary (schema/fano.schema.json): the report of `fano
-// query --json` (analysis_json.hpp) with the request's game and the supply.
+// The one vocabulary (schema/fano.schema.json): the report of `fano query
+// --json` (analysis_json.hpp) with the request's game and the supply.
 Json v2_head(const Variant& v, const GameRecord& game) {
   Json played = Json::array();
   for (const Move& m : game.moves()) played.push_back(format_move(m));
@@ -163,82 +153,6 @@ Json v2_position_json(const Variant& v, const GameRecord& game, const PositionRe
 Json v2_mainline_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
   Json j = v2_head(v, game);
   j.update(principal_variation_json(r));
-  return j;
-}
-
-Json trap_json(const Tablebase& tb, const Rules& rules, const RatedMove& m) {
-  if (m.result.value != Value::kDraw || m.repeats) return nullptr;
-  const TrapChance t = trap_chance(tb, rules, m.child);
-  return Json{{"errors", t.errors}, {"choices", t.choices}};
-}
-
-// v1 (the explorer page's shape, kept): a move's "category" is its position's
-// value for the side to move there (Lichess's convention), not the mover's result.
-// A drawing move also carries its trap (the engine's model of a fallible
-// opponent, trap_chance): how many of the opponent's replies lose, of those she
-// would choose among; null for the other moves and for a repeating move (it
-// ends the game).
-Json position_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
-                   const PositionReport& r) {
-  const Rules rules(v);
-  Json j = head_json(v, game);
-  const State st = r.position;
-  j["position"] = format_position(st);
-  j["to_move"] = colour_name(st.to_move());
-  j["category"] = value_name(r.value.value);
-  j["plies"] = plies_json(r.value);
-  j["table_category"] = value_name(r.table_value.value);
-  j["table_plies"] = plies_json(r.table_value);
-  j["game_over"] = r.game_over ? game_end_json(*r.game_over, st) : Json(nullptr);
-  j["history_note"] = r.history_note.empty() ? Json(nullptr) : Json(r.history_note);
-  j["supply"] = supply_json(st, v);
-  Json moves = Json::array();
-  for (const RatedMove& m : r.moves) {
-    const Outcome o = after_move(m.result);
-    moves.push_back(
-        {{"move", format_move(m.move)},
-         {"from", m.move.is_placement() ? Json(nullptr) : Json(m.move.from + 1)},
-         {"to", m.move.to + 1},
-         {"shape", m.move.is_placement()
-                       ? Json(shape_of(m.move.piece) == Shape::kCircle ? "circle" : "triangle")
-                       : Json(nullptr)},
-         {"position", format_position(m.child)},
-         {"category", value_name(o.value)},
-         {"plies", plies_json(o)},
-         {"repeats", m.repeats},
-         {"trap", trap_json(tb, rules, m)}});
-  }
-  j["moves"] = std::move(moves);
-  j["engine_move"] =
-      r.engine_choice ? Json(format_move(r.moves[*r.engine_choice].move)) : Json(nullptr);
-  return j;
-}
-
-// Best play from the game's position: each move with the position it reaches
-// and that position's value for its side to move. Along a principal variation
-// every move keeps the value, so the value after k moves is the start's value
-// seen k plies later (a draw stays a draw).
-Json mainline_json(const Variant& v, const GameRecord& game, const PositionReport& r) {
-  Json j = head_json(v, game);
-  j["position"] = format_position(r.position);
-  j["to_move"] = colour_name(r.position.to_move());
-  j["category"] = value_name(r.value.value);
-  j["plies"] = plies_json(r.value);
-  Json line = Json::array();
-  Outcome o = r.value;
-  for (std::size_t i = 0; i < r.pv.size(); ++i) {
-    o = after_move(o);
-    line.push_back({{"move", format_move(r.pv[i])},
-                    {"position", format_position(r.pv_positions[i])},
-                    {"category", value_name(o.value)},
-                    {"plies", plies_json(o)}});
-  }
-  j["mainline"] = std::move(line);
-  const State last = r.pv_positions.empty() ? r.position : r.pv_positions.back();
-  j["end"] = r.pv_end ? game_end_json(*r.pv_end, last) : Json(nullptr);
-  j["continues_drawn"] = r.pv_continues_drawn;
-  j["winner"] =
-      r.pv_end && r.pv_end->loser ? Json(colour_name(opponent(*r.pv_end->loser))) : Json(nullptr);
   return j;
 }
 
@@ -504,7 +418,7 @@ const ServedTable* table_for(const ApiTables& tables, const Variant& v) {
 Response index_page(const RouteCall&) { return asset("text/html; charset=utf-8", kIndexHtml); }
 Response api_page(const RouteCall&) { return asset("text/html; charset=utf-8", kApiHtml); }
 
-// GET /api/v1/info: the tables held, their counts and checksums.
+// GET /api/v2/info: the tables held, their counts and checksums.
 Response info(const RouteCall& c) {
   Response r;
   r.body = c.tables.info_body;
@@ -522,28 +436,31 @@ Response rules(const RouteCall& c) {
   return json_response(200, out);
 }
 
-// A position's report: version 1's shapes (the explorer's) or version 2's
-// (the one vocabulary: always with the principal variation).
-Response analysed(const RouteCall& c, bool v2, bool mainline) {
+// GET /api/v2/players: the levels a person may choose a computer opponent
+// from (player_levels), each a name the player route takes.
+Response players(const RouteCall&) {
+  Json list = Json::array();
+  for (const PlayerLevel& p : player_levels())
+    list.push_back({{"name", p.name}, {"label", p.label}});
+  return json_response(200, Json{{"players", std::move(list)}});
+}
+
+// A position's report in the one vocabulary (always with the principal
+// variation): the whole report, or its principal variation as move objects.
+Response analysed(const RouteCall& c, bool mainline) {
   const Tablebase& tb = c.table->table;
   const Variant v = tb.variant();
   const Rules rules(v);
   const GameRecord game = game_of(c.req, rules);
   AnalysisOptions options;
-  options.principal_variation = v2 || mainline;
   options.interrupt = c.req.interrupt;
   const PositionReport report = analyse(tb, game, options);
-  if (v2)
-    return json_response(
-        200, mainline ? v2_mainline_json(v, game, report) : v2_position_json(v, game, report));
   return json_response(
-      200, mainline ? mainline_json(v, game, report) : position_json(tb, v, game, report));
+      200, mainline ? v2_mainline_json(v, game, report) : v2_position_json(v, game, report));
 }
 
-Response v1_position(const RouteCall& c) { return analysed(c, false, false); }
-Response v1_mainline(const RouteCall& c) { return analysed(c, false, true); }
-Response v2_position(const RouteCall& c) { return analysed(c, true, false); }
-Response v2_mainline(const RouteCall& c) { return analysed(c, true, true); }
+Response v2_position(const RouteCall& c) { return analysed(c, false); }
+Response v2_mainline(const RouteCall& c) { return analysed(c, true); }
 
 Response board_picture(const RouteCall& c) {
   const Rules rules(c.table->table.variant());
@@ -572,33 +489,29 @@ Response v2_batch(const RouteCall& c) {
                         c.req.interrupt, c.route.max_items);
 }
 
-// The one route table (README, "HTTP API"; /api documents it). Version 1 is
-// the explorer page's shape, deprecated: each v1 row has its v2 counterpart
-// (the same question in the one vocabulary), and goes once the page reads v2.
+// The one route table (README, "HTTP API"; /api documents it).
 constexpr RouteCost kCheap = RouteCost::kCheap, kLong = RouteCost::kLongHistory,
                     kAny = RouteCost::kAnyHistory;
 constexpr RouteCaching kPage = RouteCaching::kPage, kAnswer = RouteCaching::kAnswer,
                        kList = RouteCaching::kList;
-constexpr std::array<Route, 17> kRoutes{{
-    {"GET", "/", kCheap, kPage, false, 0, index_page},
-    {"GET", "/index.html", kCheap, kPage, false, 0, index_page},
-    {"GET", "/api", kCheap, kPage, false, 0, api_page},
-    {"GET", "/api/", kCheap, kPage, false, 0, api_page},
-    {"GET", "/api/v1/info", kCheap, kList, true, 0, info},
-    {"GET", "/api/v2/info", kCheap, kList, false, 0, info},
-    {"GET", "/api/v2/rules", kCheap, kList, false, 0, rules},
-    {"GET", "/api/v1/{variant}", kLong, kAnswer, true, 0, v1_position},
-    {"GET", "/api/v1/{variant}/mainline", kAny, kAnswer, true, 0, v1_mainline},
-    {"GET", "/api/v1/{variant}/svg", kLong, kAnswer, true, 0, board_picture},
-    {"GET", "/api/v2/{variant}", kAny, kAnswer, false, 0, v2_position},
-    {"GET", "/api/v2/{variant}/mainline", kAny, kAnswer, false, 0, v2_mainline},
-    {"GET", "/api/v2/{variant}/svg", kLong, kAnswer, false, 0, board_picture},
+constexpr std::array<Route, 14> kRoutes{{
+    {"GET", "/", kCheap, kPage, 0, index_page},
+    {"GET", "/index.html", kCheap, kPage, 0, index_page},
+    {"GET", "/api", kCheap, kPage, 0, api_page},
+    {"GET", "/api/", kCheap, kPage, 0, api_page},
+    {"GET", "/api/v2/info", kCheap, kList, 0, info},
+    {"GET", "/api/v2/rules", kCheap, kList, 0, rules},
+    // The list is compiled in: it changes with the version, as the pages do.
+    {"GET", "/api/v2/players", kCheap, kPage, 0, players},
+    {"GET", "/api/v2/{variant}", kAny, kAnswer, 0, v2_position},
+    {"GET", "/api/v2/{variant}/mainline", kAny, kAnswer, 0, v2_mainline},
+    {"GET", "/api/v2/{variant}/svg", kLong, kAnswer, 0, board_picture},
     // Their moves= is a principal variation's worth of analysis at most.
-    {"GET", "/api/v2/{variant}/player", kAny, kAnswer, false, 0, v2_player},
-    {"GET", "/api/v2/{variant}/puzzle", kAny, kAnswer, false, 0, v2_puzzle},
-    {"GET", "/api/v2/{variant}/stats", kAny, kAnswer, false, 0, v2_stats},
-    {"POST", "/api/v2/{variant}/batch", RouteCost::kExpensive, RouteCaching::kNever, false,
-     kMaxBatchItems, v2_batch},
+    {"GET", "/api/v2/{variant}/player", kAny, kAnswer, 0, v2_player},
+    {"GET", "/api/v2/{variant}/puzzle", kAny, kAnswer, 0, v2_puzzle},
+    {"GET", "/api/v2/{variant}/stats", kAny, kAnswer, 0, v2_stats},
+    {"POST", "/api/v2/{variant}/batch", RouteCost::kExpensive, RouteCaching::kNever, kMaxBatchItems,
+     v2_batch},
 }};
 
 // Whether `path` has the pattern's segments; the "{variant}" segment's text
@@ -642,6 +555,13 @@ RouteMatch match_route(std::string_view method, std::string_view path) {
       allowed += std::string(allowed.empty() ? "" : " or ") +
                  (r.method == "GET" ? "GET or HEAD" : std::string(r.method));
   }
+  // Version 1 of the API is gone, whatever the method: its clients are told
+  // where its questions went (no route has the path, so allowed is empty).
+  if (path == "/api/v1" || path.rfind("/api/v1/", 0) == 0) {
+    m.why = "no such route: " + std::string(path) + " (the API's version 1 is gone: ask /api/v2" +
+            std::string(path.substr(7)) + " instead; /api lists the routes)";
+    return m;
+  }
   // A method no route of the path takes; a method other than GET and HEAD
   // is refused whatever the path.
   if (!allowed.empty() || wanted != "GET") {
@@ -651,11 +571,6 @@ RouteMatch match_route(std::string_view method, std::string_view path) {
     return m;
   }
   m.why = "no such route: " + std::string(path);
-  // A version 1 path of a route that only version 2 has.
-  if (path.rfind("/api/v1/", 0) == 0) {
-    const std::string v2 = "/api/v2/" + std::string(path.substr(8));
-    if (const RouteMatch again = match_route(method, v2); again.route) m.why += " (under /api/v2/)";
-  }
   return m;
 }
 
@@ -786,7 +701,7 @@ Response Api::route(const Request& req, const RouteMatch& match,
       for (const auto& s : tables->list)
         served += (served.empty() ? "" : ", ") + variant_short_name(s->table.variant());
       throw ApiError{ErrorKind::kNotFound, "unknown variant '" + name + "' (served here: " +
-                                               served + "; /api/v1/info lists them)"};
+                                               served + "; /api/v2/rules lists them)"};
     }
   }
   return route.answer(RouteCall{req, *tables, table, route});

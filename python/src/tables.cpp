@@ -424,7 +424,8 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
         py::arg("position") = py::none(), py::kw_only(), py::arg("moves") = py::none(),
         "The report of 'fano query --json' as a dict: position, to_move, value, plies, "
         "table_value, table_plies, game_over, moves (every legal move rated, best first: "
-        "move, position, result, plies, repeats), engine_move, pv, pv_end, pv_continues_drawn "
+        "move, from, to, shape, position, result, plies, repeats, trap: a drawing move's "
+        "{errors, choices}, else None), engine_move, pv, pv_end, pv_continues_drawn "
         "(a drawn pv cut at 100 plies with no repetition yet), history_note. "
         "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
         "position; the game's history applies: a repeated position is a draw, rule 3).")

@@ -94,22 +94,22 @@ def no_console_errors(driver):
 # ---------------------------------------------------------------- helpers
 def api(server, moves, variant="standard"):
     q = urllib.parse.urlencode({"moves": ",".join(moves)})
-    with urllib.request.urlopen("%sapi/v1/%s?%s" % (server, variant, q), timeout=10) as r:
+    with urllib.request.urlopen("%sapi/v2/%s?%s" % (server, variant, q), timeout=10) as r:
         return json.load(r)
 
 
 def value_text(d):
-    if d["category"] == "draw":
+    """A position's value for its side to move, as the page words it."""
+    if d["value"] == "draw":
         return "draw"
-    return "%s in %d" % (d["category"], d["plies"])
+    return "%s in %d" % (d["value"], d["plies"])
 
 
 def mover_result(m):
-    if m["category"] == "loss":
-        return "win in %d" % (m["plies"] + 1)
-    if m["category"] == "win":
-        return "loss in %d" % (m["plies"] + 1)
-    return "draw"
+    """A rated move's result for its mover, as the page words it."""
+    if m["result"] == "draw":
+        return "draw"
+    return "%s in %d" % (m["result"], m["plies"])
 
 
 base_explore_js = """

@@ -36,15 +36,20 @@ def engine_game(tables, plies, variant="standard", deviate=0.0, seed=1):
     return moves
 
 
-def white_value(ref):
-    """A native report's value for White: (category, plies)."""
-    if ref["game_over"]:
-        loser = ref["game_over"]["loser"]
-        return ("draw", None) if loser is None else ("loss" if loser == "white" else "win", 0)
-    v = ref["value"]
-    if ref["to_move"] == "black" and v != "draw":
-        v = "loss" if v == "win" else "win"
-    return v, (None if v == "draw" else ref["plies"])
+def chart_points(refs, moves):
+    """The chart's points from native reports (refs[i] after i moves): the
+    start's value for its side to move, then each ply's result for its mover,
+    as (side, value, plies)."""
+    out = [(refs[0]["to_move"], refs[0]["value"], refs[0]["plies"])]
+    for i, mv in enumerate(moves):
+        entry = next(m for m in refs[i]["moves"] if m["move"] == mv)
+        out.append((refs[i]["to_move"], entry["result"], entry["plies"]))
+    return out
+
+
+def white_wins(side, value):
+    """Who wins, from the side and its result: the chart's frame (up: White)."""
+    return value != "draw" and (side == "white") == (value == "win")
 
 
 def space_centres(drv):
@@ -148,11 +153,12 @@ def test_value_chart_equals_the_table(driver, static_url, tables):
     assert blunders, "the seeded game has no blunder: choose another seed"
     open_page(driver, static_url, "#moves=" + ",".join(moves) + "&at=3")
     pts = driver.execute_script("""return Array.from(document.querySelectorAll('#chart .pt')).map(function (g) {
-      return [+g.getAttribute('data-ply'), g.getAttribute('data-value'), g.classList.contains('blunder')]; });""")
+      return [+g.getAttribute('data-ply'), g.getAttribute('data-side'), g.getAttribute('data-value'),
+              g.classList.contains('blunder')]; });""")
     assert [p[0] for p in pts] == list(range(len(moves) + 1))
-    for (ply, text, blunder), ref in zip(pts, refs):
-        cat, plies = white_value(ref)
-        assert text == ("draw" if cat == "draw" else "%s in %d" % (cat, plies)), (ply, text, ref["value"])
+    want = chart_points(refs, moves)
+    for (ply, side, text, blunder), (w_side, value, plies) in zip(pts, want):
+        assert (side, text) == (w_side, base.mover_text(value, plies)), (ply, side, text)
         assert blunder == (ply in blunders), ply
     # a shape as well as a colour (told apart under colour blindness): up for White winning,
     # down for Black winning, a square for a draw
@@ -160,7 +166,7 @@ def test_value_chart_equals_the_table(driver, static_url, tables):
       if (g.querySelector('rect')) return 'square';
       var p = g.querySelector('polygon').getAttribute('points').split(' ').map(function (xy) { return +xy.split(',')[1]; });
       return p[0] < p[1] ? 'up' : 'down'; });""")
-    assert shapes == [{"win": "up", "loss": "down", "draw": "square"}[white_value(r)[0]] for r in refs]
+    assert shapes == ["square" if v == "draw" else "up" if white_wins(s, v) else "down" for s, v, _ in want]
     # a point goes to its ply
     k = max(blunders)
     driver.find_element(By.CSS_SELECTOR, '#chart .pt[data-ply="%d"]' % k).click()

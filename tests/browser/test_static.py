@@ -157,7 +157,7 @@ def refusal(entry):
     """Chromium logs every HTTP 4xx as an error: the API's refusal of a move the
     page asked about (over `fano serve`) is an answer, not a fault."""
     m = entry.get("message", "")
-    return entry.get("source") == "network" and "/api/v1/" in m and ("status of 400" in m or "status of 422" in m)
+    return entry.get("source") == "network" and "/api/v2/" in m and ("status of 400" in m or "status of 422" in m)
 
 
 # ---------------------------------------------------------------- the reference
@@ -583,6 +583,93 @@ def test_going_back_keeps_later_moves(driver, app):
     assert at(driver) == (line[:2] + [other], line[:2] + [other])
 
 
+def numbered(drv):
+    """The move list, the chart and the principal variation as the page shows them."""
+    return drv.execute_script("""
+      var q = function (s) { return Array.from(document.querySelectorAll(s)); };
+      return {
+        played: q('#moves-played li').map(function (li) {
+          return [+li.getAttribute('data-ply'), li.getAttribute('data-move'), li.getAttribute('data-result'),
+                  li.textContent]; }),
+        chart: q('#chart .pt').map(function (g) {
+          return [+g.getAttribute('data-ply'), g.getAttribute('data-side'), g.getAttribute('data-value'),
+                  g.querySelector('title').textContent]; }),
+        pv: q('#pv span.pvm').map(function (s) {
+          return [+s.getAttribute('data-ply'), s.getAttribute('data-move'), s.textContent]; })
+      };""")
+
+
+def test_move_list_chart_and_pv_number_plies_alike(driver, app, tables):
+    """One numbering: ply N is the Nth move played. The principal variation's
+    moves, once played (by clicking its sixth move), are the move list's plies
+    1..6 and the chart's points 1..6 under the same numbers, each with its
+    mover's result, which is `fano query --json`'s result and plies for that
+    move; the variation then goes on from ply 7."""
+    open_page(driver, app)
+    before = numbered(driver)
+    assert [p[0] for p in before["pv"][:6]] == [1, 2, 3, 4, 5, 6], before["pv"]
+    for ply, mv, text in before["pv"]:
+        assert text == "%d.\u00a0%s" % (ply, mv), text
+    line = [mv for _, mv, _ in before["pv"][:6]]
+    driver.find_elements(By.CSS_SELECTOR, "#pv span.pvm")[5].click()
+    settle(driver, 6)
+    assert at(driver)[0] == line
+    after = numbered(driver)
+    assert [(p[0], p[1]) for p in after["played"]] == list(enumerate(line, 1))
+    refs = [native(tables, "standard", line[:i]) for i in range(len(line) + 1)]
+    sides = {"white": "White", "black": "Black"}
+    for (ply, mv, result, text), point in zip(after["played"], after["chart"][1:]):
+        entry = next(m for m in refs[ply - 1]["moves"] if m["move"] == mv)
+        assert result == mover_text(entry["result"], entry["plies"]), (ply, mv, result, entry)
+        assert text.startswith("%d. %s %s" % (ply, mv, result)), text
+        side = refs[ply - 1]["to_move"]
+        assert point[:3] == [ply, side, result], (point, ply, side, result)
+        assert point[3].startswith("ply %d, %s: %s for %s" % (ply, mv, result, sides[side])), point[3]
+    start = after["chart"][0]
+    assert start[:3] == [0, refs[0]["to_move"], value_text(refs[0]["value"], refs[0]["plies"])], start
+    # the variation from here: its first move is ply 7, and it is the engine's line
+    assert after["pv"][0][0] == 7 and [mv for _, mv, _ in after["pv"]] == refs[-1]["pv"][:len(after["pv"])]
+    # the position's own moves: each result is `fano query --json`'s
+    assert [list(x) for x in page_state(driver)["legal"]] == \
+        [[m["move"], mover_text(m["result"], m["plies"])] for m in refs[-1]["moves"]]
+
+
+def test_page_asks_the_api_only_under_v2(driver, serve_url):
+    """Over `fano serve`, the page's every request to the API (position,
+    picture, players, a player's move, "why?", a puzzle) goes to /api/v2, and
+    the position's answer carries the principal variation (no separate request)."""
+    open_page(driver, serve_url, "#moves=C4,t3", explore=False)
+    driver.execute_script("performance.setResourceTimingBufferSize(100000);")
+    # the side pickers offer a human and the levels the API lists, in its order and words
+    import urllib.request
+    with urllib.request.urlopen(serve_url + "api/v2/players", timeout=10) as r:
+        levels = [[p["name"], p["label"]] for p in json.load(r)["players"]]
+    for side in ("white", "black"):
+        offered = driver.execute_script(
+            "return Array.from(document.getElementById(arguments[0] + '-player').options)"
+            ".map(function (o) { return [o.value, o.textContent]; });", side)
+        assert offered == [["human", "human"]] + levels, offered
+    # White's best move, then Black's computer player (perfect 50%) answers through /player
+    driver.find_element(By.ID, "play-best").click()
+    wait(driver, lambda d: ready(d) and len(at(d)[0]) == 4 and
+         d.find_element(By.TAG_NAME, "body").get_attribute("data-thinking") is None)
+    driver.execute_script(EXPLORE_JS)  # both sides human: the analysis in sight
+    li = driver.find_element(By.CSS_SELECTOR, "#legal-moves li[data-move]")
+    driver.execute_script("arguments[0].focus();", li.find_element(By.CSS_SELECTOR, "button.why"))
+    wait(driver, lambda d: d.find_element(By.ID, "refutation").get_attribute("data-for"))
+    driver.find_element(By.CSS_SELECTOR, '#chart .pt[data-ply="1"]').click()
+    settle(driver, 1)
+    driver.find_element(By.ID, "puzzle-new").click()
+    wait(driver, lambda d: ready(d) and d.find_element(By.ID, "puzzle-info").text)
+    paths = driver.execute_script("""
+      return performance.getEntriesByType('resource').map(function (e) { return new URL(e.name).pathname; });""")
+    api = [p for p in paths if p.startswith("/api")]
+    assert api and all(p.startswith("/api/v2/") for p in api), api
+    assert "/api/v2/players" in api and "/api/v2/standard" in api and "/api/v2/standard/svg" in api, api
+    assert any(p.endswith("/puzzle") for p in api), api
+    assert not any(p.endswith("/mainline") for p in api), api
+
+
 def test_finished_game_says_so(driver, app, tables):
     moves = []
     while True:
@@ -679,9 +766,9 @@ def test_fano_serve_serves_the_static_app(driver, web_dir, tmp_path, artifacts):
         url = proc.stdout.readline().decode().strip()
         threading.Thread(target=proc.stdout.read, daemon=True).start()
         import urllib.request
-        with urllib.request.urlopen(url.rstrip("/") + "/api/v1/info", timeout=10) as r:
+        with urllib.request.urlopen(url.rstrip("/") + "/api/v2/info", timeout=10) as r:
             assert sorted(v["name"] for v in json.load(r)["variants"]) == sorted(VARIANTS)
-        with urllib.request.urlopen(url.rstrip("/") + "/api/v1/cap3?moves=C4", timeout=10) as r:
+        with urllib.request.urlopen(url.rstrip("/") + "/api/v2/cap3?moves=C4", timeout=10) as r:
             assert json.load(r)["moves_played"] == ["C4"]
         # The folder's files carry the headers of every answer, with a policy
         # that lets the page run its engine and nothing from elsewhere.

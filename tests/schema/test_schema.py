@@ -58,6 +58,24 @@ def test_schema_rejects_the_old_words(schema):
     with pytest.raises(jsonschema.ValidationError):
         validate(schema, "rated_move", {"move": "C4", "position": "-/-/-/C/-/-/- b",
                                         "category": "draw", "plies": None, "repeats": False})
+
+
+def test_schema_ties_a_moves_shape_to_its_kind_and_its_trap_to_its_result(schema):
+    placement = {"move": "C4", "from": None, "to": 4, "shape": "circle",
+                 "position": "-/-/-/C/-/-/- b", "result": "draw", "plies": None,
+                 "repeats": False, "trap": {"errors": 0, "choices": 14}}
+    validate(schema, "rated_move", placement)
+    movement = {**placement, "move": "1-7", "from": 1, "to": 7, "shape": None}
+    validate(schema, "rated_move", movement)
+    lost = {**movement, "result": "loss", "plies": 1, "trap": None}
+    validate(schema, "rated_move", lost)
+    repeats = {**movement, "repeats": True, "trap": None}
+    validate(schema, "rated_move", repeats)
+    for bad in ({**placement, "shape": None}, {**movement, "shape": "circle"},
+                {**placement, "trap": None}, {**lost, "trap": {"errors": 1, "choices": 2}},
+                {**repeats, "trap": {"errors": 0, "choices": 3}}, {**movement, "from": 8}):
+        with pytest.raises(jsonschema.ValidationError):
+            validate(schema, "rated_move", bad)
     with pytest.raises(jsonschema.ValidationError):
         validate(schema, "value_only", {"position": "-/-/-/-/-/-/- w", "value": "won",
                                         "plies": None})
@@ -181,6 +199,25 @@ def test_http_v2(schema, server):
     status, body = get(server + "/api/v2/standard?moves=" + urllib.parse.quote("C4,Q9"))
     assert status == 400
     validate(schema, "error", body)
+
+
+def test_http_v2_players(schema, server):
+    status, body = get(server + "/api/v2/players")
+    assert status == 200, body
+    validate(schema, "api_v2_players", body)
+    # Every level listed is a player the player route takes.
+    for p in body["players"]:
+        status, move = get(server + "/api/v2/standard/player?" +
+                           urllib.parse.urlencode({"player": p["name"], "moves": "C4"}))
+        assert status == 200, (p, move)
+
+
+def test_http_v1_is_gone_and_names_v2(schema, server):
+    for path in ("/api/v1/info", "/api/v1/standard?moves=C4", "/api/v1/standard/mainline?moves=C4"):
+        status, body = get(server + path)
+        assert status == 404, (path, body)
+        validate(schema, "error", body)
+        assert "/api/v2" + path.split("?")[0][len("/api/v1"):] in body["error"], body
 
 
 def test_http_v2_rules(schema, server):

@@ -5,19 +5,19 @@ import { onShape, onSpace } from "./play.js";
 import { renderPuzzle } from "./puzzles.js";
 import { renderRulesInPlay } from "./readings.js";
 import { renderSolutionSays } from "./intro.js";
-import { better, moverResultFull } from "./results.js";
+import { ratedMove, resultOf } from "./results.js";
 import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
 import { loadStats } from "./stats.js";
 
 // ---- rendering --------------------------------------------------------------
-export function render(svgText, pv) {
+export function render(svgText) {
   renderBoard(svgText);
   renderOverlay();
   renderSupply();
   renderValue();
   renderLegal();
   renderPlayed();
-  renderPv(pv);
+  renderPv();
   renderChart();
   renderPuzzle();
   if ($("stats").open) loadStats();
@@ -75,11 +75,8 @@ export function el(name, attrs, parent) {
 }
 export function movesFrom(space) { return S.data.moves.filter(function (m) { return m.from === space; }); }
 export function placementsOf(shape) { return S.data.moves.filter(function (m) { return m.from == null && m.shape === shape; }); }
-export function bestOf(list) {
-  var best = null;
-  list.forEach(function (m) { var r = moverResultFull(m); if (!best || better(r, best)) best = r; });
-  return best;
-}
+// The best result of some of the legal moves: the API lists them best first.
+export function bestOf(list) { return list.length ? resultOf(list[0]) : null; }
 
 export function renderOverlay() {
   var svg = S.svg;
@@ -91,11 +88,11 @@ export function renderOverlay() {
   var markers = [];
   drawLastMove(g);
   if (sel && sel.kind === "piece") {
-    movesFrom(sel.from).forEach(function (m) { markers.push({ space: m.to, r: moverResultFull(m), move: m.move }); });
+    movesFrom(sel.from).forEach(function (m) { markers.push({ space: m.to, r: resultOf(m), move: m.move }); });
     var p = S.spaces[sel.from];
     if (p) el("circle", { cx: p.x, cy: p.y, r: 22, fill: "none", stroke: "#f0b400", "stroke-width": 4, "class": "selection", "pointer-events": "none" }, g);
   } else if (sel && sel.kind === "shape") {
-    placementsOf(sel.shape).forEach(function (m) { markers.push({ space: m.to, r: moverResultFull(m), move: m.move }); });
+    placementsOf(sel.shape).forEach(function (m) { markers.push({ space: m.to, r: resultOf(m), move: m.move }); });
   } else if (!d.game_over) {
     var froms = {};
     d.moves.forEach(function (m) { if (m.from != null) froms[m.from] = true; });
@@ -133,10 +130,7 @@ export function renderOverlay() {
 // The last move: a ring around the space of a placement, an arrow for a movement.
 export function drawLastMove(g) {
   if (!S.pos) return;
-  /** @type {import("./types").RatedMove | null} */
-  var entry = null;
-  var before = S.answers[S.pos - 1], mv = S.line[S.pos - 1];
-  (before.moves || []).forEach(function (m) { if (m.move === mv) entry = m; });
+  var mv = S.line[S.pos - 1], entry = ratedMove(S.answers[S.pos - 1], mv);
   if (!entry) return;
   var colour = "#1f5fbf";
   var lg = el("g", { "class": "last-move", "data-move": mv, "pointer-events": "none" }, g);

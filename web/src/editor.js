@@ -31,7 +31,7 @@ export function checkPosition() {
     if (token !== S.editToken) return null;
     $("editor-status").setAttribute("data-verdict", "ok");
     editorStatus("Legal, and games reach it: " + (a.game_over ? a.game_over.text : sideName(a.to_move) + " to move, " +
-                 valueText(a.category, a.plies)) + ".");
+                 valueText(a.value, a.plies)) + ".");
     return a;
   }, function (e) {
     if (token !== S.editToken) return null;

@@ -127,13 +127,12 @@ export function gp(moves) {
   if (S.start) p.position = S.start;
   return p;
 }
-// The routes of the reading in play: the one vocabulary (/api/v2) for the
-// picture and the principal variation; the position itself still from
-// /api/v1, whose rated moves carry what the board's clicks and the draw
-// analysis read (each move's from, to and shape, its trap), which /api/v2's
-// do not yet.
+// The routes of the reading in play, in the one vocabulary (/api/v2): the
+// position's report ("": `fano query --json`'s, with its principal variation
+// and each move's result for its mover, spaces, shape and trap) or another
+// route of the reading ("svg", "player", ...).
 export function vpath(kind) {
-  return (kind ? "/api/v2/" : "/api/v1/") + encodeURIComponent(S.variant) + (kind ? "/" + kind : "");
+  return "/api/v2/" + encodeURIComponent(S.variant) + (kind ? "/" + kind : "");
 }
 export function getPos(moves) {
   var key = S.variant + "|" + (S.start || "") + "|" + moves.join(",");
@@ -159,6 +158,11 @@ export function listVariants() {
       return r;
     });
   });
+}
+// The levels a person may choose a computer opponent from, strongest first
+// (GET /api/v2/players, from C++): [{name, label}].
+export function listPlayers() {
+  return apiJson("/api/v2/players", {}).then(function (j) { return j.players; });
 }
 export function nextFrame() { return new Promise(function (r) { setTimeout(r, 30); }); }
 // Static mode: solve the variant in the page the first time it is chosen.

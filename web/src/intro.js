@@ -29,10 +29,10 @@ export function renderSolutionSays() {
   /** @type {PositionAnswer} */
   var a = start;
   if (a.game_over) { el.textContent = ""; return; }
-  var losing = a.moves.filter(function (m) { return m.category === "win"; });  // the opponent wins after it
-  var winning = a.moves.filter(function (m) { return m.category === "loss"; });
+  var losing = a.moves.filter(function (m) { return m.result === "loss"; });  // results for the mover
+  var winning = a.moves.filter(function (m) { return m.result === "win"; });
   var text = "The solution of " + S.variant + ": with perfect play the start is " +
-    (a.category === "draw" ? "a draw" : "a " + a.category + " for " + sideName(a.to_move) + " in " + a.plies + " plies") + ". ";
+    (a.value === "draw" ? "a draw" : "a " + a.value + " for " + sideName(a.to_move) + " in " + a.plies + " plies") + ". ";
   if (winning.length) text += winning.length + " of the " + a.moves.length + " first moves win (" +
     winning.map(function (m) { return m.move; }).join(", ") + "). ";
   if (losing.length) text += losing.length + " of the " + a.moves.length + " first moves lose (" +

@@ -1,10 +1,10 @@
 // @ts-check
 import { applyFlip } from "./board.js";
 import { checkPosition, editorText, explorePosition } from "./editor.js";
-import { listVariants, workerEngine } from "./engine.js";
+import { listPlayers, listVariants, workerEngine } from "./engine.js";
 import { go } from "./navigate.js";
 import { renderValue } from "./panels.js";
-import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, playMove, redo, redrawSelection, scheduleEngine, undo } from "./play.js";
+import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, playMove, redo, redrawSelection, scheduleEngine, setPlayers, undo } from "./play.js";
 import { loadPuzzle, renderPuzzle } from "./puzzles.js";
 import { populateVariants } from "./readings.js";
 import { fromHash } from "./route.js";
@@ -66,15 +66,23 @@ $("variant").addEventListener("change", function () {
   var g = S.games[v] || { line: [], pos: 0, start: null };
   go(v, g.line, g.pos, "push", { loadPrefix: true, start: g.start });
 });
+// The side pickers: a human, or a level the engine offers (listPlayers).
+export function fillPlayers(levels) {
+  setPlayers(levels);
+  ["white", "black"].forEach(function (c) {
+    var sel = $(c + "-player");
+    sel.innerHTML = "";
+    PLAYERS.forEach(function (p) {
+      var o = document.createElement("option");
+      o.value = p.name;
+      o.textContent = p.label;
+      sel.appendChild(o);
+    });
+    sel.value = S.players[c];
+  });
+}
 ["white", "black"].forEach(function (c) {
   var sel = $(c + "-player");
-  PLAYERS.forEach(function (p) {
-    var o = document.createElement("option");
-    o.value = p[0];
-    o.textContent = p[1];
-    sel.appendChild(o);
-  });
-  sel.value = S.players[c];
   sel.addEventListener("change", function () {
     S.players[c] = sel.value;
     if (!S.busy && S.data) { renderValue(); if (isComputer(S.data.to_move)) scheduleEngine(); else clearEngine(); }
@@ -121,8 +129,9 @@ export function start() {
       navigator.serviceWorker.register("sw.js").catch(function () { /* offline copies are optional */ });
     }
   }
-  ready.then(listVariants).then(function (names) {
-    populateVariants(names);
+  ready.then(function () { return Promise.all([listVariants(), listPlayers()]); }).then(function (both) {
+    fillPlayers(both[1]);
+    populateVariants(both[0]);
     return fromHash("replace");
   }).catch(function (e) {
     status("Error: " + errText(e), true);

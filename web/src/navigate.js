@@ -1,6 +1,6 @@
 // @ts-check
 import { render } from "./board.js";
-import { apiJson, apiText, ensureSolved, getPos, gp, reason, vpath } from "./engine.js";
+import { apiText, ensureSolved, getPos, gp, reason, vpath } from "./engine.js";
 import { sideName } from "./panels.js";
 import { clearEngine, isComputer, redrawSelection, scheduleEngine } from "./play.js";
 import { $, S, errText, setReady, status } from "./state.js";
@@ -78,11 +78,8 @@ export function go(variant, line, pos, how, opts) {
     var moves = line.slice(0, pos);
     var later = [];
     for (var i = pos + 1; i <= line.length; i++) later.push(getPos(line.slice(0, i)));
-    return Promise.all([
-      Promise.all(later),
-      apiText(vpath("svg"), gp(moves)),
-      apiJson(vpath("mainline"), gp(moves)).catch(function (e) { return { error: errText(e) }; })
-    ]);
+    // (the position's answer, already in hand, carries its principal variation)
+    return Promise.all([Promise.all(later), apiText(vpath("svg"), gp(moves))]);
   }).then(function (/** @type {any[] | null} */ out) {
     if (!out || token !== S.token) return false;
     S.line = line;
@@ -94,7 +91,7 @@ export function go(variant, line, pos, how, opts) {
     S.selection = null;
     S.thinking = false;
     writeHash(how);
-    render(out[0], out[1]);
+    render(out[0]);
     document.body.removeAttribute("data-stale");
     if (res.failed) {
       status("The link's move " + res.failed.ply + " (" + res.failed.move + ") was not played: " +

@@ -2,7 +2,7 @@
 // @ts-check
 import { go } from "./navigate.js";
 import { goTo, humanPlay, isComputer, playerName } from "./play.js";
-import { RANK, moverResult, valueText } from "./results.js";
+import { plyLabel, ratedMove, resultOf, valueText } from "./results.js";
 import { $, PV_SHOWN, S, actionable, listAction } from "./state.js";
 import { puzzleHides } from "./puzzles.js";
 import { showRefutation } from "./why.js";
@@ -33,12 +33,12 @@ export function renderValue() {
     cap.textContent = "Game over: " + d.game_over.text;
     cap.className = "over";
   } else {
-    v.textContent = valueText(d.category, d.plies);
-    v.className = d.category || "";
+    v.textContent = valueText(d.value, d.plies);
+    v.className = d.value || "";
     tm.textContent = sideName(d.to_move) + " to move" + (d.history_note ? " (" + d.history_note + ")" : "");
     var who = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : "";
     cap.textContent = sideName(d.to_move) + " to move" + who +
-      (analysisShown() ? ": " + valueText(d.category, d.plies) : "");
+      (analysisShown() ? ": " + valueText(d.value, d.plies) : "");
     cap.className = "";
   }
 }
@@ -54,7 +54,7 @@ export function renderLegal() {
   var ul = $("legal-moves");
   ul.innerHTML = "";
   S.data.moves.forEach(function (m) {
-    var r = moverResult(m);
+    var r = resultOf(m);
     var li = document.createElement("li");
     li.setAttribute("data-move", m.move);
     li.setAttribute("data-result", r.text);
@@ -93,63 +93,67 @@ export function renderLegal() {
   }
 }
 
+// A move is a blunder when its result for its mover is not the value of the
+// position it was played in (that value is the best move's result).
+export function isBlunderMove(before, entry) { return !!before && !!entry && entry.result !== before.value; }
+
 export function renderPlayed() {
   var ol = $("moves-played");
   ol.innerHTML = "";
   S.line.forEach(function (mv, i) {
     var li = document.createElement("li");
     li.setAttribute("data-move", mv);
+    li.setAttribute("data-ply", String(i + 1));
     var before = S.answers[i];
-    li.appendChild(document.createTextNode((Math.floor(i / 2) + 1) + (i % 2 ? "\u2026 " : ". ") + mv + " "));
+    li.appendChild(document.createTextNode(plyLabel(i + 1) + " " + mv + " "));
     if (i >= S.pos) {
       li.classList.add("future");
       li.setAttribute("data-future", "1");
     } else if (before) {
-      var entry = null;
-      before.moves.forEach(function (m) { if (m.move === mv) entry = m; });
+      var entry = ratedMove(before, mv);
       if (entry) {
-        var r = moverResult(entry);
+        var r = resultOf(entry);
         li.setAttribute("data-result", r.text);
         li.appendChild(resSpan(r));
-        if (RANK[r.cat] < RANK[before.category || "draw"]) {
+        if (isBlunderMove(before, entry)) {
           li.classList.add("blunder");
           li.setAttribute("data-blunder", "1");
           var b = document.createElement("span");
           b.className = "blunder-mark";
           b.textContent = " ?? ";
-          b.title = "blunder: position was " + valueText(before.category, before.plies) + " for the mover";
+          b.title = "blunder: position was " + valueText(before.value, before.plies) + " for the mover";
           li.appendChild(b);
         }
       }
     }
     if (i === S.pos - 1) li.classList.add("current");
     li.title = "go to the position after this move";
-    listAction(li, "go to move " + (i + 1) + ", " + mv + (li.getAttribute("data-result") ? ": " +
+    listAction(li, "go to ply " + (i + 1) + ", " + mv + (li.getAttribute("data-result") ? ": " +
                li.getAttribute("data-result") + " for the mover" : "") + (li.getAttribute("data-blunder") ? ", a blunder" : ""),
                function () { goTo(i + 1); });
     ol.appendChild(li);
   });
 }
 
-export function renderPv(pv) {
-  var box = $("pv");
+// The principal variation of the position shown (its answer's pv, pv_end and
+// pv_continues_drawn), each move numbered by its ply in the game.
+export function renderPv() {
+  var box = $("pv"), d = S.data;
   box.innerHTML = "";
-  if (!pv || pv.error) {
-    box.textContent = pv && pv.error ? "(unavailable: " + pv.error + ")" : "";
-    return;
-  }
-  var line = pv.mainline || [];
+  var line = d.pv || [], end = d.pv_end;
   if (!line.length) box.appendChild(document.createTextNode("(no moves) "));
   var shown = line.slice(0, PV_SHOWN);
-  shown.forEach(function (m, i) {
+  shown.forEach(function (mv, i) {
+    var ply = S.pos + i + 1;
     var sp = document.createElement("span");
     sp.className = "pvm";
-    sp.setAttribute("data-move", m.move);
-    sp.textContent = m.move;
+    sp.setAttribute("data-move", mv);
+    sp.setAttribute("data-ply", String(ply));
+    sp.textContent = plyLabel(ply) + "\u00a0" + mv;
     sp.title = "play up to here";
-    actionable(sp, "play the principal variation up to " + m.move + " (move " + (i + 1) + ")", function () {
+    actionable(sp, "play the principal variation up to ply " + ply + ", " + mv, function () {
       if (S.busy || S.thinking) return;
-      var extra = shown.slice(0, i + 1).map(function (x) { return x.move; });
+      var extra = shown.slice(0, i + 1);
       go(S.variant, S.line.slice(0, S.pos).concat(extra), S.pos + extra.length, "push");
     });
     box.appendChild(sp);
@@ -157,17 +161,17 @@ export function renderPv(pv) {
   });
   var e = document.createElement("div");
   e.className = "pv-end";
-  // continues_drawn: the engine cut a drawn line (no repetition yet) at its bound.
-  var stopped = pv.continues_drawn ? "; the line stops after " + line.length +
+  // pv_continues_drawn: the engine cut a drawn line (no repetition yet) at its bound.
+  var stopped = d.pv_continues_drawn ? "; the line stops after " + line.length +
     " moves with no repetition yet, and best play keeps the draw" : "";
   if (line.length > shown.length) {
     e.setAttribute("data-cut", "1");
     var more = line.length - shown.length;
-    e.textContent = "\u2026 continues " + (pv.value === "draw" ? "drawn " : "") + "for " + more +
+    e.textContent = "\u2026 continues " + (d.value === "draw" ? "drawn " : "") + "for " + more +
                     " more move" + (more === 1 ? "" : "s") +
-                    (pv.end && pv.end.text ? " \u2192 " + pv.end.text : " (not shown)") + stopped;
-  } else if (pv.end && pv.end.text) {
-    e.textContent = "\u2192 " + pv.end.text;
+                    (end && end.text ? " \u2192 " + end.text : " (not shown)") + stopped;
+  } else if (end && end.text) {
+    e.textContent = "\u2192 " + end.text;
   } else if (line.length) {
     e.textContent = "\u2026 continues drawn" + stopped;
   }

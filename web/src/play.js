@@ -144,16 +144,16 @@ export function onMoveInput(ev) {
   humanPlay(m.move);
 }
 
-// The players a side can be: a human, or one of the API's players (fano/players.hpp),
-// strongest first. "engine" is the trap-setting perfect engine (its move is in every answer).
-export var PLAYERS = [["human", "human"], ["engine", "engine: perfect, sets traps"], ["perfect", "perfect (any best move)"],
-               ["perfect:0.8", "perfect 80% of moves"], ["nonlosing", "random non-losing"],
-               ["perfect:0.5", "perfect 50% of moves"], ["search:3", "search 3 plies"], ["search:2", "search 2 plies"],
-               ["search:1", "search 1 ply"], ["greedy", "greedy (avoids forming a line)"], ["random", "random"]];
+// The players a side can be: a human, or one of the levels the API offers
+// (GET /api/v2/players: fano/players.hpp's player_levels, strongest first), set
+// by setPlayers. "engine" is the trap-setting perfect engine (its move is in every answer).
+/** @type {import("./types").PlayerLevel[]} */
+export var PLAYERS = [{ name: "human", label: "human" }];
+export function setPlayers(levels) { PLAYERS = [{ name: "human", label: "human" }].concat(levels); }
 export function isComputer(c) { return S.players[c] !== "human"; }
 export function playerName(c) {
   var n = S.players[c];
-  PLAYERS.forEach(function (p) { if (p[0] === n) n = p[1]; });
+  PLAYERS.forEach(function (p) { if (p.name === n) n = p.label; });
   return n;
 }
 // The move of the side to move's computer player: the engine's from the answer, the

@@ -3,7 +3,7 @@ import { apiJson } from "./engine.js";
 import { go } from "./navigate.js";
 import { applyAnalysis, sideName } from "./panels.js";
 import { goTo } from "./play.js";
-import { moverResult, valueText } from "./results.js";
+import { ratedMove, valueText } from "./results.js";
 import { $, S, errText, setReady, status } from "./state.js";
 
 // ---- puzzles: exactly one move keeps the value (the API finds them in the table) ----
@@ -52,8 +52,7 @@ export function renderPuzzle() {
                   ". " + p.tempting + " other move" + (p.tempting === 1 ? " looks" : "s look") + " safe.";
   box.appendChild(d);
   if (S.pos >= 1) {
-    var mv = S.line[0], entry = null;
-    S.answers[0].moves.forEach(function (m) { if (m.move === mv) entry = m; });
+    var mv = S.line[0], entry = ratedMove(S.answers[0], mv);
     var ok = mv === p.solution;
     if (ok) noteSolved(p);
     var v = document.createElement("div");
@@ -61,7 +60,7 @@ export function renderPuzzle() {
     box.setAttribute("data-result", ok ? "solved" : "wrong");
     // a wrong try says so without the answer (its value stays hidden until the solution is shown)
     v.textContent = ok ? "Solved: " + mv + " is the only move that " + (p.value === "win" ? "keeps the win." : "saves the draw.")
-                       : "Not " + mv + (S.puzzleShown ? ": it gives " + (entry ? moverResult(entry).text : "the value away") : "") +
+                       : "Not " + mv + (S.puzzleShown ? ": it gives " + (entry ? valueText(entry.result, entry.plies) : "the value away") : "") +
                          ". Try again, or show the solution.";
     box.appendChild(v);
     if (!ok) {

@@ -1,23 +1,27 @@
 // @ts-check
-// ---- results --------------------------------------------------------------
-export function valueText(category, plies) {
-  if (category === "draw" || category == null) return "draw";
-  return plies == null ? category : category + " in " + plies;
+// ---- results: the API's words, as the page shows them -------------------------
+// A value ("win", "draw", "loss") with its plies, as the API gives them: a
+// position's value for its side to move, or a move's result for its mover.
+export function valueText(value, plies) {
+  if (value === "draw" || value == null) return "draw";
+  return plies == null ? value : value + " in " + plies;
 }
-export function moverResult(m) {  // API move entry (side to move after it) -> the mover's result
-  if (m.category === "loss") return { cat: "win", text: m.plies == null ? "win" : "win in " + (m.plies + 1) };
-  if (m.category === "win") return { cat: "loss", text: m.plies == null ? "loss" : "loss in " + (m.plies + 1) };
-  return { cat: "draw", text: "draw" };
+/**
+ * A move's result for its mover, as the API gives it, with its words.
+ * @param {import("./types").RatedMove} m
+ * @returns {{cat: import("./types").Value, text: string, plies: number | null}}
+ */
+export function resultOf(m) { return { cat: m.result, text: valueText(m.result, m.plies), plies: m.plies }; }
+/**
+ * The rated move `move` of an answer (the move of ply N is in the answer of
+ * ply N - 1), or null.
+ * @param {import("./types").PositionAnswer} answer @param {string} move
+ * @returns {import("./types").RatedMove | null}
+ */
+export function ratedMove(answer, move) {
+  var found = null;
+  (answer && answer.moves || []).forEach(function (m) { if (!found && m.move === move) found = m; });
+  return found;
 }
-export var RANK = { loss: 0, draw: 1, win: 2 };
-export function better(a, b) {
-  if (RANK[a.cat] !== RANK[b.cat]) return RANK[a.cat] > RANK[b.cat];
-  if (a.cat === "win") return a.plies < b.plies;
-  if (a.cat === "loss") return a.plies > b.plies;
-  return false;
-}
-export function moverResultFull(m) {
-  var r = moverResult(m);
-  r.plies = m.plies == null ? 0 : m.plies + 1;
-  return r;
-}
+// Plies are numbered from the start of the game: ply N is the Nth move played.
+export function plyLabel(n) { return n + "."; }

@@ -40,34 +40,51 @@ export interface GameEnd {
   loser: "white" | "black" | null;
   text: string;
 }
-/** A legal move as the position route rates it. */
+/** A legal move as the position route rates it (rated_move in schema/fano.schema.json). */
 export interface RatedMove {
   move: string;
+  /** the space a movement leaves; null for a placement */
   from: number | null;
   to: number;
+  /** a placement's shape; null for a movement */
   shape: "circle" | "triangle" | null;
   position: string;
-  category: Value;
+  /** for the player making the move */
+  result: Value;
   plies: number | null;
   repeats: boolean;
+  /** a drawing move that does not repeat: the opponent's replies that lose, of those she chooses among */
   trap: { errors: number; choices: number } | null;
 }
-/** GET /api/v1/{variant}?moves=...: a position and its rated moves. */
+/** GET /api/v2/{variant}?moves=...: a position's report (`fano query --json`'s) and the game's head. */
 export interface PositionAnswer {
   variant: string;
+  stack_cap: number;
+  adjacency: string;
   start: string;
   moves_played: string[];
   position: string;
   to_move: "white" | "black";
-  category: Value;
+  /** for the side to move, under the game's history */
+  value: Value;
   plies: number | null;
-  table_category: Value;
+  table_value: Value;
   table_plies: number | null;
   game_over: GameEnd | null;
-  history_note: string | null;
-  supply: Record<"white" | "black", { circle: number; triangle: number }>;
+  /** best first */
   moves: RatedMove[];
   engine_move: string | null;
+  /** the principal variation from here */
+  pv: string[];
+  pv_end: GameEnd | null;
+  pv_continues_drawn: boolean;
+  history_note: string | null;
+  supply: Record<"white" | "black", { circle: number; triangle: number }>;
+}
+/** GET /api/v2/players: a level a person may choose an opponent from. */
+export interface PlayerLevel {
+  name: string;
+  label: string;
 }
 
 /** The engine in WebAssembly: the C functions by name, each answering JSON text. */

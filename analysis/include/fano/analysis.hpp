@@ -38,6 +38,15 @@ class UnreachablePosition : public std::runtime_error {
 // found by undoing the last move, when no game reaches `st`.
 Outcome probe_or_unreachable(const Tablebase& tb, const Rules& rules, State st);
 
+// The trap a move into `child` sets for a fallible opponent who plays uniformly
+// among her moves that form no line (all of her moves when each forms one):
+// `errors` of her `choices` worsen her result (table values). {0, 0} when the
+// game is over in `child`.
+struct TrapChance {
+  int errors = 0;
+  int choices = 0;
+};
+
 // One legal move with the result it gives its player under perfect play.
 struct RatedMove {
   Move move;
@@ -45,6 +54,11 @@ struct RatedMove {
   Outcome result;  // for the player making the move
   // The move recreates an earlier position of the game: it ends the game drawn (rule 3).
   bool repeats = false;
+  // The trap the move sets (trap_chance of `child`): set by analyse() for a
+  // drawing move that does not repeat (a win or a loss is decided whatever
+  // the opponent does, and a repetition ends the game); unset otherwise and
+  // in rate_moves' answers, which do not compute it.
+  std::optional<TrapChance> trap{};
 };
 
 // Every legal move of the side to move, best first (faster wins, then draws,
@@ -69,14 +83,7 @@ Outcome game_value(const Tablebase& tb, const GameRecord& game);
 // opponent's best result there: the fewer, the more traps a move into `child` sets.
 int keeping_replies(const Tablebase& tb, const Rules& rules, State child);
 
-// The trap a move into `child` sets for a fallible opponent who plays uniformly
-// among her moves that form no line (all of her moves when each forms one):
-// `errors` of her `choices` worsen her result (table values). {0, 0} when the
-// game is over in `child`.
-struct TrapChance {
-  int errors = 0;
-  int choices = 0;
-};
+// The trap a move into `child` sets (TrapChance).
 TrapChance trap_chance(const Tablebase& tb, const Rules& rules, State child);
 
 // The engine's choice, as an index into `rated` (rate_moves' output, non-empty):

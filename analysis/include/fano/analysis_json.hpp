@@ -9,9 +9,9 @@
 namespace fano {
 
 // {"position", "to_move", "value", "plies", "table_value", "table_plies",
-//  "game_over": null | {reason, line, loser, text}, "moves": [{"move",
-//  "position", "result", "plies", "repeats"}...] best first, "engine_move",
-//  "pv": [moves], "pv_end": null | {reason, line, loser, text}, "history_note"}.
+//  "game_over": null | {reason, line, loser, text}, "moves": [rated_move_json...]
+//  best first, "engine_move", "pv": [moves], "pv_end": null | {reason, line,
+//  loser, text}, "pv_continues_drawn", "history_note"}.
 // Results are for the player making the move; value and plies for the side to move.
 Json report_json(const PositionReport& report);
 
@@ -22,7 +22,11 @@ Json report_json(const PositionReport& report);
 //  loser, text}, "winner": "white" | "black" | null}.
 Json engine_game_json(const EngineGame& game);
 
-// One rated move: {"move", "position", "result", "plies", "repeats"}.
+// One rated move: {"move", "from": 1..7 | null (a placement), "to": 1..7,
+// "shape": "circle" | "triangle" (a placement) | null, "position", "result",
+// "plies", "repeats", "trap": {"errors", "choices"} | null}. The trap is the
+// move's RatedMove::trap: analyse() sets it for a drawing move that does not
+// repeat, so in a report it is null exactly for the other moves.
 Json rated_move_json(const RatedMove& m);
 
 // The principal variation of a report as move objects: {"position",

@@ -90,6 +90,16 @@ PlayerSpec parse_player(std::string_view text);
 // The name parse_player reads back ("search:3", "mirror:reflect-y", "perfect:0.8":
 // the shortest decimal that reads back as P).
 std::string player_name(const PlayerSpec& player);
+// The levels a person may choose an opponent from (the explorer's side
+// pickers, through GET /api/v2/players), strongest first: each a name that
+// parse_player reads and that player_name writes back, and a few words on
+// how it plays.
+struct PlayerLevel {
+  std::string_view name;
+  std::string_view label;
+};
+std::span<const PlayerLevel> player_levels();
+
 // True for players that read the tablebase (perfect, engine, keeping, nonlosing,
 // perfect:P).
 bool needs_table(const PlayerSpec& player);

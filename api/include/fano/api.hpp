@@ -29,7 +29,7 @@ namespace fano::server {
 // A table the server answers from.
 struct ServedTable {
   Tablebase table;
-  std::string path;  // where it was read from, for /api/v1/info
+  std::string path;  // where it was read from, for /api/v2/info
 };
 
 struct Request {
@@ -103,8 +103,6 @@ struct Route {
   std::string_view pattern;  // "/api/v2/{variant}/mainline": "{variant}" is one path segment
   RouteCost cost;
   RouteCaching caching;
-  // Version 1, the explorer page's shape: kept while the page reads it, then removed.
-  bool deprecated;
   std::size_t max_items;  // the most items its body takes (the batch), else 0
   Response (*answer)(const RouteCall&);
 };
@@ -114,7 +112,8 @@ std::span<const Route> routes();
 
 // What a request's method and path name: the route, or the error kind and
 // message of the refusal (404 no such route, 405 a method the path does not
-// take). `variant` is the "{variant}" segment, when the route has one.
+// take; a path of the API's version 1, gone, is a 404 naming its version 2
+// path). `variant` is the "{variant}" segment, when the route has one.
 struct RouteMatch {
   const Route* route = nullptr;
   std::string_view variant;
@@ -128,7 +127,7 @@ struct ApiTables;  // api.cpp: the tables held, with what is derived from them
 class Api {
  public:
   // One table per served variant (at most one each); `version` is reported by
-  // /api/v1/info. Answers are kept in a cache of at most `cache_bytes` (0: none).
+  // /api/v2/info. Answers are kept in a cache of at most `cache_bytes` (0: none).
   Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes = 64 << 20);
   ~Api();
 

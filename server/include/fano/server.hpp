@@ -42,7 +42,7 @@ struct ServerOptions {
   // (their connections then close); idle and reading connections close at once.
   std::chrono::milliseconds shutdown_grace{1500};
   // A folder served at / (the static explorer, build/web): its files answer
-  // GET and HEAD before the Api, which keeps /api and /api/v1. Empty: the
+  // GET and HEAD before the Api, which keeps /api and /api/v2. Empty: the
   // Api's embedded page answers /.
   std::string web_dir;
 };
