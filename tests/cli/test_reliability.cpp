@@ -476,7 +476,6 @@ TEST(BadUserInput, FlagsAreRejected) {
       {{"info", "--adjacency", ""}, 2, "--adjacency"},
       {{"query", "--stack-cap", "5", "--moves", "C4"}, 2, "--stack-cap"},
       {{"query", "--tb", out}, 2, "POSITION"},
-      {{"query", "--tb", out, "--moves", "C4", "--position=-/-/-/-/-/-/- w"}, 2, ""},
       {{"query", "--depth", "3"}, 2, "depth"},
   };
   for (const BadInput& c : cases) expect_user_error(c);
