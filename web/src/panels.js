@@ -104,7 +104,7 @@ export function renderPlayed() {
     if (i >= S.pos) {
       li.classList.add("future");
       li.setAttribute("data-future", "1");
-    } else if (before) {
+    } else if (before && !puzzleHides()) {  // an open puzzle's tries show no result
       var entry = null;
       before.moves.forEach(function (m) { if (m.move === mv) entry = m; });
       if (entry) {
