@@ -48,6 +48,7 @@ export function loadPuzzle(seed, line, at, how, grade, note) {
   if (grade) q.grade = grade;
   return apiJson("/api/v2/" + encodeURIComponent(S.variant) + "/puzzle", q).then(function (p) {
     p.asked = grade || "";
+    $("puzzle-grade").value = p.asked;  // a link's grade is the chooser's
     S.puzzle = p;
     S.puzzleShown = false;
     // a puzzle is solved, not played against the computer: both sides are the player's
