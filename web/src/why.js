@@ -2,7 +2,7 @@
 import { apiJson, getPos, gp, vpath } from "./engine.js";
 import { sideName } from "./panels.js";
 import { moverResult } from "./results.js";
-import { $, PV_SHOWN, S, errText } from "./state.js";
+import { $, PV_SHOWN, S, count, errText } from "./state.js";
 
 // ---- "why does this lose?": the best line after a move ------------------------
 export function showRefutation(m) {
@@ -30,7 +30,7 @@ export function showRefutation(m) {
     });
     var end = document.createElement("div");
     end.className = "ref-end";
-    end.textContent = (line.length > shown.length ? "\u2026 " + (line.length - shown.length) + " more, " : "") +
+    end.textContent = (line.length > shown.length ? "\u2026 " + count(line.length - shown.length) + " more, " : "") +
                       (pv.end && pv.end.text ? "\u2192 " + pv.end.text : "\u2026 continues drawn");
     box.appendChild(end);
   }, function (e) { if (token === S.token) box.textContent = "(no line: " + errText(e) + ")"; });
