@@ -4,6 +4,7 @@
 // and security headers, and the route table. The HTTP server's tests are in
 // test_server.cpp and test_server_http.cpp.
 #include <atomic>
+#include <set>
 
 #include "api_fixtures.hpp"
 #include "fano/analysis.hpp"
@@ -816,6 +817,44 @@ TEST_P(ApiVariant, PuzzleHasOneKeepingMoveAndTheGradeOfItsTrap) {
   const json bad = get_json(path, {{"seed", "1"}, {"grade", "tricky"}}, 400);
   EXPECT_EQ(bad["error"], "grade must be easy, medium or hard, not 'tricky'");
   EXPECT_EQ(get(path, {{"seed", "x"}}).status, 400);
+}
+
+// A grade the table has no puzzle of: 404 naming it; a grade it has: that
+// grade. Which grades a small reading's table holds is found here by
+// recomputing every class of it as a puzzle.
+TEST(Api, AGradeTheTableHasNoPuzzleOfIs404) {
+  Variant v = kCap2Projective;
+  v.circles = 1, v.triangles = 1;
+  const Solution sol = solve(v);
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(sol, "memory"), "memory"});
+  const Api small(std::move(tables), "test");
+  const Tablebase& tb = small.tables().front()->table;
+  const Rules rules(v);
+  std::set<std::string> held;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const State st = tb.position_at(i);
+    const Outcome value = *tb.probe(st);
+    if (value.value == Value::kLoss || legal_moves(rules, st).size() < 3) continue;
+    const PuzzleCheck c = recompute_puzzle(tb, rules, st, value);
+    if (c.keeping == 1 && c.tempting >= 1) held.insert(grade_of(c.depth, c.tempting));
+  }
+  ASSERT_FALSE(held.empty());
+  ASSERT_LT(held.size(), 3u);  // a grade is missing: the 404 is met
+  for (const std::string grade : {"easy", "medium", "hard"}) {
+    Request r;
+    r.path = "/api/v2/projective-1c1t/puzzle";
+    r.params = {{"seed", "1"}, {"grade", grade}};
+    const Response res = small.handle(r);
+    const json a = parse_json(res.body);
+    if (held.count(grade)) {
+      EXPECT_EQ(res.status, 200) << res.body;
+      EXPECT_EQ(a["difficulty"], grade);
+    } else {
+      EXPECT_EQ(res.status, 404) << res.body;
+      EXPECT_EQ(a["error"], "no puzzle of grade " + grade + " found for seed 1");
+    }
+  }
 }
 
 // Statistics: every reachable position counted once (the sums by plies equal
