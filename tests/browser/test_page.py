@@ -606,15 +606,18 @@ def test_a_reading_the_server_has_not_solved_is_offered_and_waited_for(driver, t
         driver.execute_script("""
           window.seen = [];
           var s = document.getElementById('status');
-          new MutationObserver(function () { window.seen.push([s.textContent, s.className]); })
+          new MutationObserver(function () {
+            window.seen.push([s.textContent, s.className, getComputedStyle(document.getElementById('board')).visibility]); })
             .observe(s, {childList: true, characterData: true, subtree: true, attributes: true});
           var sel = document.getElementById('variant');
           sel.value = arguments[0];
           sel.dispatchEvent(new Event('change'));""", reading)
         wait(driver, lambda d: ready(d) and page_state(d)["variant"] == reading, 300)
         seen = driver.execute_script("return window.seen;")
-        said = [t for t, _ in seen if t.startswith("The server is solving the %s reading" % reading)]
-        assert said and not [t for t, c in seen if "error" in c], seen
+        said = [(t, board) for t, _, board in seen if t.startswith("The server is solving the %s reading" % reading)]
+        assert said and not [t for t, c, _ in seen if "error" in c], seen
+        # meanwhile no board stands for the reading's (the last reading's is out of sight)
+        assert all(board == "hidden" for _, board in said), said
         spaces, msg, cls = board_and_message(driver)
         assert spaces == 7 and "error" not in cls, msg
         ref = native(tables, reading, [])
