@@ -280,11 +280,13 @@ def assert_nothing_tells_a_result(drv):
       document.querySelectorAll('#legal-moves li, #moves-played .res, #pv .pvm, #value').forEach(function (e) {
         if (shown(e) && e.textContent.trim()) out.push(e.id || e.className + ': ' + e.textContent.trim()); });
       document.querySelectorAll('[data-result]').forEach(function (e) {
-        if (shown(e) && e.id !== 'puzzle-info') out.push('data-result on ' + (e.id || e.className) + ': ' + e.getAttribute('data-result')); });
+        if (shown(e) && e.id !== 'puzzle-info')
+          out.push('data-result on ' + (e.id || e.className) + ': ' + e.getAttribute('data-result')); });
       document.querySelectorAll('[title], [aria-label]').forEach(function (e) {
         var t = (e.getAttribute('title') || '') + ' ' + (e.getAttribute('aria-label') || '');
         if (shown(e) && /\\b(win|loss) in \\d|best: /.test(t)) out.push('named: ' + t.trim()); });
-      ['play-best', 'step'].forEach(function (id) { if (!document.getElementById(id).disabled) out.push(id + ' enabled'); });
+      ['play-best', 'step'].forEach(function (id) {
+        if (!document.getElementById(id).disabled) out.push(id + ' enabled'); });
       return out;""")
     assert seen == [], seen
 
@@ -417,7 +419,8 @@ def test_legend_draws_a_stack_and_its_top_piece(driver, static_url):
     pieces = driver.execute_script("""
       return Array.from(document.querySelectorAll('#legend-stack svg .piece')).map(function (p) {
         var r = p.getBoundingClientRect();
-        return [p.getAttribute('class'), r.left + r.width / 2, r.top + r.height / 2, getComputedStyle(p).filter]; });""")
+        return [p.getAttribute('class'), r.left + r.width / 2, r.top + r.height / 2,
+                getComputedStyle(p).filter]; });""")
     (bottom, bx, by, bf), (top, tx, ty, tf) = pieces
     assert "white circle" in bottom and "black triangle" in top and "top-piece" in top, pieces
     assert tx > bx and ty < by, pieces  # the higher piece up and to the right
@@ -438,7 +441,8 @@ return Array.from(document.querySelectorAll(sel)).filter(function (e) {
   var r = e.getBoundingClientRect();
   return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.skip');
 }).map(function (e) { var r = e.getBoundingClientRect();
-  return {what: e.tagName + ' ' + (e.id || e.getAttribute('class') || '') + ' ' + (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 30),
+  return {what: e.tagName + ' ' + (e.id || e.getAttribute('class') || '') + ' ' +
+                (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 30),
           chartPly: e.closest('#chart') ? +e.getAttribute('data-ply') : null, w: r.width, h: r.height}; });"""
 
 DISABLED_CONTRAST_JS = """
@@ -503,7 +507,8 @@ def test_focus_ring_on_a_space_differs_from_the_last_move_ring(driver, static_ur
     the last move's ring is drawn too: the two rings differ in colour and in
     dash (and width), and the legend says which is which."""
     open_page(driver, static_url, "#moves=C4,t4")
-    driver.find_element(By.CSS_SELECTOR, '.supply-piece[data-colour="white"][data-shape="triangle"]').send_keys(Keys.ENTER)
+    driver.find_element(By.CSS_SELECTOR,
+                        '.supply-piece[data-colour="white"][data-shape="triangle"]').send_keys(Keys.ENTER)
     hit = driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="3"]')
     driver.execute_script("arguments[0].focus();", hit)
     driver.switch_to.active_element.send_keys(Keys.ENTER)
@@ -511,7 +516,8 @@ def test_focus_ring_on_a_space_differs_from_the_last_move_ring(driver, static_ur
     assert at(driver)[0] == ["C4", "t4", "T3"]
     rings = driver.execute_script("""
       var f = document.activeElement, l = document.querySelector('#board .last-move circle');
-      var st = function (e) { var s = getComputedStyle(e); return [s.stroke, s.strokeDasharray, parseFloat(s.strokeWidth)]; };
+      var st = function (e) {
+        var s = getComputedStyle(e); return [s.stroke, s.strokeDasharray, parseFloat(s.strokeWidth)]; };
       return [f.getAttribute('data-space'), f.matches(':focus-visible'), st(f), st(l),
               document.querySelector('#board .last-move').getAttribute('data-move')];""")
     space, visible, focus, last, last_move = rings
@@ -563,7 +569,8 @@ def test_puzzle_grade_chooser_and_solved_count_per_grade(driver, static_url, tab
         tempting = [m for m in ref["moves"] if m["result"] != ref["value"] and
                     not (m["result"] == "loss" and m["plies"] <= 2)]
         depth = max(m["plies"] if m["result"] == "loss" else ref["plies"] for m in tempting)
-        want = "easy" if depth <= 5 and len(tempting) <= 2 else "hard" if depth >= 12 or len(tempting) >= 4 else "medium"
+        want = ("easy" if depth <= 5 and len(tempting) <= 2 else
+                "hard" if depth >= 12 or len(tempting) >= 4 else "medium")  # docs/api.md's boundaries
         assert len(keeping) == 1 and want == grade, (ref, tempting)
         info = driver.find_element(By.ID, "puzzle-info").text
         assert "(%s)" % grade in info and "%d other move" % len(tempting) in info and \
@@ -591,8 +598,8 @@ def test_a_reading_the_server_has_not_solved_is_offered_and_waited_for(driver, t
     error), then shows the reading's start as `fano query` values it."""
     os.symlink(os.path.join(tables, "standard.fanotb"), str(tmp_path / "standard.fanotb"))
     log = open(os.path.join(artifacts, "serve-pending-stderr.log"), "wb")
-    proc = base.subprocess.Popen([base.FANO_BIN, "serve", "--port", "0", "--tables", str(tmp_path), "--solve-threads", "1",
-                                  "--web", os.environ.get("FANO_SERVE_WEB", "none")],
+    proc = base.subprocess.Popen([base.FANO_BIN, "serve", "--port", "0", "--tables", str(tmp_path),
+                                  "--solve-threads", "1", "--web", os.environ.get("FANO_SERVE_WEB", "none")],
                                  stdout=base.subprocess.PIPE, stderr=log)
     try:
         ready_, _, _ = base.select.select([proc.stdout], [], [], 60)
@@ -607,7 +614,8 @@ def test_a_reading_the_server_has_not_solved_is_offered_and_waited_for(driver, t
           window.seen = [];
           var s = document.getElementById('status');
           new MutationObserver(function () {
-            window.seen.push([s.textContent, s.className, getComputedStyle(document.getElementById('board')).visibility]); })
+            window.seen.push([s.textContent, s.className,
+                              getComputedStyle(document.getElementById('board')).visibility]); })
             .observe(s, {childList: true, characterData: true, subtree: true, attributes: true});
           var sel = document.getElementById('variant');
           sel.value = arguments[0];
