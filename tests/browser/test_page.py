@@ -397,12 +397,15 @@ def test_chart_words_are_at_least_12_px_on_a_phone(driver, static_url):
     is drawn at half its width there), also after the analysis was shown by its button."""
     driver.set_window_size(390, 844)
     try:
+        big = lambda d: len(d.execute_script(CHART_FONT_JS)) == 3 and all(  # noqa: E731
+            px >= 12 for _, px in d.execute_script(CHART_FONT_JS))
         open_page(driver, static_url, "#moves=C1,t3,T2,c4")
-        sizes = driver.execute_script(CHART_FONT_JS)
-        assert len(sizes) == 3 and all(px >= 12 for _, px in sizes), sizes
+        # (the chart, hidden until both sides were made human, is drawn again the frame it shows)
+        wait(driver, big, 5)
         # a game against the computer hides the chart; shown again by its button, it is drawn for its width
         open_page(driver, static_url, "#moves=C1,t3", explore=False)
         driver.find_element(By.ID, "analysis-toggle").click()
+        wait(driver, big, 5)
         sizes = driver.execute_script(CHART_FONT_JS)
         assert len(sizes) == 3 and all(px >= 12 for _, px in sizes), sizes
     finally:

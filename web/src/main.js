@@ -112,9 +112,10 @@ var chartWidth = 0;
 if (typeof ResizeObserver !== "undefined") {
   new ResizeObserver(function (entries) {
     var w = Math.round(entries[0].contentRect.width);
-    if (w === chartWidth) return;
+    // (while the page is busy, the answer on its way draws the chart for the width it finds)
+    if (w === chartWidth || !w || !S.data || S.busy) return;
     chartWidth = w;
-    if (w && S.data && !S.busy) renderChart();
+    renderChart();
   }).observe($("chart"));
 }
 window.addEventListener("popstate", function () { fromHash("none"); });
