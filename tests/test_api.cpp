@@ -4,6 +4,7 @@
 // and security headers, and the route table. The HTTP server's tests are in
 // test_server.cpp and test_server_http.cpp.
 #include <atomic>
+#include <set>
 
 #include "api_fixtures.hpp"
 #include "fano/analysis.hpp"
@@ -742,44 +743,128 @@ TEST(Api, PlayersMoveLegallyAsTheLibraryChooses) {
   EXPECT_GT(engine_wins, 0);
 }
 
+// A puzzle's numbers recomputed here, apart from the route: each move's
+// result from the table's probe of its child (not the analysis' ratings),
+// "a 1- or 2-ply look calls it safe" from the 2-ply minimax search (no table),
+// and the grade from the boundaries docs/api.md states.
+struct PuzzleCheck {
+  int keeping = 0, tempting = 0, depth = 0;
+  std::string solution;
+};
+
+PuzzleCheck recompute_puzzle(const Tablebase& tb, const Rules& rules, State st, Outcome value) {
+  PuzzleCheck c;
+  const std::vector<Move> moves = legal_moves(rules, st);
+  const std::vector<int> look = search_move_scores(GameRecord(rules, st), 2);
+  EXPECT_EQ(look.size(), moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const State child = apply_move(st, moves[i]);
+    Outcome mine{Value::kLoss, 1};  // a line formed: the mover has lost
+    if (game_over(rules, child) != GameOver::kLine) {
+      const Outcome theirs = *tb.probe(child);
+      mine = theirs.value == Value::kWin    ? Outcome{Value::kLoss, std::uint16_t(theirs.plies + 1)}
+             : theirs.value == Value::kLoss ? Outcome{Value::kWin, std::uint16_t(theirs.plies + 1)}
+                                            : Outcome{};
+    }
+    // the shallow look and the table agree on what it sees: a loss within 2 plies
+    const bool look_sees_loss = look[i] < 0;
+    EXPECT_EQ(look_sees_loss, mine.value == Value::kLoss && mine.plies <= 2)
+        << format_position(st) << " " << format_move(moves[i]);
+    if (mine.value == value.value) {
+      ++c.keeping;
+      c.solution = format_move(moves[i]);
+    } else if (!look_sees_loss) {
+      ++c.tempting;
+      c.depth = std::max(c.depth, mine.value == Value::kLoss ? int(mine.plies) : int(value.plies));
+    }
+  }
+  return c;
+}
+
+std::string grade_of(int depth, int tempting) {
+  if (depth <= 5 && tempting <= 2) return "easy";
+  if (depth >= 12 || tempting >= 4) return "hard";
+  return "medium";
+}
+
 // Puzzles: in the position given, exactly one move keeps the side to move's
-// value, counted here from the table's probes of every child (not the
-// analysis' ratings); the same seed gives the same puzzle.
-TEST_P(ApiVariant, PuzzleHasExactlyOneMoveKeepingTheValue) {
+// value and at least one is tempting; the reported counts and grade are
+// recomputed; a seed gives the same puzzle, a grade asked for is the one
+// given; a bad grade is refused.
+TEST_P(ApiVariant, PuzzleHasOneKeepingMoveAndTheGradeOfItsTrap) {
   const Variant v = GetParam();
   const Rules rules(v);
   const Tablebase& tb = table_of(v);
   const std::string path = "/api/v2/" + variant_slug(v) + "/puzzle";
-  for (const char* seed : {"1", "2", "3", "99"}) {
-    const json p = get_json(path, {{"seed", seed}});
-    ASSERT_TRUE(p.contains("position")) << p;
-    EXPECT_EQ(p, get_json(path, {{"seed", seed}}));
-    const State st = parse_position(std::string(p["position"]), v);
-    const Outcome value = *tb.probe(st);
-    EXPECT_EQ(p["value"], value_name(value.value));
-    EXPECT_NE(value.value, Value::kLoss);
-    int keeping = 0, tempting = 0;
-    std::string solution;
-    for (const Move& m : legal_moves(rules, st)) {
-      const State child = apply_move(st, m);
-      const bool line_formed = game_over(rules, child) == GameOver::kLine;
-      const Value theirs = tb.probe(child)->value;
-      const Value mine = line_formed              ? Value::kLoss
-                         : theirs == Value::kWin  ? Value::kLoss
-                         : theirs == Value::kLoss ? Value::kWin
-                                                  : Value::kDraw;
-      if (mine == value.value) {
-        ++keeping;
-        solution = format_move(m);
-      } else if (!line_formed) {
-        ++tempting;
+  std::map<std::string, int> grades;
+  for (int seed = 1; seed <= 40; ++seed) {
+    for (const char* grade : {"", "easy", "medium", "hard"}) {
+      std::multimap<std::string, std::string> params{{"seed", std::to_string(seed)}};
+      if (*grade) params.insert({"grade", grade});
+      const json p = get_json(path, params);
+      ASSERT_TRUE(p.contains("position")) << p;
+      EXPECT_EQ(p, get_json(path, params));
+      const State st = parse_position(std::string(p["position"]), v);
+      const Outcome value = *tb.probe(st);
+      EXPECT_EQ(p["value"], value_name(value.value));
+      EXPECT_EQ(p["plies"], plies_of(value));
+      EXPECT_NE(value.value, Value::kLoss);
+      const PuzzleCheck c = recompute_puzzle(tb, rules, st, value);
+      EXPECT_EQ(c.keeping, 1) << p;
+      EXPECT_GE(c.tempting, 1) << p;
+      EXPECT_EQ(p["solution"], c.solution);
+      EXPECT_EQ(p["moves"], legal_moves(rules, st).size());
+      EXPECT_EQ(p["tempting"], c.tempting) << p;
+      EXPECT_EQ(p["trap_plies"], c.depth) << p;
+      EXPECT_EQ(p["difficulty"], grade_of(c.depth, c.tempting)) << p;
+      if (*grade) {
+        EXPECT_EQ(p["difficulty"], grade);
       }
+      ++grades[p["difficulty"]];
     }
-    EXPECT_EQ(keeping, 1) << p;
-    EXPECT_EQ(p["solution"], solution);
-    EXPECT_EQ(p["tempting"], tempting);
   }
+  EXPECT_EQ(grades.size(), 3u);  // every grade drawn
+  const json bad = get_json(path, {{"seed", "1"}, {"grade", "tricky"}}, 400);
+  EXPECT_EQ(bad["error"], "grade must be easy, medium or hard, not 'tricky'");
   EXPECT_EQ(get(path, {{"seed", "x"}}).status, 400);
+}
+
+// A grade the table has no puzzle of: 404 naming it; a grade it has: that
+// grade. Which grades a small reading's table holds is found here by
+// recomputing every class of it as a puzzle.
+TEST(Api, AGradeTheTableHasNoPuzzleOfIs404) {
+  Variant v = kCap2Projective;
+  v.circles = 1, v.triangles = 1;
+  const Solution sol = solve(v);
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(sol, "memory"), "memory"});
+  const Api small(std::move(tables), "test");
+  const Tablebase& tb = small.tables().front()->table;
+  const Rules rules(v);
+  std::set<std::string> held;
+  for (std::size_t i = 0; i < tb.size(); ++i) {
+    const State st = tb.position_at(i);
+    const Outcome value = *tb.probe(st);
+    if (value.value == Value::kLoss || legal_moves(rules, st).size() < 3) continue;
+    const PuzzleCheck c = recompute_puzzle(tb, rules, st, value);
+    if (c.keeping == 1 && c.tempting >= 1) held.insert(grade_of(c.depth, c.tempting));
+  }
+  ASSERT_FALSE(held.empty());
+  ASSERT_LT(held.size(), 3u);  // a grade is missing: the 404 is met
+  for (const std::string grade : {"easy", "medium", "hard"}) {
+    Request r;
+    r.path = "/api/v2/projective-1c1t/puzzle";
+    r.params = {{"seed", "1"}, {"grade", grade}};
+    const Response res = small.handle(r);
+    const json a = parse_json(res.body);
+    if (held.count(grade)) {
+      EXPECT_EQ(res.status, 200) << res.body;
+      EXPECT_EQ(a["difficulty"], grade);
+    } else {
+      EXPECT_EQ(res.status, 404) << res.body;
+      EXPECT_EQ(a["error"], "no puzzle of grade " + grade + " found for seed 1");
+    }
+  }
 }
 
 // Statistics: every reachable position counted once (the sums by plies equal

@@ -78,7 +78,7 @@ std::optional<std::string> byte_problem(std::string_view v) {
 // Every query parameter a route reads. The answer cache's key holds these
 // alone, so requests that differ only by a parameter no route reads (a
 // client's cache buster, a typo) share one entry and one ETag.
-constexpr std::array<std::string_view, 4> kParams{"moves", "player", "position", "seed"};
+constexpr std::array<std::string_view, 5> kParams{"grade", "moves", "player", "position", "seed"};
 
 bool is_read_param(std::string_view key) {
   return std::find(kParams.begin(), kParams.end(), key) != kParams.end();
@@ -257,17 +257,51 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
   return j;
 }
 
-// A move forms a line (and loses at once): its result is a loss in 1 ply.
-bool loses_at_once(const RatedMove& m) {
-  return m.result.value == Value::kLoss && m.result.plies == 1;
+// What makes a puzzle's trap hard, from the table (docs/api.md, "Puzzles"):
+// the tempting moves are those that give the value away yet a 1- or 2-ply
+// look calls safe (a 2-ply look sees a move that forms a line and a reply
+// that leaves the mover without a move, that is a loss in 1 or 2 plies; a
+// 1-ply look sees less); the depth of the trap is the longest a tempting
+// move hides its cost: its loss's plies, or for a move that throws a win
+// away for a draw, the plies of the win it misses (what a look must see to
+// tell the two apart).
+struct PuzzleTrap {
+  int tempting = 0;
+  int depth = 0;  // plies
+};
+
+bool shallow_look_sees(const RatedMove& m) {
+  return m.result.value == Value::kLoss && m.result.plies <= 2;
 }
 
-// GET /api/v2/{variant}/puzzle?seed=S: a position of the table (a bare
-// position, no history) in which exactly one move keeps the side to move's
-// value (the only winning move, or the only move that does not lose), drawn
-// with game_rng(seed, 0) among the table's classes. Its difficulty grows with
-// the plies to the end and with the tempting moves (those that form no line
-// but give the value away).
+PuzzleTrap puzzle_trap(const Outcome& value, const std::vector<RatedMove>& moves) {
+  PuzzleTrap t;
+  for (const RatedMove& m : moves) {
+    if (m.result.value == value.value || shallow_look_sees(m)) continue;
+    ++t.tempting;
+    t.depth =
+        std::max(t.depth, m.result.value == Value::kLoss ? int(m.result.plies) : int(value.plies));
+  }
+  return t;
+}
+
+// The grade's boundaries (docs/api.md states them): easy, a trap at most
+// kEasyDepth plies deep with at most kEasyTempting tempting moves; hard, a
+// trap at least kHardDepth plies deep or at least kHardTempting tempting
+// moves; medium, the rest.
+constexpr int kEasyDepth = 5, kEasyTempting = 2, kHardDepth = 12, kHardTempting = 4;
+
+const char* puzzle_grade(const PuzzleTrap& t) {
+  if (t.depth <= kEasyDepth && t.tempting <= kEasyTempting) return "easy";
+  if (t.depth >= kHardDepth || t.tempting >= kHardTempting) return "hard";
+  return "medium";
+}
+
+// GET /api/v2/{variant}/puzzle?seed=S[&grade=G]: a position of the table (a
+// bare position, no history) in which exactly one move keeps the side to
+// move's value (the only winning move, or the only move that does not lose)
+// and at least one move is tempting, drawn with game_rng(seed, 0) among the
+// table's classes; with grade=, the first such position of that grade.
 Json puzzle_json(const Tablebase& tb, const Request& req) {
   std::uint64_t seed = 1;
   if (const std::optional<std::string> s = param(req, "seed")) {
@@ -276,6 +310,10 @@ Json puzzle_json(const Tablebase& tb, const Request& req) {
       throw ApiError{ErrorKind::kBadInput,
                      "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
   }
+  const std::optional<std::string> grade = param(req, "grade");
+  if (grade && *grade != "easy" && *grade != "medium" && *grade != "hard")
+    throw ApiError{ErrorKind::kBadInput,
+                   "grade must be easy, medium or hard, not '" + *grade + "'"};
   const Rules rules(tb.variant());
   Rng rng = game_rng(seed, 0);
   for (int attempt = 0; attempt < 200000; ++attempt) {
@@ -284,15 +322,13 @@ Json puzzle_json(const Tablebase& tb, const Request& req) {
     if (value.value == Value::kLoss) continue;
     const std::vector<RatedMove> moves = rate_moves(tb, rules, st);
     if (moves.size() < 3) continue;
-    int keeping = 0, tempting = 0;
-    for (const RatedMove& m : moves) {
-      if (m.result.value == value.value)
-        ++keeping;
-      else if (!loses_at_once(m))
-        ++tempting;
-    }
-    if (keeping != 1 || tempting == 0) continue;
-    const int score = (value.value == Value::kWin ? value.plies : 12) / 2 + 2 * tempting;
+    int keeping = 0;
+    for (const RatedMove& m : moves) keeping += m.result.value == value.value;
+    if (keeping != 1) continue;
+    const PuzzleTrap trap = puzzle_trap(value, moves);
+    if (trap.tempting == 0) continue;
+    const char* difficulty = puzzle_grade(trap);
+    if (grade && *grade != difficulty) continue;
     Json j{{"variant", variant_slug(tb.variant())},
            {"seed", seed},
            {"position", format_position(st)},
@@ -300,15 +336,15 @@ Json puzzle_json(const Tablebase& tb, const Request& req) {
            {"value", value_name(value.value)},
            {"plies", plies_json(value)},
            {"moves", moves.size()},
-           {"tempting", tempting},
-           {"difficulty", score < 6    ? "easy"
-                          : score < 12 ? "medium"
-                                       : "hard"},
-           {"score", score},
+           {"tempting", trap.tempting},
+           {"trap_plies", trap.depth},
+           {"difficulty", difficulty},
            {"solution", format_move(moves.front().move)}};
     return j;
   }
-  throw ApiError{ErrorKind::kNotFound, "no puzzle found for seed " + std::to_string(seed)};
+  throw ApiError{ErrorKind::kNotFound, "no puzzle" +
+                                           (grade ? " of grade " + *grade : std::string()) +
+                                           " found for seed " + std::to_string(seed)};
 }
 
 // GET /api/v2/{variant}/stats: the reachable positions won and lost by plies

@@ -7,13 +7,17 @@ Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytes
 """
 import os
 import random
+import re
 import time
 import urllib.parse
+
+import pytest
 
 import test_static as base
 from test_static import (app, artifacts, driver, no_console_errors, serve_url, static_url,  # noqa: F401
                          tables, web_dir)
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 native, open_page, at, settle, wait, ready, page_state = (base.native, base.open_page, base.at, base.settle,
@@ -101,20 +105,25 @@ def test_redo_brings_back_the_computers_reply(driver, app, tables):
     assert ref["to_move"] == "white"
 
 
+# The small boards of How to play (web/src/intro.js), each move list checked here.
+HOW_FIGURES = ["C1", "C1,t1", "C1,t3,T2,c4,T1,c3,C5,t5,1-7", "C1,c3,T2,c6,C4", "C3,t3,T5,c5,C6,t6,T7,c7"]
+
 AXE = os.path.join(os.path.dirname(__file__), "..", "..", "web", "node_modules", "axe-core", "axe.min.js")
 
 
-def axe_violations(drv):
-    """axe-core's violations of the WCAG 2.0 and 2.1 A and AA rules on the page as it is."""
+def axe_violations(drv, wcag22=False):
+    """axe-core's violations of the WCAG 2.0 and 2.1 A and AA rules (and 2.2's AA:
+    the targets' size) on the page as it is."""
     assert os.path.isfile(AXE), "no axe-core: run 'npm ci' in web/"
     drv.set_script_timeout(120)
     drv.execute_script(open(AXE).read())
+    tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] + (['wcag22aa'] if wcag22 else [])
     return drv.execute_async_script("""var done = arguments[arguments.length - 1];
-      axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
+      axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})
         .then(function (r) {
           done(r.violations.map(function (v) {
             return [v.id, v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); })]; }));
-        }, function (e) { done([['axe failed', [String(e)]]]); });""")
+        }, function (e) { done([['axe failed', [String(e)]]]); });""", tags)
 
 
 def test_no_wcag_violation_first_screen_game_editor_dark(driver, static_url):
@@ -124,7 +133,7 @@ def test_no_wcag_violation_first_screen_game_editor_dark(driver, static_url):
     open_page(driver, static_url)
     assert axe_violations(driver) == [], "first screen"
     driver.find_element(By.ID, "how-open").click()
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == 4)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == len(HOW_FIGURES))
     assert axe_violations(driver) == [], "how to play"
     open_page(driver, static_url, "#moves=C1,t3,T2,c4")
     assert axe_violations(driver) == [], "a game"
@@ -188,14 +197,16 @@ def test_another_readings_values_are_never_shown_as_current(driver, static_url):
 def test_first_time_player_at_phone_width(driver, static_url, tables):
     """At 390 px: a new visitor opens How to play, plays a whole game as White
     against the computer by tapping (the page's own Black replies each time,
-    every reply a legal move by `fano query`), then starts a new game."""
+    every reply a legal move by `fano query`), starts a new game, and solves an
+    easy puzzle by tapping, the page showing no result before the right try."""
     driver.set_window_size(390, 844)
     try:
         open_page(driver, static_url, explore=False)
+        driver.execute_script("localStorage.clear();")
         assert driver.find_element(By.ID, "black-player").get_attribute("value") != "human"
         assert driver.execute_script("return document.body.getAttribute('data-analysis');") == "hidden"
         driver.find_element(By.ID, "how-open").click()
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == 4)
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == len(HOW_FIGURES))
         driver.find_element(By.ID, "how-open").click()
         for _ in range(150):
             moves, _ = at(driver)
@@ -220,8 +231,64 @@ def test_first_time_player_at_phone_width(driver, static_url, tables):
         driver.find_element(By.ID, "new-game").click()
         wait(driver, lambda d: ready(d) and at(d)[0] == [])
         assert driver.find_elements(By.CSS_SELECTOR, "#board svg .hit")
+        # last, an easy puzzle, solved by tapping without the answer shown first (the
+        # page's draw of a seed fixed: seed 1, a placement, so the supply is in play)
+        Select(driver.find_element(By.ID, "puzzle-grade")).select_by_value("easy")
+        driver.execute_script("Math.random = function () { return 0; };")
+        tap(driver, driver.find_element(By.ID, "puzzle-new"))
+        wait(driver, lambda d: ready(d) and "puzzle=1" in d.execute_script("return location.hash;") and
+             d.find_element(By.ID, "puzzle-info").text)
+        h = urllib.parse.parse_qs(driver.execute_script("return location.hash;").lstrip("#"))
+        assert h["grade"] == ["easy"]
+        ref = native_at(tables, h["position"][0].replace("_", " "))
+        keeping = [m["move"] for m in ref["moves"] if m["result"] == ref["value"]]
+        assert len(keeping) == 1
+        assert_nothing_tells_a_result(driver)
+        click_move_tapping(driver, keeping[0], ref["to_move"])
+        wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
+        assert "Solved" in driver.find_element(By.ID, "puzzle-info").text
+        assert not driver.find_elements(By.ID, "puzzle-answer")  # solved without the solution shown
     finally:
         driver.set_window_size(1280, 900)
+
+
+def tap(drv, el):
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
+    el.click()
+
+
+def click_move_tapping(drv, move, to_move):
+    """Plays a move by tapping (a supply shape then a space, or a piece then a space), each in view."""
+    if "-" in move:
+        a, b = move.split("-")
+        targets = ['#board .hit[data-space="%s"]' % a, '#board .hit[data-space="%s"]' % b]
+    else:
+        shape = "circle" if move[0] in "Cc" else "triangle"
+        targets = ['.supply-piece[data-colour="%s"][data-shape="%s"]' % (to_move, shape),
+                   '#board .hit[data-space="%s"]' % move[1:]]
+    for t in targets:
+        tap(drv, drv.find_element(By.CSS_SELECTOR, t))
+
+
+def assert_nothing_tells_a_result(drv):
+    """An open puzzle shows no value and no move's result: the lists of moves
+    (legal and played) show none, no element carries one (a supply piece's
+    border, a title, a label), and neither Play best nor Step plays the answer."""
+    seen = drv.execute_script("""
+      var shown = function (e) { return e.getClientRects().length > 0; };
+      var out = [];
+      document.querySelectorAll('#legal-moves li, #moves-played .res, #pv .pvm, #value').forEach(function (e) {
+        if (shown(e) && e.textContent.trim()) out.push(e.id || e.className + ': ' + e.textContent.trim()); });
+      document.querySelectorAll('[data-result]').forEach(function (e) {
+        if (shown(e) && e.id !== 'puzzle-info')
+          out.push('data-result on ' + (e.id || e.className) + ': ' + e.getAttribute('data-result')); });
+      document.querySelectorAll('[title], [aria-label]').forEach(function (e) {
+        var t = (e.getAttribute('title') || '') + ' ' + (e.getAttribute('aria-label') || '');
+        if (shown(e) && /\\b(win|loss) in \\d|best: /.test(t)) out.push('named: ' + t.trim()); });
+      ['play-best', 'step'].forEach(function (id) {
+        if (!document.getElementById(id).disabled) out.push(id + ' enabled'); });
+      return out;""")
+    assert seen == [], seen
 
 
 def test_a_puzzle_hides_its_answer_until_solved(driver, static_url, tables):
@@ -297,3 +364,276 @@ def test_one_tab_stop_skips_the_list_of_moves(driver, static_url):
     assert driver.switch_to.active_element.is_displayed()
     driver.switch_to.active_element.send_keys("\ue007")
     assert driver.switch_to.active_element.get_attribute("id") == "moves-played-title"
+
+
+# ---------------------------------------------------------------- look
+def test_statistics_counts_have_thousands_separators(driver, static_url, tables):
+    """Every count of the statistics (its sentence and its table) is written with
+    thousands separators, and they add up: the won and lost positions by plies
+    and the drawn ones make the reachable positions `fano facts` counts."""
+    open_page(driver, static_url)
+    driver.find_element(By.CSS_SELECTOR, "#stats summary").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#stats tbody tr"))
+    cells = driver.execute_script("""return Array.from(document.querySelectorAll('#stats tbody td')).map(
+      function (td) { return td.textContent; });""")
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", c) for c in cells), cells
+    assert any("," in c for c in cells), cells
+    facts = base.json.loads(base.subprocess.run([base.FANO_BIN, "facts", "--tables", tables, "--json"],
+                                                capture_output=True, check=True).stdout)
+    sentence = driver.find_element(By.CSS_SELECTOR, "#stats-body p").text
+    drawn = int(re.search(r"([\d,]+) drawn", sentence).group(1).replace(",", ""))
+    rows = [[int(c.replace(",", "")) for c in cells[i:i + 3]] for i in range(0, len(cells), 3)]
+    assert sum(r[1] + r[2] for r in rows) + drawn == facts["reachable"]
+    assert "{:,} positions reachable".format(facts["reachable"]) in sentence
+
+
+CHART_FONT_JS = """
+return Array.from(document.querySelectorAll('#chart svg text')).map(function (t) {
+  return [t.textContent, parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a]; });"""
+
+
+def test_chart_words_are_at_least_12_px_on_a_phone(driver, static_url):
+    """At 390 px the value history's words show at least 12 px high (the chart
+    is drawn at half its width there), also after the analysis was shown by its button."""
+    driver.set_window_size(390, 844)
+    try:
+        big = lambda d: len(d.execute_script(CHART_FONT_JS)) == 3 and all(  # noqa: E731
+            px >= 12 for _, px in d.execute_script(CHART_FONT_JS))
+        open_page(driver, static_url, "#moves=C1,t3,T2,c4")
+        # (the chart, hidden until both sides were made human, is drawn again the frame it shows)
+        wait(driver, big, 5)
+        # a game against the computer hides the chart; shown again by its button, it is drawn for its width
+        open_page(driver, static_url, "#moves=C1,t3", explore=False)
+        driver.find_element(By.ID, "analysis-toggle").click()
+        wait(driver, big, 5)
+        sizes = driver.execute_script(CHART_FONT_JS)
+        assert len(sizes) == 3 and all(px >= 12 for _, px in sizes), sizes
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def test_legend_draws_a_stack_and_its_top_piece(driver, static_url):
+    """The legend shows a small stack as the board draws one (the engine's
+    picture: two pieces on one space, drawn apart), its top piece glowing as on
+    the board, and says how to read it."""
+    open_page(driver, static_url)
+    driver.find_element(By.CSS_SELECTOR, "#legend summary").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#legend-stack svg .piece")) == 2)
+    pieces = driver.execute_script("""
+      return Array.from(document.querySelectorAll('#legend-stack svg .piece')).map(function (p) {
+        var r = p.getBoundingClientRect();
+        return [p.getAttribute('class'), r.left + r.width / 2, r.top + r.height / 2,
+                getComputedStyle(p).filter]; });""")
+    (bottom, bx, by, bf), (top, tx, ty, tf) = pieces
+    assert "white circle" in bottom and "black triangle" in top and "top-piece" in top, pieces
+    assert tx > bx and ty < by, pieces  # the higher piece up and to the right
+    assert "drop-shadow" in tf and bf == "none", pieces
+    board_glow = driver.execute_script("""
+      var p = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+      p.setAttribute('class', 'top-piece');
+      document.querySelector('#board svg').appendChild(p);
+      var f = getComputedStyle(p).filter; p.remove(); return f;""")
+    assert tf == board_glow
+    text = driver.find_element(By.ID, "legend").text
+    assert "drawn offset" in text and "glows" in text, text
+
+
+TARGETS_JS = """
+var sel = 'button, a[href], input, select, summary, [role=button], [tabindex]:not([tabindex="-1"])';
+return Array.from(document.querySelectorAll(sel)).filter(function (e) {
+  var r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.skip');
+}).map(function (e) { var r = e.getBoundingClientRect();
+  return {what: e.tagName + ' ' + (e.id || e.getAttribute('class') || '') + ' ' +
+                (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 30),
+          chartPly: e.closest('#chart') ? +e.getAttribute('data-ply') : null, w: r.width, h: r.height}; });"""
+
+DISABLED_CONTRAST_JS = """
+function lin(c) { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }
+function rgba(s) { var m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
+function lum(c) { return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]); }
+function over(top, bottom) { var a = top[3];
+  return [top[0] * a + bottom[0] * (1 - a), top[1] * a + bottom[1] * (1 - a), top[2] * a + bottom[2] * (1 - a), 1]; }
+return Array.from(document.querySelectorAll('button:disabled')).filter(function (b) {
+  return b.getClientRects().length > 0; }).map(function (b) {
+  var bg = [255, 255, 255, 1], chain = [];
+  for (var n = b; n && n.nodeType === 1; n = n.parentElement) chain.push(rgba(getComputedStyle(n).backgroundColor));
+  for (var i = chain.length - 1; i >= 0; i--) bg = over(chain[i], bg);
+  var op = 1; for (n = b; n && n.nodeType === 1; n = n.parentElement) op *= +getComputedStyle(n).opacity;
+  var fg = over(rgba(getComputedStyle(b).color), bg);
+  fg = over([fg[0], fg[1], fg[2], op], bg);
+  var l1 = lum(fg), l2 = lum(bg);
+  return [b.id, (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05)]; });"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_control_meets_contrast_and_target_size_on_a_phone(driver, static_url, scheme):
+    """At 390x844, light and dark: axe-core finds no WCAG 2.2 AA violation on the
+    first screen, a game with its analysis, and an open puzzle; every disabled
+    button (Show solution with no puzzle open among them: axe leaves disabled
+    controls out) has text at 4.5:1 or more; and every control is at least 24 px
+    a side, but for the value history's points, each of which has a control that
+    does the same (its move in the moves played, or Start)."""
+    driver.set_window_size(390, 844)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    try:
+        for frag in ("", "#moves=C1,t3,T2,c4,T1,c3,C5,t5", "#puzzle=5"):
+            open_page(driver, static_url, frag)
+            driver.execute_script("document.querySelectorAll('details').forEach(function (d) { d.open = true; });")
+            if frag != "#puzzle=5":  # (an open puzzle hides the statistics)
+                wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#stats tbody tr"))
+            time.sleep(0.5)  # the buttons' colour transitions end before the colours are read
+            assert axe_violations(driver, wcag22=True) == [], (scheme, frag)
+            disabled = driver.execute_script(DISABLED_CONTRAST_JS)
+            if frag == "":
+                assert "puzzle-solution" in [i for i, _ in disabled]
+            assert disabled and all(r >= 4.5 for _, r in disabled), (frag, disabled)
+            targets = driver.execute_script(TARGETS_JS)
+            small = [t for t in targets if (t["w"] < 24 or t["h"] < 24) and t["chartPly"] is None]
+            assert len(targets) > 20 and not small, (frag, small)
+            played = len(driver.find_elements(By.CSS_SELECTOR, "#moves-played li .act"))
+            for t in targets:
+                if t["chartPly"] is not None:
+                    assert t["chartPly"] <= played, t  # ply i: the i-th move played (0: Start)
+            for t in targets:
+                if "act" in t["what"] and "go to move" in t["what"] or t["what"].startswith("BUTTON nav-start"):
+                    assert t["w"] >= 24 and t["h"] >= 24, t
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        driver.set_window_size(1280, 900)
+
+
+# ---------------------------------------------------------------- keyboard
+def test_focus_ring_on_a_space_differs_from_the_last_move_ring(driver, static_url):
+    """After a placement made by keyboard the focus stays on its space, where
+    the last move's ring is drawn too: the two rings differ in colour and in
+    dash (and width), and the legend says which is which."""
+    open_page(driver, static_url, "#moves=C4,t4")
+    driver.find_element(By.CSS_SELECTOR,
+                        '.supply-piece[data-colour="white"][data-shape="triangle"]').send_keys(Keys.ENTER)
+    hit = driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="3"]')
+    driver.execute_script("arguments[0].focus();", hit)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    settle(driver, 3)
+    assert at(driver)[0] == ["C4", "t4", "T3"]
+    rings = driver.execute_script("""
+      var f = document.activeElement, l = document.querySelector('#board .last-move circle');
+      var st = function (e) {
+        var s = getComputedStyle(e); return [s.stroke, s.strokeDasharray, parseFloat(s.strokeWidth)]; };
+      return [f.getAttribute('data-space'), f.matches(':focus-visible'), st(f), st(l),
+              document.querySelector('#board .last-move').getAttribute('data-move')];""")
+    space, visible, focus, last, last_move = rings
+    assert space == "3" and visible and last_move == "T3", rings
+    assert focus[0] != last[0] and focus[0] not in ("none", "") and focus[1] != last[1], rings
+    assert focus[2] != last[2], rings
+    driver.find_element(By.CSS_SELECTOR, "#legend summary").click()
+    assert "the keyboard's place" in driver.find_element(By.ID, "legend").text
+
+
+# ---------------------------------------------------------------- learn
+def test_how_to_play_shows_a_position_with_no_legal_move(driver, static_url, tables):
+    """How to play draws, besides a placement, a stack, a movement and a line,
+    a position whose side to move has no legal move: `fano query` finds no move
+    there and says the game is over for that reason, and the caption gives the
+    engine's words."""
+    open_page(driver, static_url)
+    driver.find_element(By.ID, "how-open").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == len(HOW_FIGURES))
+    figs = driver.execute_script("""
+      return Array.from(document.querySelectorAll('#how-figures figure')).map(function (f) {
+        return [f.querySelector('svg').getAttribute('aria-label'), f.getAttribute('data-game-over'),
+                f.querySelector('figcaption').textContent, f.querySelectorAll('svg .piece').length]; });""")
+    assert [f[0] for f in figs] == ["the board after " + m.replace(",", ", ") for m in HOW_FIGURES]
+    label, reason, caption, pieces = figs[-1]
+    ref = native(tables, "standard", HOW_FIGURES[-1].split(","))
+    assert ref["moves"] == [] and ref["game_over"]["reason"] == "no_move" and reason == "no_move", ref
+    assert ref["game_over"]["text"] in caption and pieces == 8, (caption, pieces)
+
+
+# ---------------------------------------------------------------- puzzles by grade
+def test_puzzle_grade_chooser_and_solved_count_per_grade(driver, static_url, tables):
+    """The grade chosen beside New puzzle draws a puzzle of that grade (its link
+    says it), whose numbers are the table's: the tempting moves (giving the
+    value away, yet no loss within 2 plies) and the depth of the deepest trap;
+    the solved puzzles are counted by grade, and the count is kept in the browser."""
+    open_page(driver, static_url)
+    driver.execute_script("localStorage.clear();")
+    for grade, r in (("hard", 0.25), ("medium", 0.5), ("hard", 0.75)):
+        Select(driver.find_element(By.ID, "puzzle-grade")).select_by_value(grade)
+        driver.execute_script("Math.random = function () { return %r; };" % r)
+        driver.find_element(By.ID, "puzzle-new").click()
+        seed = 1 + int(r * 1000000)
+        wait(driver, lambda d: ready(d) and "puzzle=%d" % seed in d.execute_script("return location.hash;"))
+        h = urllib.parse.parse_qs(driver.execute_script("return location.hash;").lstrip("#"))
+        assert h["grade"] == [grade]
+        ref = native_at(tables, h["position"][0].replace("_", " "))
+        keeping = [m for m in ref["moves"] if m["result"] == ref["value"]]
+        tempting = [m for m in ref["moves"] if m["result"] != ref["value"] and
+                    not (m["result"] == "loss" and m["plies"] <= 2)]
+        depth = max(m["plies"] if m["result"] == "loss" else ref["plies"] for m in tempting)
+        want = ("easy" if depth <= 5 and len(tempting) <= 2 else
+                "hard" if depth >= 12 or len(tempting) >= 4 else "medium")  # docs/api.md's boundaries
+        assert len(keeping) == 1 and want == grade, (ref, tempting)
+        info = driver.find_element(By.ID, "puzzle-info").text
+        assert "(%s)" % grade in info and "%d other move" % len(tempting) in info and \
+            "a look %d plies ahead" % depth in info, info
+        driver.find_element(By.ID, "move-input").send_keys(keeping[0]["move"] + Keys.ENTER)
+        wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
+    assert driver.find_element(By.ID, "puzzles-by-grade").text == "By grade: easy 0, medium 1, hard 2."
+    open_page(driver, static_url, "#puzzle=3&grade=easy")
+    wait(driver, lambda d: d.find_elements(By.ID, "puzzles-by-grade"))
+    assert driver.find_element(By.ID, "puzzles-by-grade").text == "By grade: easy 0, medium 1, hard 2."
+    assert "(easy)" in driver.find_element(By.ID, "puzzle-info").text
+
+
+def test_a_link_with_a_bad_grade_says_so(driver, static_url):
+    open_page(driver, static_url, "#puzzle=3&grade=tricky")
+    spaces, msg, cls = board_and_message(driver)
+    assert spaces == 7 and "'grade=tricky' is not a grade" in msg and "error" in cls, msg
+
+
+# ---------------------------------------------------------------- every reading over fano serve
+def test_a_reading_the_server_has_not_solved_is_offered_and_waited_for(driver, tables, tmp_path, artifacts):
+    """Over `fano serve` on a tables folder holding only the standard table,
+    the reading picker offers every reading; a small one the server has not
+    solved is chosen, the page says the server's progress meanwhile (never an
+    error), then shows the reading's start as `fano query` values it."""
+    os.symlink(os.path.join(tables, "standard.fanotb"), str(tmp_path / "standard.fanotb"))
+    log = open(os.path.join(artifacts, "serve-pending-stderr.log"), "wb")
+    proc = base.subprocess.Popen([base.FANO_BIN, "serve", "--port", "0", "--tables", str(tmp_path),
+                                  "--solve-threads", "1", "--web", os.environ.get("FANO_SERVE_WEB", "none")],
+                                 stdout=base.subprocess.PIPE, stderr=log)
+    try:
+        ready_, _, _ = base.select.select([proc.stdout], [], [], 60)
+        assert ready_, "fano serve printed no URL"
+        url = proc.stdout.readline().decode().strip()
+        url = url if url.endswith("/") else url + "/"
+        base.threading.Thread(target=proc.stdout.read, daemon=True).start()
+        open_page(driver, url)
+        assert sorted(page_state(driver)["variants"]) == sorted(base.expected_offer())
+        reading = "projective-1c1t"
+        driver.execute_script("""
+          window.seen = [];
+          var s = document.getElementById('status');
+          new MutationObserver(function () {
+            window.seen.push([s.textContent, s.className,
+                              getComputedStyle(document.getElementById('board')).visibility]); })
+            .observe(s, {childList: true, characterData: true, subtree: true, attributes: true});
+          var sel = document.getElementById('variant');
+          sel.value = arguments[0];
+          sel.dispatchEvent(new Event('change'));""", reading)
+        wait(driver, lambda d: ready(d) and page_state(d)["variant"] == reading, 300)
+        seen = driver.execute_script("return window.seen;")
+        said = [(t, board) for t, _, board in seen if t.startswith("The server is solving the %s reading" % reading)]
+        assert said and not [t for t, c, _ in seen if "error" in c], seen
+        # meanwhile no board stands for the reading's (the last reading's is out of sight)
+        assert all(board == "hidden" for _, board in said), said
+        spaces, msg, cls = board_and_message(driver)
+        assert spaces == 7 and "error" not in cls, msg
+        ref = native(tables, reading, [])
+        assert page_state(driver)["value"] == base.value_text(ref["value"], ref["plies"])
+    finally:
+        proc.send_signal(base.signal.SIGTERM)
+        proc.wait(timeout=60)
+        log.close()

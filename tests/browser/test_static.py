@@ -154,10 +154,13 @@ def no_console_errors(request):
 
 
 def refusal(entry):
-    """Chromium logs every HTTP 4xx as an error: the API's refusal of a move the
-    page asked about (over `fano serve`) is an answer, not a fault."""
+    """Chromium logs every HTTP 4xx and 5xx as an error: the API's refusal of a
+    move the page asked about (over `fano serve`) is an answer, not a fault; so
+    is the 503 with which the server says it is still solving a reading's table
+    (the page shows its progress and asks again)."""
     m = entry.get("message", "")
-    return entry.get("source") == "network" and "/api/v2/" in m and ("status of 400" in m or "status of 422" in m)
+    return entry.get("source") == "network" and "/api/v2/" in m and (
+        "status of 400" in m or "status of 422" in m or "status of 503" in m)
 
 
 # ---------------------------------------------------------------- the reference

@@ -267,10 +267,13 @@ def test_http_v2_player(schema, server):
 
 
 def test_http_v2_puzzle_and_stats(schema, server):
-    for seed in (1, 2):
-        status, body = get(server + "/api/v2/standard/puzzle?seed=%d" % seed)
+    for query in ("seed=1", "seed=2", "seed=3&grade=hard"):
+        status, body = get(server + "/api/v2/standard/puzzle?" + query)
         assert status == 200, body
         validate(schema, "api_v2_puzzle", body)
+    status, body = get(server + "/api/v2/standard/puzzle?seed=1&grade=tricky")
+    assert status == 400
+    validate(schema, "error", body)
     status, body = get(server + "/api/v2/standard/stats")
     assert status == 200, body
     validate(schema, "api_v2_stats", body)

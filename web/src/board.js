@@ -2,7 +2,7 @@
 import { renderChart } from "./chart.js";
 import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
 import { onShape, onSpace } from "./play.js";
-import { renderPuzzle } from "./puzzles.js";
+import { puzzleHides, renderPuzzle } from "./puzzles.js";
 import { renderRulesInPlay } from "./readings.js";
 import { renderSolutionSays } from "./intro.js";
 import { ratedMove, resultOf } from "./results.js";
@@ -26,7 +26,8 @@ export function render(svgText) {
   $("nav-forward").disabled = $("nav-end").disabled = S.pos >= S.line.length;
   $("undo").disabled = S.pos === 0;
   $("redo").disabled = S.pos >= S.line.length;
-  $("play-best").disabled = !S.data.engine_move;
+  // an open puzzle's answer is the engine's move: neither played nor stepped to until it is solved
+  $("play-best").disabled = $("step").disabled = !S.data.engine_move || puzzleHides();
   $("variant").value = S.variant;
   renderRulesInPlay();
   renderSolutionSays();
@@ -48,18 +49,26 @@ export function renderBoard(svgText) {
   board.appendChild(svg);
   S.svg = svg;
   S.spaces = {};
-  // the top piece of a stack (the picture draws each stack bottom to top) glows:
-  // only it counts and moves
-  var last = {}, count = {};
+  markTops(svg);
+  svg.querySelectorAll("circle.space").forEach(function (c) {
+    S.spaces[c.getAttribute("data-space")] = { x: parseFloat(c.getAttribute("cx")), y: parseFloat(c.getAttribute("cy")) };
+  });
+}
+
+// The top piece of each stack (the picture draws each stack bottom to top)
+// glows: only it counts and moves. Also the legend's stack.
+/** @param {Element} svg */
+export function markTops(svg) {
+  /** @type {Record<string, Element>} */
+  var last = {};
+  /** @type {Record<string, number>} */
+  var count = {};
   svg.querySelectorAll(".piece").forEach(function (p) {
-    var sp = p.getAttribute("data-space");
+    var sp = p.getAttribute("data-space") || "";
     last[sp] = p;
     count[sp] = (count[sp] || 0) + 1;
   });
   Object.keys(last).forEach(function (sp) { if (count[sp] > 1) last[sp].classList.add("top-piece"); });
-  svg.querySelectorAll("circle.space").forEach(function (c) {
-    S.spaces[c.getAttribute("data-space")] = { x: parseFloat(c.getAttribute("cx")), y: parseFloat(c.getAttribute("cy")) };
-  });
 }
 
 /**
@@ -205,9 +214,11 @@ export function renderSupply() {
       var opts = mine ? placementsOf(shape) : [];
       if (opts.length) {
         b.classList.add("selectable");
-        var best = bestOf(opts);
-        b.setAttribute("data-result", best.text);
-        b.title += ", best: " + best.text;
+        if (!puzzleHides()) {  // an open puzzle shows no result
+          var best = bestOf(opts);
+          b.setAttribute("data-result", best.text);
+          b.title += ", best: " + best.text;
+        }
         if (S.selection && S.selection.kind === "shape" && S.selection.shape === shape) b.classList.add("selected");
       }
       b.setAttribute("aria-label", b.title + (b.classList.contains("selected") ? ", selected" : ""));

@@ -40,8 +40,12 @@ export function renderChart() {
                         "aria-label": "each ply's result for its mover (White's wins above the line)" }, box);
   var ink = getComputedStyle(document.body).color;
   el("line", { x1: X0, x2: X1, y1: YM, y2: YM, stroke: ink, "stroke-opacity": 0.35, "stroke-dasharray": "4 4" }, svg);
-  /** @type {[string, number][]} */ ([["White wins", YM - YA - 4], ["draw", YM - 4], ["Black wins", YM + YA + 12]]).forEach(function (l) {
-    var t = el("text", { x: 2, y: l[1], "font-size": 13, fill: ink }, svg);
+  // the picture is scaled to the box's width: its words are sized so that they
+  // show at least 13 px high at any width (a phone's box is half the picture's width)
+  var shown = box.getBoundingClientRect().width || W;
+  var fs = Math.max(13, Math.ceil(13 * W / shown));
+  /** @type {[string, number][]} */ ([["White wins", Math.max(fs, YM - YA - 4)], ["draw", YM - 4], ["Black wins", YM + YA + 12]]).forEach(function (l) {
+    var t = el("text", { x: 2, y: l[1], "font-size": fs, fill: ink }, svg);
     t.textContent = l[0];
   });
   el("polyline", { points: vals.map(function (v, i) { return xOf(i) + "," + yOf(v); }).join(" "),

@@ -143,15 +143,15 @@ export function getPos(moves) {
 export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /, ""); }
 
 // The readings of the rules the engine can play, from GET /api/v2/rules
-// (the rules options' description and every reading, from C++): in the
-// static app every reading (solved in the page when first chosen), over
-// HTTP the readings the server has loaded. Each: {name, slug, description,
-// options, rules_text, served, page_solve?, named}; "named": the reading
-// keeps every option that is not part of the base name at its default (the
-// rulebook's lines and material), as the options' description says.
+// (the rules options' description and every reading, from C++): every
+// reading, in the static app solved in the page when first chosen, over HTTP
+// by the server when first asked for (ensureServed). Each: {name, slug,
+// description, options, rules_text, served, page_solve?, named}; "named": the
+// reading keeps every option that is not part of the base name at its
+// default (the rulebook's lines and material), as the options' description says.
 export function listVariants() {
   return apiJson("/api/v2/rules", {}).then(function (j) {
-    return j.readings.filter(function (r) { return S.engine || r.served; }).map(function (r) {
+    return j.readings.map(function (r) {
       r.named = j.options.every(function (o) {
         return o.base || r.options[o.key] === o["default"];
       });
@@ -165,9 +165,11 @@ export function listPlayers() {
   return apiJson("/api/v2/players", {}).then(function (j) { return j.players; });
 }
 export function nextFrame() { return new Promise(function (r) { setTimeout(r, 30); }); }
-// Static mode: solve the variant in the page the first time it is chosen.
+// Static mode: solve the variant in the page the first time it is chosen;
+// over HTTP, wait for the server's table of it.
 export function ensureSolved(name) {
-  if (!S.engine || S.stats.solve[name] != null) return Promise.resolve();
+  if (!S.engine) return ensureServed(name);
+  if (S.stats.solve[name] != null) return Promise.resolve();
   var info = S.variantInfo && S.variantInfo[name];
   var heavy = info && info.page_solve && info.page_solve.heavy;
   return (heavy ? askHeavy(name, info.page_solve.note) : Promise.resolve()).then(function () {
@@ -233,4 +235,43 @@ export function solveInPage(name, heavy) {
     document.body.removeAttribute("data-solving");
     throw e;
   });
+}
+
+// Over HTTP: a reading whose table the server does not hold yet is solved by
+// the server in the background, which answers 503 with Retry-After and its
+// progress meanwhile (docs/api.md): the page says that progress in the
+// server's words and asks again when told, until the table is there. Any
+// other answer (the server's refusal, an error) ends the wait as an error.
+export var SERVE_WAIT_MS = 30 * 60 * 1000;  // a bound on the wait, far past the largest solve
+export function ensureServed(name) {
+  var info = S.variantInfo && S.variantInfo[name];
+  if (!info || info.served) return Promise.resolve();
+  var began = Date.now();
+  var url = "/api/v2/" + encodeURIComponent(name) + "?moves=";
+  function ask() {
+    return fetch(url).then(function (r) {
+      return r.text().then(function (t) { return { status: r.status, retry: r.headers.get("Retry-After"), text: t }; });
+    }, function (e) { throw new Error("the server does not answer (" + errText(e) + ")"); }).then(function (r) {
+      var j = null;
+      try { j = JSON.parse(r.text); } catch (e) { /* not JSON */ }
+      if (r.status === 200) {
+        info.served = true;
+        document.body.removeAttribute("data-solving");
+        return undefined;
+      }
+      if (r.status === 503 && j && j.progress && Date.now() - began < SERVE_WAIT_MS) {
+        var p = j.progress;
+        document.body.setAttribute("data-solving", name);
+        status("The server is solving the " + name + " reading (" + p.state +
+               (p.state === "queued" ? ", " + p.ahead + " ahead" : "") + (p.stage ? ": " + p.stage : "") + ", " +
+               Math.round(p.seconds) + " s)\u2026 The game goes on when it is ready.", "busy");
+        var wait = Math.min(10, Math.max(1, parseInt(r.retry || "", 10) || 1)) * 1000;
+        return new Promise(function (ok) { setTimeout(ok, wait); }).then(ask);
+      }
+      document.body.removeAttribute("data-solving");
+      var err = new Error(j && j.error ? j.error : "HTTP " + r.status + " for " + url);
+      throw err;
+    });
+  }
+  return ask();
 }

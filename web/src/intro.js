@@ -7,18 +7,22 @@ import { apiJson, apiText } from "./engine.js";
 import { go } from "./navigate.js";
 import { analysisShown, applyAnalysis, renderValue, sideName } from "./panels.js";
 import { scheduleEngine } from "./play.js";
-import { $, S, errText, status } from "./state.js";
+import { $, S, count, errText, status } from "./state.js";
 
 /** @typedef {import("./types").PositionAnswer} PositionAnswer */
 
 // The small boards of "How to play": games of the standard rules, each drawn
-// by the engine (its SVG route) at the position named; the caption is the
-// engine's own account where it gives one (a game's end).
+// by the engine (its SVG route) at the position named; a game's end is
+// captioned in the engine's own words (its answer's game_over), after the
+// words `lead` when given.
+/** @type {{moves: string, caption: string | null, lead?: string}[]} */
 var EXAMPLES = [
   { moves: "C1", caption: "White places a circle on space 1." },
   { moves: "C1,t1", caption: "Black stacks a triangle on it: only the top piece counts." },
   { moves: "C1,t3,T2,c4,T1,c3,C5,t5,1-7", caption: "All eight placed, White moves the top piece of 1 to 7." },
-  { moves: "C1,c3,T2,c6,C4", caption: null }
+  { moves: "C1,c3,T2,c6,C4", caption: null, lead: "After C4: " },
+  // every white piece covered when the moving starts: White cannot move
+  { moves: "C3,t3,T5,c5,C6,t6,T7,c7", caption: null, lead: "After c7 Black covers each white piece, and White, to move, has none on top: " }
 ];
 
 /** What the solution says about the start of the reading in play, from the answer for it. */
@@ -33,9 +37,9 @@ export function renderSolutionSays() {
   var winning = a.moves.filter(function (m) { return m.result === "win"; });
   var text = "The solution of " + S.variant + ": with perfect play the start is " +
     (a.value === "draw" ? "a draw" : "a " + a.value + " for " + sideName(a.to_move) + " in " + a.plies + " plies") + ". ";
-  if (winning.length) text += winning.length + " of the " + a.moves.length + " first moves win (" +
+  if (winning.length) text += count(winning.length) + " of the " + count(a.moves.length) + " first moves win (" +
     winning.map(function (m) { return m.move; }).join(", ") + "). ";
-  if (losing.length) text += losing.length + " of the " + a.moves.length + " first moves lose (" +
+  if (losing.length) text += count(losing.length) + " of the " + count(a.moves.length) + " first moves lose (" +
     losing.map(function (m) { return m.move; }).join(", ") + ").";
   el.textContent = text.trim();
 }
@@ -63,7 +67,8 @@ function loadHow() {
       var cap = document.createElement("figcaption");
       /** @type {PositionAnswer | null} */
       var a = r[1];
-      cap.textContent = EXAMPLES[i].caption || (a && a.game_over ? "After C4: " + a.game_over.text + "." : "");
+      cap.textContent = EXAMPLES[i].caption || (a && a.game_over ? (EXAMPLES[i].lead || "") + a.game_over.text + "." : "");
+      if (a && a.game_over) fig.setAttribute("data-game-over", a.game_over.reason);
       fig.appendChild(mini);
       fig.appendChild(cap);
       box.appendChild(fig);

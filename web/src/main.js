@@ -1,12 +1,13 @@
 // @ts-check
 import { applyFlip } from "./board.js";
+import { renderChart } from "./chart.js";
 import { checkPosition, editorText, explorePosition } from "./editor.js";
 import { listPlayers, listVariants, workerEngine } from "./engine.js";
 import { go } from "./navigate.js";
 import { renderValue } from "./panels.js";
 import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, playMove, redo, redrawSelection, scheduleEngine, setPlayers, undo } from "./play.js";
-import { loadPuzzle, renderPuzzle } from "./puzzles.js";
-import { populateVariants } from "./readings.js";
+import { loadPuzzle, puzzleHides, renderPuzzle } from "./puzzles.js";
+import { loadLegendStack, populateVariants } from "./readings.js";
 import { fromHash } from "./route.js";
 import { wireIntro } from "./intro.js";
 import { $, ENGINE, S, errText, setReady, status } from "./state.js";
@@ -22,10 +23,11 @@ window.addEventListener("unhandledrejection", function (e) {
 $("undo").addEventListener("click", undo);
 $("puzzle-new").addEventListener("click", function () {
   if (S.busy) return;
-  loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push");
+  loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push", $("puzzle-grade").value);
 });
 $("puzzle-solution").addEventListener("click", function () { S.puzzleShown = true; renderPuzzle(); if (S.data) renderValue(); });
 $("stats").addEventListener("toggle", function () { if ($("stats").open && S.data) loadStats(); });
+$("legend").addEventListener("toggle", function () { if ($("legend").open) loadLegendStack(); });
 $("position-input").addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); explorePosition(); } });
 $("position-input").addEventListener("input", function () { checkPosition(); });
 $("position-explore").addEventListener("click", explorePosition);
@@ -53,8 +55,8 @@ $("nav-end").addEventListener("click", function () { goTo(S.line.length); });
 $("flip").addEventListener("click", function () { S.flipped = !S.flipped; if (S.svg) applyFlip(); });
 $("redo").addEventListener("click", redo);
 $("play-best").addEventListener("click", function () {
-  // the engine's move for the side to move (also the engine's own turn after Undo)
-  if (S.busy || S.thinking || !S.data || !S.data.engine_move) return;
+  // the engine's move for the side to move (also the engine's own turn after Undo); never a puzzle's answer
+  if (S.busy || S.thinking || !S.data || !S.data.engine_move || puzzleHides()) return;
   playMove(S.data.engine_move);
 });
 $("move-input").addEventListener("keydown", onMoveInput);
@@ -96,7 +98,7 @@ $("pause").addEventListener("click", function () {
 });
 $("step").addEventListener("click", function () {
   // one move of the side to move's computer player (the engine's for a human side)
-  if (S.busy || S.thinking || !S.data || S.data.game_over) return;
+  if (S.busy || S.thinking || !S.data || S.data.game_over || puzzleHides()) return;
   clearEngine();
   var d = S.data;
   (isComputer(d.to_move) ? computerMove() : Promise.resolve(d.engine_move)).then(function (mv) {
@@ -112,6 +114,18 @@ document.addEventListener("keydown", function (e) {
   else if (e.key === "End") { e.preventDefault(); goTo(S.line.length); }
   else if (e.key === "Escape") { S.selection = null; if (S.data) redrawSelection(); }
 });
+// The value history's words are sized for the chart's width: drawn again when
+// that width changes (the window's, or the chart shown after it was hidden).
+var chartWidth = 0;
+if (typeof ResizeObserver !== "undefined") {
+  new ResizeObserver(function (entries) {
+    var w = Math.round(entries[0].contentRect.width);
+    // (while the page is busy, the answer on its way draws the chart for the width it finds)
+    if (w === chartWidth || !w || !S.data || S.busy) return;
+    chartWidth = w;
+    renderChart();
+  }).observe($("chart"));
+}
 window.addEventListener("popstate", function () { fromHash("none"); });
 window.addEventListener("hashchange", function () { fromHash("none"); });
 

@@ -3,7 +3,7 @@
 import { go } from "./navigate.js";
 import { goTo, humanPlay, isComputer, playerName } from "./play.js";
 import { plyLabel, ratedMove, resultOf, valueText } from "./results.js";
-import { $, PV_SHOWN, S, actionable, listAction } from "./state.js";
+import { $, PV_SHOWN, S, actionable, count, listAction } from "./state.js";
 import { puzzleHides } from "./puzzles.js";
 import { showRefutation } from "./why.js";
 
@@ -66,10 +66,10 @@ export function renderLegal() {
       var tr = document.createElement("span");
       tr.className = "trap";
       tr.setAttribute("data-trap", m.trap.errors + "/" + m.trap.choices);
-      tr.textContent = " " + m.trap.errors + "/" + m.trap.choices + " replies lose";
+      tr.textContent = " " + count(m.trap.errors) + "/" + count(m.trap.choices) + " replies lose";
       tr.title = "of the opponent's " + m.trap.choices + " replies that form no line, " + m.trap.errors + " lose";
       li.appendChild(tr);
-      name += ", " + m.trap.errors + " of " + m.trap.choices + " replies lose";
+      name += ", " + count(m.trap.errors) + " of " + count(m.trap.choices) + " replies lose";
     }
     listAction(li, name, function () { humanPlay(m.move); });
     var why = document.createElement("button");
@@ -109,7 +109,7 @@ export function renderPlayed() {
     if (i >= S.pos) {
       li.classList.add("future");
       li.setAttribute("data-future", "1");
-    } else if (before) {
+    } else if (before && !puzzleHides()) {  // an open puzzle's tries show no result
       var entry = ratedMove(before, mv);
       if (entry) {
         var r = resultOf(entry);

@@ -4,20 +4,33 @@ import { go } from "./navigate.js";
 import { applyAnalysis, sideName } from "./panels.js";
 import { goTo } from "./play.js";
 import { ratedMove, valueText } from "./results.js";
-import { $, S, errText, setReady, status } from "./state.js";
+import { $, S, count, errText, setReady, status } from "./state.js";
 
 // ---- puzzles: exactly one move keeps the value (the API finds them in the table) ----
 var SOLVED_KEY = "fano-puzzles-solved";
+export var GRADES = ["easy", "medium", "hard"];
 
-// The puzzles solved in this browser ("variant:seed"), kept in its storage.
+// The puzzles solved in this browser, kept in its storage: one entry a puzzle,
+// "variant:seed" (":grade asked" when one was), then "=" and the puzzle's grade
+// (entries kept before grades have none: counted in the total only).
 function solvedList() {
   try { return JSON.parse(localStorage.getItem(SOLVED_KEY) || "[]"); } catch (e) { return []; }
 }
 function noteSolved(p) {
-  var list = solvedList(), key = S.variant + ":" + p.seed;
-  if (list.indexOf(key) >= 0) return;
-  list.push(key);
+  var list = solvedList(), key = S.variant + ":" + p.seed + (p.asked ? ":" + p.asked : "");
+  if (list.some(function (e) { return String(e).split("=")[0] === key; })) return;
+  list.push(key + "=" + p.difficulty);
   try { localStorage.setItem(SOLVED_KEY, JSON.stringify(list)); } catch (e) { /* storage refused: not counted */ }
+}
+/** The puzzles solved in this browser by grade. @returns {Record<string, number>} */
+export function solvedByGrade() {
+  /** @type {Record<string, number>} */
+  var n = { easy: 0, medium: 0, hard: 0 };
+  solvedList().forEach(function (e) {
+    var g = String(e).split("=")[1];
+    if (g && n[g] != null) n[g]++;
+  });
+  return n;
 }
 
 // Whether an open puzzle hides the values, the moves' results, the lines and
@@ -28,13 +41,19 @@ export function puzzleHides() {
   return !(S.pos >= 1 && S.line[0] === p.solution);
 }
 
-export function loadPuzzle(seed, line, at, how) {
-  return apiJson("/api/v2/" + encodeURIComponent(S.variant) + "/puzzle", { seed: String(seed) }).then(function (p) {
+// grade: "easy", "medium" or "hard" (a puzzle of that grade), else any; note: said once shown.
+export function loadPuzzle(seed, line, at, how, grade, note) {
+  /** @type {Record<string, string>} */
+  var q = { seed: String(seed) };
+  if (grade) q.grade = grade;
+  return apiJson("/api/v2/" + encodeURIComponent(S.variant) + "/puzzle", q).then(function (p) {
+    p.asked = grade || "";
+    $("puzzle-grade").value = p.asked;  // a link's grade is the chooser's
     S.puzzle = p;
     S.puzzleShown = false;
     // a puzzle is solved, not played against the computer: both sides are the player's
     ["white", "black"].forEach(function (c) { S.players[c] = "human"; $(c + "-player").value = "human"; });
-    return go(S.variant, line || [], at || 0, how || "push", { start: p.position, loadPrefix: true });
+    return go(S.variant, line || [], at || 0, how || "push", { start: p.position, loadPrefix: true, note: note || null });
   }, function (e) { status("No puzzle: " + errText(e), true); setReady(true); return false; });
 }
 export function renderPuzzle() {
@@ -49,7 +68,9 @@ export function renderPuzzle() {
                                : "the only move that does not lose";
   var d = document.createElement("div");
   d.textContent = "Puzzle " + p.seed + " (" + p.difficulty + "): " + sideName(p.to_move) + " to move: find " + goal +
-                  ". " + p.tempting + " other move" + (p.tempting === 1 ? " looks" : "s look") + " safe.";
+                  ". " + count(p.tempting) + " other move" + (p.tempting === 1 ? " looks" : "s look") +
+                  " safe at a glance; telling " + (p.tempting === 1 ? "it" : "them") + " from the solution takes a look " +
+                  count(p.trap_plies) + " plies ahead.";
   box.appendChild(d);
   if (S.pos >= 1) {
     var mv = S.line[0], entry = ratedMove(S.answers[0], mv);
@@ -72,11 +93,15 @@ export function renderPuzzle() {
       box.appendChild(again);
     }
   }
-  var count = document.createElement("div");
-  count.id = "puzzles-solved";
-  var n = solvedList().length;
-  count.textContent = "Puzzles solved in this browser: " + n + ".";
-  box.appendChild(count);
+  var solved = document.createElement("div");
+  solved.id = "puzzles-solved";
+  var n = solvedList().length, by = solvedByGrade();
+  solved.textContent = "Puzzles solved in this browser: " + count(n) + ".";
+  box.appendChild(solved);
+  var grades = document.createElement("div");
+  grades.id = "puzzles-by-grade";
+  grades.textContent = "By grade: " + GRADES.map(function (g) { return g + " " + count(by[g]); }).join(", ") + ".";
+  box.appendChild(grades);
   if (S.puzzleShown) {
     var sol = document.createElement("div");
     sol.id = "puzzle-answer";

@@ -17,11 +17,12 @@ export function fromHash(how) {
       (h.line.length ? " from the start, without the link's moves" : "") + "." });
   }
   S.seed = h.seed;
-  if (h.puzzle != null && (!S.puzzle || S.puzzle.seed !== h.puzzle || S.variant !== h.variant)) {
+  if (h.puzzle != null && (!S.puzzle || S.puzzle.seed !== h.puzzle || S.puzzle.asked !== h.grade ||
+                            S.variant !== h.variant)) {
     // a puzzle link: the puzzle's position (asked of the API) is the game's start
     return ensureSolved(h.variant).then(function () {
       S.variant = h.variant;
-      return loadPuzzle(h.puzzle, h.line, h.at, how || "none");
+      return loadPuzzle(h.puzzle, h.line, h.at, how || "none", h.grade, skipped);
     });
   }
   if (S.data && h.variant === S.variant && h.line.join(",") === S.line.join(",") && h.at === S.pos &&

@@ -83,4 +83,8 @@ export function status(msg, kind) {  // kind: undefined | "error" | "busy"
   el.textContent = msg || "";
   el.className = kind === true ? "error" : (kind || "");
 }
+// A count as the page shows it, with thousands separators ("1,639,939"): the
+// one format of every number of things on the page.
+/** @param {number} n @returns {string} */
+export function count(n) { return Number(n).toLocaleString("en"); }
 export function errText(e) { return e && e.message ? e.message : String(e); }

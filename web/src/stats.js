@@ -2,7 +2,7 @@
 import { apiJson } from "./engine.js";
 import { go } from "./navigate.js";
 import { valueText } from "./results.js";
-import { $, S, errText } from "./state.js";
+import { $, S, count, errText } from "./state.js";
 
 // ---- statistics of the variant's table ------------------------------------------
 export function loadStats() {
@@ -14,9 +14,9 @@ export function loadStats() {
     body.innerHTML = "";
     body.setAttribute("data-variant", variant);
     var p = document.createElement("p");
-    p.textContent = st.positions.reachable.toLocaleString("en") + " positions reachable: " +
-      st.positions.win.toLocaleString("en") + " won, " + st.positions.draw.toLocaleString("en") + " drawn, " +
-      st.positions.loss.toLocaleString("en") + " lost for the side to move (" + st.classes.toLocaleString("en") +
+    p.textContent = count(st.positions.reachable) + " positions reachable: " +
+      count(st.positions.win) + " won, " + count(st.positions.draw) + " drawn, " +
+      count(st.positions.loss) + " lost for the side to move (" + count(st.classes) +
       " up to symmetry). Won and lost positions by plies to the end:";
     body.appendChild(p);
     var wrap = document.createElement("div");
@@ -29,7 +29,7 @@ export function loadStats() {
     st.by_plies.forEach(function (r) {
       var tr = document.createElement("tr");
       tr.setAttribute("data-plies", r.plies);
-      [r.plies, r.win, r.loss].forEach(function (x) { var td = document.createElement("td"); td.textContent = x; tr.appendChild(td); });
+      [r.plies, r.win, r.loss].forEach(function (x) { var td = document.createElement("td"); td.textContent = count(x); tr.appendChild(td); });
       tb.appendChild(tr);
     });
     t.appendChild(tb);

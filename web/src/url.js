@@ -7,7 +7,10 @@ export function hashOf(variant, line, pos) {
   if (variant !== "standard") parts.push("variant=" + variant);
   if (S.start) parts.push("position=" + S.start.replace(/ /g, "_"));
   if (S.seed !== 1) parts.push("seed=" + S.seed);
-  if (S.puzzle && S.start === S.puzzle.position) parts.push("puzzle=" + S.puzzle.seed);
+  if (S.puzzle && S.start === S.puzzle.position) {
+    parts.push("puzzle=" + S.puzzle.seed);
+    if (S.puzzle.asked) parts.push("grade=" + S.puzzle.asked);
+  }
   if (line.length) parts.push("moves=" + line.join(","));
   if (pos < line.length) parts.push("at=" + pos);
   return parts.length ? "#" + parts.join("&") : "";
@@ -22,8 +25,8 @@ export function writeHash(how) {
 export function parseHash() {
   var h = location.hash.replace(/^#/, "");
   /** @type {{variant: string, line: string[], at: number | null, start: string | null, seed: number,
-   *            puzzle?: number, problems: string[]}} */
-  var out = { variant: "standard", line: [], at: null, start: null, seed: 1, problems: [] };
+   *            puzzle?: number, grade: string, problems: string[]}} */
+  var out = { variant: "standard", line: [], at: null, start: null, seed: 1, grade: "", problems: [] };
   // A part the page cannot read is left out and said (the rest of the link still counts).
   h.split("&").forEach(function (kv) {
     if (!kv) return;
@@ -38,7 +41,9 @@ export function parseHash() {
     }
     if ((k === "at" && !/^\d+$/.test(v)) || ((k === "seed" || k === "puzzle") && !/^\d{1,15}$/.test(v)))
       out.problems.push("'" + k + "=" + v + "' is not a number the page uses");
-    else if (["variant", "moves", "at", "position", "seed", "puzzle"].indexOf(k) < 0)
+    else if (k === "grade" && ["easy", "medium", "hard"].indexOf(v) < 0)
+      out.problems.push("'grade=" + v + "' is not a grade (easy, medium or hard)");
+    else if (["variant", "moves", "at", "position", "seed", "puzzle", "grade"].indexOf(k) < 0)
       out.problems.push("'" + k + "' is not a part of a link the page knows");
     if (k === "variant" && v) out.variant = v;
     if (k === "moves") out.line = v.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
@@ -46,6 +51,7 @@ export function parseHash() {
     if (k === "position" && v) out.start = v.replace(/_/g, " ");
     if (k === "seed" && /^\d{1,15}$/.test(v)) out.seed = +v;
     if (k === "puzzle" && /^\d{1,15}$/.test(v)) out.puzzle = +v;
+    if (k === "grade" && ["easy", "medium", "hard"].indexOf(v) >= 0) out.grade = v;
   });
   if (out.at == null || out.at > out.line.length) out.at = out.line.length;
   return out;

@@ -2,7 +2,7 @@
 import { getPos } from "./engine.js";
 import { sideName } from "./panels.js";
 import { plyLabel, valueText } from "./results.js";
-import { $, PV_SHOWN, S, errText } from "./state.js";
+import { $, PV_SHOWN, S, count, errText } from "./state.js";
 
 // ---- "why does this lose?": the best line after a move ------------------------
 // The position after the move (its answer carries its principal variation),
@@ -33,7 +33,7 @@ export function showRefutation(m) {
     });
     var tail = document.createElement("div");
     tail.className = "ref-end";
-    tail.textContent = (line.length > shown.length ? "\u2026 " + (line.length - shown.length) + " more, " : "") +
+    tail.textContent = (line.length > shown.length ? "\u2026 " + count(line.length - shown.length) + " more, " : "") +
                        (end && end.text ? "\u2192 " + end.text : "\u2026 continues drawn");
     box.appendChild(tail);
   }, function (e) { if (token === S.token) box.textContent = "(no line: " + errText(e) + ")"; });
