@@ -15,6 +15,7 @@
 #include "fano/notation.hpp"
 #include "fano/solver.hpp"
 #include "fano/strategy.hpp"
+#include "fano/strategy_size.hpp"
 #include "fano/verify.hpp"
 #include "support.hpp"
 
@@ -464,6 +465,176 @@ TEST(Strategy, TrapsCountEveryReachablePosition) {
   }
 }
 
+// Every reachable position of `tb` where the game goes on, each with the
+// moves whose table result for the mover is not a loss (none where she is
+// lost), from the stored classes' images.
+std::vector<std::pair<State, std::vector<Move>>> every_nonlosing_move(const Tablebase& tb) {
+  const Rules rules(tb.variant());
+  std::set<std::uint64_t> codes;
+  for (std::size_t i = 0; i < tb.size(); ++i)
+    tb.symmetry().for_each_image(tb.position_at(i), [&](std::uint64_t c) { codes.insert(c); });
+  std::vector<std::pair<State, std::vector<Move>>> out;
+  for (const std::uint64_t code : codes) {
+    const State st{code};
+    if (game_end(rules, st)) continue;
+    std::vector<Move> keep;
+    for_each_move(rules, st, [&](const Move& m, State child) {
+      if (outcome_for_mover(*tb.probe(child)).value != Value::kLoss) keep.push_back(m);
+    });
+    if (!keep.empty()) out.emplace_back(st, keep);
+  }
+  return out;
+}
+
+// The moves the table's keeping move plays for `follower` from the start,
+// opponent anything, as a table.
+FixedStrategy keeping_strategy(const Tablebase& tb, Colour follower) {
+  const Rules rules(tb.variant());
+  return fix_strategy(rules, kEmptyBoard, follower,
+                      [&](State st) { return keeping_move(tb, GameRecord(rules, st)); });
+}
+
+std::string table_text(const std::vector<std::pair<State, std::vector<Move>>>& entries) {
+  std::string text;
+  for (const auto& [st, moves] : entries) text += allowed_line(st, moves) + "\n";
+  return text;
+}
+
+// A file of every non-losing move of every position, read back, is the
+// nonlosing player: it holds for both sides of a drawn reading and searches
+// exactly the positions that player's check searches; the brute force agrees.
+TEST(StrategyTable, EveryNonlosingMoveHoldsAsTheNonlosingPlayer) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const AllowedTable table = parse_allowed_lines(table_text(every_nonlosing_move(tb)), v);
+  const StrategyRule rule = table_rule(table, "file");
+  const StrategyRule nonlosing = player_rule(parse_player("nonlosing"), &tb);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    const StrategyCheck n = check_strategy(tb, nonlosing, kEmptyBoard, side);
+    EXPECT_EQ(c.target, Value::kDraw);
+    EXPECT_TRUE(c.holds);
+    EXPECT_EQ(c.positions, n.positions);
+    EXPECT_EQ(c.follower_positions, n.follower_positions);
+    EXPECT_TRUE(brute_force(tb, rule, kEmptyBoard, side).holds);
+  }
+}
+
+// The table's keeping moves, one a position, hold; replacing one of them by
+// a move that forms a line fails by a line that reaches that position by a
+// shortest way and ends with that move and the follower's loss.
+TEST(StrategyTable, OneKeepingMoveReplacedByALosingOneFailsWithThatLoss) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    const FixedStrategy s = keeping_strategy(tb, side);
+    ASSERT_FALSE(s.decisions.empty());
+    std::vector<std::pair<State, std::vector<Move>>> entries;
+    for (const auto& [st, m] : s.decisions) entries.push_back({st, {m}});
+    {
+      const AllowedTable table = parse_allowed_lines(table_text(entries), v);
+      EXPECT_TRUE(check_strategy(tb, table_rule(table, "keeping"), kEmptyBoard, side).holds);
+    }
+    // The last decision (the deepest) with a move that forms a line.
+    std::size_t at = entries.size();
+    Move bad{};
+    for (std::size_t i = entries.size(); i-- > 0 && at == entries.size();)
+      for_each_move(rules, entries[i].first, [&](const Move& m, State child) {
+        if (at == entries.size() && formed_lines(rules, child)) at = i, bad = m;
+      });
+    ASSERT_LT(at, entries.size());
+    entries[at].second = {bad};
+    const AllowedTable table = parse_allowed_lines(table_text(entries), v);
+    const StrategyRule rule = table_rule(table, "one bad");
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    ASSERT_FALSE(c.holds);
+    const StrategyRefutation& r = *c.refutation;
+    EXPECT_FALSE(r.uncovered);
+    EXPECT_EQ(r.moves.back(), bad);
+    ASSERT_GE(r.positions.size(), 2u);
+    EXPECT_EQ(r.positions[r.positions.size() - 2], entries[at].first);
+    EXPECT_EQ(r.end.loser, side);
+    // Shortest: as short as the brute force's nearest loss.
+    EXPECT_EQ(brute_force(tb, rule, kEmptyBoard, side).shortest_loss, r.moves.size());
+    expect_refutation_replays(tb, rule, c);
+  }
+}
+
+// A position the file lacks fails the rule where the follower first reaches
+// it: the line ends there, the JSON names it, and the line is a shortest way
+// there (the brute force's distance with that position taken for a loss).
+TEST(StrategyTable, APositionMissingFromTheFileFailsNamingIt) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  const FixedStrategy s = keeping_strategy(tb, Colour::kBlack);
+  ASSERT_GT(s.decisions.size(), 100u);
+  const State missing = s.decisions[s.decisions.size() / 2].first;
+  AllowedTable table;
+  for (const auto& [st, m] : s.decisions)
+    if (st != missing) add_allowed(table, rules, st, {m});
+  const StrategyCheck c =
+      check_strategy(tb, table_rule(table, "missing one"), kEmptyBoard, Colour::kBlack);
+  ASSERT_FALSE(c.holds);
+  ASSERT_TRUE(c.refutation->uncovered);
+  EXPECT_EQ(c.refutation->positions.back(), missing);
+  std::string line;
+  for (const Move& m : c.refutation->moves) line += format_move(m) + " ";
+  EXPECT_EQ(play_moves(rules, kEmptyBoard, line), missing);
+  // No shorter way: a breadth-first walk of the complete strategy reaches it
+  // first at this distance.
+  std::map<std::uint64_t, std::size_t> dist{{kEmptyBoard.code, 0}};
+  std::vector<State> queue{kEmptyBoard};
+  const AllowedTable full = strategy_table(tb, s);
+  for (std::size_t k = 0; k < queue.size() && !dist.count(missing.code); ++k) {
+    const State st = queue[k];
+    if (game_end(rules, st)) continue;
+    const std::vector<Move> moves =
+        st.to_move() == Colour::kBlack ? full.moves.at(st.code) : legal_moves(rules, st);
+    for (const Move& m : moves)
+      if (dist.emplace(apply_move(st, m).code, dist[st.code] + 1).second)
+        queue.push_back(apply_move(st, m));
+  }
+  EXPECT_EQ(dist.at(missing.code), c.refutation->moves.size());
+  const nlohmann::json j = testing::parse_json(json_text(strategy_check_json(c)));
+  EXPECT_EQ(j["refutation"]["uncovered"], format_position(missing));
+  EXPECT_TRUE(j["refutation"]["end"].is_null());
+}
+
+// A bad file is refused by the number of its first bad line, saying what is
+// wrong there.
+TEST(StrategyTable, BadFilesAreRefusedNamingTheLine) {
+  const Variant v = rules_named("standard-2c1t");
+  const std::string good = R"({"position": "-/-/-/-/-/-/- w", "moves": ["C1", "T2"]})";
+  EXPECT_EQ(parse_allowed_lines(good + "\n\n", v).moves.size(), 1u);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"({"position": "Cc/-/-/-/-/-/- w", "moves": ["T1"]})", "already holds 2 pieces"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["1-2"]})", "movement phase"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c9"]})", "not a space"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": []})", "no move"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2", "c2"]})", "twice"},
+      {R"({"position": "C/-/-/-/-/-/- b"})", "not {"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"], "x": 1})", "unknown field"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": [2]})", "not a string"},
+      {R"({"position": "X/-/-/-/-/-/- b", "moves": ["c2"]})", "X"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"])", "not JSON"},
+      {good, "given twice"},
+  };
+  for (const auto& [line, says] : bad) {
+    SCOPED_TRACE(line);
+    try {
+      parse_allowed_lines(good + "\n\n" + line + "\n", v);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("line 3: ", 0), 0u) << what;
+      EXPECT_NE(what.find(says), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+}
+
 // `fano strategy --json` prints the library's verdicts: the same refutation
 // moves as a check in process, and a one-line error for a bad player.
 TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {
@@ -500,6 +671,47 @@ TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {
   ASSERT_EQ(l["results"].size(), 1u);
   EXPECT_EQ(l["results"][0]["side"], "white");
   EXPECT_EQ(l["results"][0]["checks"].size(), 2u);
+}
+
+// `fano strategy --allowed FILE` checks a file as the library checks the same
+// table: holds for the keeping moves, the uncovered position named when one
+// is missing, and a bad file refused in one line naming its line.
+TEST(StrategyCommand, AllowedFileIsTheLibrarysVerdict) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  const Tablebase& tb = table_of(rules_named("standard-2c1t"));
+  const FixedStrategy s = keeping_strategy(tb, Colour::kWhite);
+  std::string text;
+  for (const auto& [st, m] : s.decisions) text += allowed_line(st, {m}) + "\n";
+  const std::string file = (dir / "rule.jsonl").string();
+  testing::write_text(file, text);
+  const auto r = testing::run_fano(
+      {"strategy", "--tb", table, "--allowed", file, "--side", "white", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const AllowedTable t = parse_allowed_lines(text, tb.variant());
+  const StrategyCheck c =
+      check_strategy(tb, table_rule(t, "allowed:" + file), kEmptyBoard, Colour::kWhite);
+  EXPECT_TRUE(c.holds);
+  EXPECT_EQ(testing::parse_json(r.out)["results"][0],
+            testing::parse_json(json_text(strategy_check_json(c))));
+  // Without its first line (the empty board) the rule fails at once.
+  testing::write_text(file, text.substr(text.find('\n') + 1));
+  const auto missing =
+      testing::run_fano({"strategy", "--tb", table, "--allowed", file, "--side", "white"});
+  EXPECT_EQ(missing.exit_code, 0) << missing.err;
+  EXPECT_NE(missing.out.find("no move given for -/-/-/-/-/-/- w"), std::string::npos)
+      << missing.out;
+  testing::write_text(file, text.substr(0, text.find('\n') + 1) +
+                                R"({"position": "C/-/-/-/-/-/- b", "moves": ["c9"]})" + "\n");
+  const auto bad = testing::run_fano({"strategy", "--tb", table, "--allowed", file});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--allowed " + file + ": line 2: "), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  const auto none =
+      testing::run_fano({"strategy", "--tb", table, "--allowed", (dir / "none.jsonl").string()});
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_EQ(std::count(none.err.begin(), none.err.end(), '\n'), 1) << none.err;
 }
 
 }  // namespace

@@ -1,0 +1,430 @@
+#include "fano/strategy_size.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "fano/game.hpp"
+#include "fano/history.hpp"
+#include "fano/notation.hpp"
+#include "fano/players.hpp"
+
+namespace fano {
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+bool game_goes_on(const Rules& rules, State st) {
+  return !formed_lines(rules, st) && has_legal_move(rules, st);
+}
+
+// The table's result of `m` in `st` for the mover.
+Outcome result_of(const Tablebase& tb, State st, const Move& m) {
+  return outcome_for_mover(probe_reachable(tb, apply_move(st, m)));
+}
+
+// The game between symmetry classes, for the follower: a follower class's
+// edges are its non-losing moves' classes, an opponent class's edges every
+// move's class (each class once); an ended class has none.
+struct ClassGraph {
+  const Tablebase& tb;
+  Rules rules;
+  Colour follower;
+  std::vector<std::uint32_t> first;  // edges of class i: edge[first[i] .. first[i + 1])
+  std::vector<std::uint32_t> edge;
+  std::vector<std::uint8_t> kind;  // 0 ended, 1 the follower's, 2 the opponent's
+
+  ClassGraph(const Tablebase& t, Colour f, const Interrupt& interrupt)
+      : tb(t), rules(t.variant()), follower(f) {
+    const std::size_t n = tb.size();
+    first.assign(n + 1, 0);
+    kind.assign(n, 0);
+    std::vector<std::uint32_t> children;
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((i & 4095) == 0) interrupt.poll();
+      first[i] = std::uint32_t(edge.size());
+      const State st = tb.position_at(i);
+      if (!game_goes_on(rules, st)) continue;
+      const bool mine = st.to_move() == follower;
+      kind[i] = mine ? 1 : 2;
+      children.clear();
+      for_each_move(rules, st, [&](const Move&, State child) {
+        const std::uint32_t c = index_of(child);
+        if (mine && outcome_for_mover(tb.outcome_at(c)).value == Value::kLoss) return;
+        children.push_back(c);
+      });
+      // Each class once, in the order first met (the order of the moves).
+      for (std::size_t k = 0; k < children.size(); ++k)
+        if (std::find(children.begin(), children.begin() + std::ptrdiff_t(k), children[k]) ==
+            children.begin() + std::ptrdiff_t(k))
+          edge.push_back(children[k]);
+    }
+    first[n] = std::uint32_t(edge.size());
+  }
+  std::uint32_t index_of(State st) const {
+    const std::uint64_t code = tb.symmetry().canonical(st).code;
+    std::size_t lo = 0, hi = tb.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (tb.position_at(mid).code < code)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo == tb.size() || tb.position_at(lo).code != code)
+      throw std::logic_error("strategy size: a position missing from the table");
+    return std::uint32_t(lo);
+  }
+};
+
+// The classes a class choice reaches (choice[i]: the chosen edge's class of
+// follower class i). Counts the follower's classes; stops early once they
+// exceed `bound`. `mark`/`stamp` avoid clearing a bitmap per call.
+struct Reach {
+  std::vector<std::uint32_t> mark, order;
+  std::uint32_t stamp = 0;
+  std::uint64_t follower = 0;
+
+  explicit Reach(std::size_t n) : mark(n, 0) {}
+  std::uint64_t run(const ClassGraph& g, const std::vector<std::uint32_t>& choice,
+                    std::uint32_t start, std::uint64_t bound) {
+    ++stamp;
+    order.clear();
+    follower = 0;
+    order.push_back(start);
+    mark[start] = stamp;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::uint32_t u = order[k];
+      if (g.kind[u] == 1) {
+        if (++follower > bound) return follower;
+        const std::uint32_t v = choice[u];
+        if (mark[v] != stamp) mark[v] = stamp, order.push_back(v);
+      } else if (g.kind[u] == 2) {
+        for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
+          const std::uint32_t v = g.edge[e];
+          if (mark[v] != stamp) mark[v] = stamp, order.push_back(v);
+        }
+      }
+    }
+    return follower;
+  }
+};
+
+// The number of follower classes in the tree the cheapest follower choices
+// leave within `horizon` plies (a class at the horizon counts one): an
+// estimate of a subtree's size that ignores shared positions.
+std::vector<double> subtree_estimate(const ClassGraph& g, int horizon) {
+  const std::size_t n = g.kind.size();
+  std::vector<double> h(n), next(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = g.kind[i] == 1 ? 1.0 : 0.0;
+  for (int k = 0; k < horizon; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (g.kind[i] == 0) {
+        next[i] = 0;
+        continue;
+      }
+      double s = g.kind[i] == 1 ? std::numeric_limits<double>::infinity() : 0.0;
+      for (std::uint32_t e = g.first[i]; e < g.first[i + 1]; ++e)
+        s = g.kind[i] == 1 ? std::min(s, h[g.edge[e]]) : s + h[g.edge[e]];
+      next[i] = (g.kind[i] == 1 ? 1.0 : 0.0) + s;
+    }
+    h.swap(next);
+  }
+  return h;
+}
+
+// A class choice played in positions: the first move into the chosen class.
+MoveChoice class_choice(const ClassGraph& g, const std::vector<std::uint32_t>& choice) {
+  return [&g, &choice](State st) {
+    const std::uint32_t target = choice[g.index_of(st)];
+    std::optional<Move> out;
+    for_each_move(g.rules, st, [&](const Move& m, State child) {
+      if (!out && g.index_of(child) == target) out = m;
+    });
+    if (!out) throw std::logic_error("strategy size: no move into the chosen class");
+    return *out;
+  };
+}
+
+}  // namespace
+
+FixedStrategy fix_strategy(const Rules& rules, State start, Colour follower,
+                           const MoveChoice& choose, const Interrupt& interrupt) {
+  FixedStrategy out{start, follower, {}, 0};
+  std::unordered_set<std::uint64_t> seen{start.code};
+  std::vector<State> queue{start};
+  for (std::size_t k = 0; k < queue.size(); ++k) {
+    if ((k & 4095) == 0) interrupt.poll();
+    const State st = queue[k];
+    if (!game_goes_on(rules, st)) continue;
+    const auto push = [&](State child) {
+      if (seen.insert(child.code).second) queue.push_back(child);
+    };
+    if (st.to_move() == follower) {
+      const Move m = choose(st);
+      out.decisions.emplace_back(st, m);
+      push(apply_move(st, m));
+    } else {
+      for_each_move(rules, st, [&](const Move&, State child) { push(child); });
+    }
+  }
+  out.reached = queue.size();
+  return out;
+}
+
+StrategySize strategy_size(const Tablebase& tb, const FixedStrategy& strategy) {
+  const Rules rules(tb.variant());
+  StrategySize s;
+  s.reached = strategy.reached;
+  std::unordered_set<std::uint64_t> placement, movement;
+  for (const auto& [st, m] : strategy.decisions) {
+    const std::uint64_t canon = tb.symmetry().canonical(st).code;
+    if (rules.placement_phase(st))
+      ++s.placement, placement.insert(canon);
+    else
+      ++s.movement, movement.insert(canon);
+  }
+  s.placement_classes = placement.size();
+  s.movement_classes = movement.size();
+  return s;
+}
+
+AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy) {
+  const Rules rules(tb.variant());
+  AllowedTable t;
+  for (const auto& [st, m] : strategy.decisions) add_allowed(t, rules, st, {m});
+  return t;
+}
+
+SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int horizon,
+                                const Interrupt& interrupt) {
+  const Rules rules(tb.variant());
+  const Outcome start_value = probe_reachable(tb, kEmptyBoard);
+  if (start_value.value != Value::kDraw &&
+      (start_value.value == Value::kWin) != (follower == kEmptyBoard.to_move()))
+    throw std::invalid_argument("the game is lost for " + colour_name(follower) +
+                                ": no strategy keeps it from losing");
+  SmallStrategy out;
+  out.follower = follower;
+  out.baseline = strategy_size(
+      tb, fix_strategy(
+              rules, kEmptyBoard, follower,
+              [&](State st) { return keeping_move(tb, GameRecord(rules, st)); }, interrupt));
+
+  const ClassGraph g(tb, follower, interrupt);
+  const std::size_t n = g.kind.size();
+  const std::uint32_t start = g.index_of(kEmptyBoard);
+  const std::vector<double> h = subtree_estimate(g, horizon);
+  // Every follower class starts at its option of the least estimate, then
+  // the classes the greedy walk reaches take an option into a class already
+  // reached where there is one.
+  std::vector<std::uint32_t> choice(n, kNone);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (g.kind[i] != 1 || g.first[i] == g.first[i + 1]) continue;
+    std::uint32_t best = g.edge[g.first[i]];
+    for (std::uint32_t e = g.first[i]; e < g.first[i + 1]; ++e)
+      if (h[g.edge[e]] < h[best]) best = g.edge[e];
+    choice[i] = best;
+  }
+  {
+    std::vector<bool> seen(n, false);
+    std::vector<std::uint32_t> queue{start};
+    seen[start] = true;
+    for (std::size_t k = 0; k < queue.size(); ++k) {
+      const std::uint32_t u = queue[k];
+      if (g.kind[u] == 1) {
+        if (choice[u] == kNone) throw std::logic_error("strategy size: a lost follower class");
+        for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
+          const std::uint32_t v = g.edge[e];
+          if (seen[v] && (!seen[choice[u]] || h[v] < h[choice[u]])) choice[u] = v;
+        }
+        if (!seen[choice[u]]) seen[choice[u]] = true, queue.push_back(choice[u]);
+      } else if (g.kind[u] == 2) {
+        for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e)
+          if (!seen[g.edge[e]]) seen[g.edge[e]] = true, queue.push_back(g.edge[e]);
+      }
+    }
+  }
+  out.greedy = strategy_size(
+      tb, fix_strategy(rules, kEmptyBoard, follower, class_choice(g, choice), interrupt));
+
+  // Local search: first improvement, follower classes in breadth-first order.
+  Reach reach(n), trial(n);
+  std::uint64_t best = reach.run(g, choice, start, std::numeric_limits<std::uint64_t>::max());
+  for (int pass = 0; pass < passes; ++pass) {
+    ++out.passes;
+    bool gained = false;
+    const std::vector<std::uint32_t> order = reach.order;
+    for (const std::uint32_t u : order) {
+      if (g.kind[u] != 1 || reach.mark[u] != reach.stamp) continue;  // no longer reached
+      interrupt.poll();
+      const std::uint32_t was = choice[u];
+      for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
+        const std::uint32_t v = g.edge[e];
+        if (v == choice[u]) continue;
+        const std::uint32_t keep = choice[u];
+        choice[u] = v;
+        ++out.trials;
+        const std::uint64_t count = trial.run(g, choice, start, best - 1);
+        if (count < best) {
+          best = count;
+          ++out.improvements;
+        } else {
+          choice[u] = keep;
+        }
+      }
+      if (choice[u] != was) {
+        gained = true;
+        reach.run(g, choice, start, std::numeric_limits<std::uint64_t>::max());
+      }
+    }
+    if (!gained) break;
+  }
+  out.strategy = fix_strategy(rules, kEmptyBoard, follower, class_choice(g, choice), interrupt);
+  out.smallest = strategy_size(tb, out.strategy);
+  return out;
+}
+
+Move rule_list_move(const Rules& rules, State st, const std::vector<std::string>& list) {
+  std::vector<Move> moves;
+  std::vector<State> children;
+  for_each_move(rules, st, [&](const Move& m, State child) {
+    moves.push_back(m);
+    children.push_back(child);
+  });
+  if (moves.empty()) throw std::invalid_argument("rule list: no legal move");
+  std::vector<std::size_t> left(moves.size());
+  for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
+  for (const std::string& name : list) {
+    std::vector<int> score(moves.size(), 0);
+    if (name.rfind("search:", 0) == 0) {
+      const int depth = std::stoi(name.substr(7));
+      if (depth < 1 || depth > kMaxSearchDepth)
+        throw std::invalid_argument("rule list: " + name + ": depth out of range");
+      score = search_move_scores(GameRecord(rules, st), depth);
+    } else if (name == "no-centre") {
+      for (std::size_t i = 0; i < moves.size(); ++i) score[i] = moves[i].to == 6 ? -1 : 0;
+    } else if (name == "quiet") {
+      for (std::size_t i = 0; i < moves.size(); ++i) {
+        const TopMasks t = top_masks(children[i]);
+        const SpaceMask kinds[4] = {t.white, SpaceMask(t.occupied & ~t.white), t.circle,
+                                    SpaceMask(t.occupied & ~t.circle)};
+        int open = 0;
+        for (const SpaceMask line : kLineMasks) {
+          if (std::popcount(unsigned(line & t.occupied)) != 2) continue;
+          for (const SpaceMask k : kinds)
+            if (std::popcount(unsigned(line & k)) == 2) {
+              ++open;
+              break;
+            }
+        }
+        score[i] = -open;
+      }
+    } else if (name == "corner") {
+      for (std::size_t i = 0; i < moves.size(); ++i)
+        score[i] = -std::popcount(unsigned(rules.neighbours[std::size_t(moves[i].to)]));
+    } else {
+      throw std::invalid_argument("rule list: unknown rule '" + name +
+                                  "' (search:K, no-centre, quiet, corner)");
+    }
+    int top = std::numeric_limits<int>::min();
+    for (const std::size_t i : left) top = std::max(top, score[i]);
+    std::erase_if(left, [&](std::size_t i) { return score[i] != top; });
+  }
+  return moves[left.front()];
+}
+
+RuleListResult rule_list_with_exceptions(const Tablebase& tb, const FixedStrategy& smallest,
+                                         const std::vector<std::string>& list,
+                                         const Interrupt& interrupt) {
+  const Rules rules(tb.variant());
+  std::unordered_map<std::uint64_t, Move> stored;
+  for (const auto& [st, m] : smallest.decisions) stored.emplace(st.code, m);
+  std::unordered_set<std::uint64_t> exceptions;
+  RuleListResult out;
+  out.list = list;
+  out.strategy = fix_strategy(
+      rules, smallest.start, smallest.follower,
+      [&](State st) {
+        const Move m = rule_list_move(rules, st, list);
+        if (result_of(tb, st, m).value != Value::kLoss) return m;
+        exceptions.insert(st.code);
+        const auto it = stored.find(st.code);
+        return it != stored.end() ? it->second : keeping_move(tb, GameRecord(rules, st));
+      },
+      interrupt);
+  out.size = strategy_size(tb, out.strategy);
+  std::unordered_set<std::uint64_t> placement, movement;
+  for (const std::uint64_t code : exceptions) {
+    const State st{code};
+    const std::uint64_t canon = tb.symmetry().canonical(st).code;
+    if (rules.placement_phase(st))
+      ++out.placement_exceptions, placement.insert(canon);
+    else
+      ++out.movement_exceptions, movement.insert(canon);
+  }
+  out.placement_exception_classes = placement.size();
+  out.movement_exception_classes = movement.size();
+  return out;
+}
+
+SingleDrawReport single_draw_openings(const Tablebase& tb, int plies, const Interrupt& interrupt) {
+  const Rules rules(tb.variant());
+  SingleDrawReport out;
+  out.plies = plies;
+  if (probe_reachable(tb, kEmptyBoard).value != Value::kDraw)
+    throw std::invalid_argument("the game is not a draw: there is no draw to keep");
+  struct Node {
+    State st;
+    std::uint32_t parent;
+    Move move;
+  };
+  std::vector<Node> nodes{{kEmptyBoard, kNone, Move{}}};
+  std::unordered_set<std::uint64_t> seen{kEmptyBoard.code};
+  std::size_t layer_begin = 0;
+  for (int ply = 0; ply < plies; ++ply) {
+    const std::size_t layer_end = nodes.size();
+    std::uint64_t drawn = 0, single = 0;
+    std::unordered_set<std::uint64_t> classes;
+    for (std::size_t k = layer_begin; k < layer_end; ++k) {
+      if ((k & 1023) == 0) interrupt.poll();
+      const State st = nodes[k].st;
+      if (!game_goes_on(rules, st)) continue;
+      ++drawn;
+      std::vector<std::pair<Move, Outcome>> rated;
+      for_each_move(rules, st, [&](const Move& m, State child) {
+        rated.emplace_back(m, outcome_for_mover(probe_reachable(tb, child)));
+      });
+      std::vector<Move> drawing;
+      for (const auto& [m, o] : rated)
+        if (o.value == Value::kDraw) drawing.push_back(m);
+      for (const Move& m : drawing) {
+        const State child = apply_move(st, m);
+        if (seen.insert(child.code).second) nodes.push_back({child, std::uint32_t(k), m});
+      }
+      if (drawing.size() != 1) continue;
+      ++single;
+      classes.insert(tb.symmetry().canonical(st).code);
+      SingleDrawOpening o;
+      o.position = st;
+      o.move = drawing.front();
+      for (const auto& r : rated)
+        if (!(r.first == o.move)) o.others.push_back(r);
+      for (std::uint32_t i = std::uint32_t(k); nodes[i].parent != kNone; i = nodes[i].parent)
+        o.line.push_back(nodes[i].move);
+      std::reverse(o.line.begin(), o.line.end());
+      out.openings.push_back(std::move(o));
+    }
+    out.drawn_by_ply.push_back(drawn);
+    out.single_by_ply.push_back(single);
+    out.single_classes_by_ply.push_back(classes.size());
+    layer_begin = layer_end;
+  }
+  return out;
+}
+
+}  // namespace fano
