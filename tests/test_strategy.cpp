@@ -635,6 +635,145 @@ TEST(StrategyTable, BadFilesAreRefusedNamingTheLine) {
   }
 }
 
+// The canonical code of a position as the least of its images, written here
+// apart from Symmetry::canonical.
+std::uint64_t least_image(const Tablebase& tb, State st) {
+  std::uint64_t least = st.code;
+  tb.symmetry().for_each_image(st, [&](std::uint64_t c) { least = std::min(least, c); });
+  return least;
+}
+
+// The smallest strategy found holds by the checker and by the brute force,
+// is counted as the checker counts it (its decisions are the follower's
+// positions the checker asks the table about, its positions the checker's),
+// its classes by least images; it is no larger than the greedy start, and
+// the baseline is the checker's count for the keeping player.
+TEST(StrategySize, SmallestHoldsAndIsCountedAsTheCheckerCounts) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    SCOPED_TRACE(colour_name(side));
+    const SmallStrategy s = smallest_strategy(tb, side, 3, 2);
+    const AllowedTable table = strategy_table(tb, s.strategy);
+    const StrategyRule rule = table_rule(table, "smallest");
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    EXPECT_TRUE(c.holds);
+    EXPECT_TRUE(brute_force(tb, rule, kEmptyBoard, side).holds);
+    EXPECT_EQ(c.follower_positions, s.smallest.decisions());
+    EXPECT_EQ(c.positions, s.smallest.reached);
+    std::set<std::uint64_t> placement, movement;
+    std::uint64_t in_placement = 0;
+    for (const auto& [st, m] : s.strategy.decisions) {
+      const bool p = st.pieces_on_board() < 2 * (v.circles + v.triangles);
+      in_placement += p;
+      (p ? placement : movement).insert(least_image(tb, st));
+    }
+    EXPECT_EQ(s.smallest.placement, in_placement);
+    EXPECT_EQ(s.smallest.placement_classes, placement.size());
+    EXPECT_EQ(s.smallest.movement_classes, movement.size());
+    EXPECT_LE(s.smallest.classes(), s.greedy.classes());
+    EXPECT_LT(s.smallest.decisions(), s.baseline.decisions());
+    const StrategyCheck keeping =
+        check_strategy(tb, player_rule(parse_player("keeping"), &tb), kEmptyBoard, side);
+    EXPECT_TRUE(keeping.holds);
+    EXPECT_EQ(keeping.follower_positions, s.baseline.decisions());
+    EXPECT_EQ(keeping.positions, s.baseline.reached);
+    // The same strategy on every run: no threads, a seeded generator.
+    const SmallStrategy again = smallest_strategy(tb, side, 3, 2);
+    EXPECT_EQ(again.strategy.decisions, s.strategy.decisions);
+  }
+  EXPECT_THROW(smallest_strategy(table_of(rules_named("standard-1c1t")), Colour::kWhite, 1),
+               std::invalid_argument);
+}
+
+// A rule list picks the first of the moves its filters leave: search:K's are
+// search_best_moves', no-centre and corner's the first placements off the
+// centre and on a corner; an unknown rule is refused.
+TEST(StrategySize, RuleListMovesAreTheirFiltersFirst) {
+  const Variant v = rules_named("standard-2c1t");
+  const Rules rules(v);
+  EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {})), "C1");
+  EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {"no-centre"})), "C1");
+  EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {"corner"})), "C3");
+  EXPECT_THROW(rule_list_move(rules, kEmptyBoard, {"centre"}), std::invalid_argument);
+  const Tablebase& tb = table_of(v);
+  const FixedStrategy s = keeping_strategy(tb, Colour::kBlack);
+  for (std::size_t i = 0; i < s.decisions.size(); i += 97) {
+    const State st = s.decisions[i].first;
+    for (const int depth : {1, 2})
+      EXPECT_EQ(rule_list_move(rules, st, {"search:" + std::to_string(depth)}),
+                search_best_moves(GameRecord(rules, st), depth).front())
+          << format_position(st);
+  }
+}
+
+// A rule list with its exceptions holds, plays the list's move wherever that
+// does not lose by the table, and its exceptions are exactly the positions
+// where the list's move loses.
+TEST(StrategySize, RuleListExceptionsAreWhereTheListLoses) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  const SmallStrategy s = smallest_strategy(tb, Colour::kWhite, 2);
+  const RuleListResult r = rule_list_with_exceptions(tb, s.strategy, {"search:2", "quiet"});
+  const AllowedTable table = strategy_table(tb, r.strategy);
+  EXPECT_TRUE(check_strategy(tb, table_rule(table, "list"), kEmptyBoard, Colour::kWhite).holds);
+  std::uint64_t placement = 0, movement = 0;
+  for (const auto& [st, m] : r.strategy.decisions) {
+    const Move listed = rule_list_move(rules, st, {"search:2", "quiet"});
+    const bool loses = outcome_for_mover(*tb.probe(apply_move(st, listed))).value == Value::kLoss;
+    if (!loses) EXPECT_EQ(m, listed) << format_position(st);
+    if (loses) (rules.placement_phase(st) ? placement : movement) += 1;
+  }
+  EXPECT_EQ(r.placement_exceptions, placement);
+  EXPECT_EQ(r.movement_exceptions, movement);
+  EXPECT_GT(placement + movement, 0u);
+  EXPECT_EQ(r.size.decisions(), r.strategy.decisions.size());
+}
+
+// The openings with a single drawing move, against a walk written apart: the
+// positions at each ply that both sides' drawing moves reach (rated by
+// rate_moves), those with exactly one; each listed line replays to its
+// position, whose other moves all lose.
+TEST(StrategySize, SingleDrawOpeningsAgreeWithAWalkOfDrawingMoves) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  const int plies = 6;
+  const SingleDrawReport r = single_draw_openings(tb, plies);
+  std::set<std::uint64_t> layer{kEmptyBoard.code};
+  for (int ply = 0; ply < plies; ++ply) {
+    std::set<std::uint64_t> next;
+    std::uint64_t single = 0;
+    for (const std::uint64_t code : layer) {
+      const std::vector<RatedMove> moves = rate_moves(tb, rules, State{code});
+      const auto draws = std::count_if(moves.begin(), moves.end(), [](const RatedMove& m) {
+        return m.result.value == Value::kDraw;
+      });
+      single += draws == 1;
+      for (const RatedMove& m : moves)
+        if (m.result.value == Value::kDraw) next.insert(m.child.code);
+    }
+    EXPECT_EQ(r.drawn_by_ply[std::size_t(ply)], layer.size()) << ply;
+    EXPECT_EQ(r.single_by_ply[std::size_t(ply)], single) << ply;
+    layer = std::move(next);
+  }
+  std::uint64_t listed = 0;
+  for (const std::uint64_t n : r.single_by_ply) listed += n;
+  ASSERT_EQ(r.openings.size(), listed);
+  ASSERT_FALSE(r.openings.empty());
+  for (std::size_t i = 0; i < r.openings.size(); i += 50) {
+    const SingleDrawOpening& o = r.openings[i];
+    std::string line;
+    for (const Move& m : o.line) line += format_move(m) + " ";
+    EXPECT_EQ(play_moves(rules, kEmptyBoard, line), o.position);
+    EXPECT_EQ(outcome_for_mover(*tb.probe(apply_move(o.position, o.move))).value, Value::kDraw);
+    EXPECT_EQ(o.others.size() + 1, legal_moves(rules, o.position).size());
+    for (const auto& [m, result] : o.others) EXPECT_EQ(result.value, Value::kLoss);
+  }
+  EXPECT_LE(r.openings.front().line.size(), r.openings.back().line.size());
+}
+
 // `fano strategy --json` prints the library's verdicts: the same refutation
 // moves as a check in process, and a one-line error for a bad player.
 TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {

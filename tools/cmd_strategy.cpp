@@ -79,7 +79,7 @@ int print_size(const po::variables_map& vm, const Tablebase& tb, const std::vect
   for (const Colour c : sides) {
     SmallStrategy s;
     try {
-      s = smallest_strategy(tb, c, passes);
+      s = smallest_strategy(tb, c, passes, vm["restarts"].as<int>());
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--size: ") + e.what());
     }
@@ -108,9 +108,9 @@ int print_size(const po::variables_map& vm, const Tablebase& tb, const std::vect
     print_size_line("the table's keeping move", s.baseline);
     print_size_line("greedy", s.greedy);
     print_size_line("smallest found", s.smallest);
-    std::cout << "  (" << s.passes << " local-search passes, " << s.improvements << " of "
-              << s.trials << " changes kept); the checker: " << (check.holds ? "holds" : "FAILS")
-              << "\n";
+    std::cout << "  (" << s.restarts << " restarts, " << s.passes << " local-search passes, "
+              << s.improvements << " of " << s.trials
+              << " changes kept); the checker: " << (check.holds ? "holds" : "FAILS") << "\n";
     for (const RuleListResult& r : rules) {
       std::string name;
       for (const std::string& x : r.list) name += (name.empty() ? "" : ",") + x;
@@ -159,7 +159,10 @@ int cmd_strategy(const Args& args) {
       "move in every position she can face): its size beside the table's keeping move's, "
       "checked by the strategy checker")(
       "passes", po::value<int>()->default_value(4),
-      "with --size: local-search passes at most (0: the greedy strategy)")(
+      "with --size: local-search passes at most, each round (0: the greedy strategy)")(
+      "restarts", po::value<int>()->default_value(0),
+      "with --size: rounds of iterated local search after the first (a seeded random change, "
+      "the local search again, kept when no larger)")(
       "rule-list", po::value<std::vector<std::string>>(),
       "with --size (repeatable): a rule list, e.g. search:3,no-centre,quiet (rules search:K, "
       "no-centre, quiet, corner, applied in order), and how many exceptions it needs beside the "
@@ -196,7 +199,8 @@ int cmd_strategy(const Args& args) {
   if (vm->count("single-draw") &&
       ((*vm)["single-draw"].as<int>() < 1 || (*vm)["single-draw"].as<int>() > 64))
     throw UsageError("--single-draw must be 1..64");
-  if ((*vm)["passes"].as<int>() < 0) throw UsageError("--passes must be 0 or more");
+  if ((*vm)["passes"].as<int>() < 0 || (*vm)["restarts"].as<int>() < 0)
+    throw UsageError("--passes and --restarts must be 0 or more");
   if (vm->count("traps") &&
       ((*vm)["traps"].as<int>() < 1 || (*vm)["traps"].as<int>() > kMaxSearchDepth))
     throw UsageError("--traps must be 1.." + std::to_string(kMaxSearchDepth));

@@ -143,6 +143,7 @@ Json small_strategy_json(const SmallStrategy& s) {
               {"greedy", strategy_size_json(s.greedy)},
               {"smallest", strategy_size_json(s.smallest)},
               {"passes", s.passes},
+              {"restarts", s.restarts},
               {"trials", s.trials},
               {"improvements", s.improvements}};
 }

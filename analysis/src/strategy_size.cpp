@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
@@ -200,8 +201,8 @@ AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy) 
   return t;
 }
 
-SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int horizon,
-                                const Interrupt& interrupt) {
+SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int restarts,
+                                int horizon, const Interrupt& interrupt) {
   const Rules rules(tb.variant());
   const Outcome start_value = probe_reachable(tb, kEmptyBoard);
   if (start_value.value != Value::kDraw &&
@@ -252,37 +253,63 @@ SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes
   out.greedy = strategy_size(
       tb, fix_strategy(rules, kEmptyBoard, follower, class_choice(g, choice), interrupt));
 
-  // Local search: first improvement, follower classes in breadth-first order.
+  // Local search: first improvement, follower classes in breadth-first order,
+  // until a pass gains nothing (or `passes` passes).
   Reach reach(n), trial(n);
-  std::uint64_t best = reach.run(g, choice, start, std::numeric_limits<std::uint64_t>::max());
-  for (int pass = 0; pass < passes; ++pass) {
-    ++out.passes;
-    bool gained = false;
-    const std::vector<std::uint32_t> order = reach.order;
-    for (const std::uint32_t u : order) {
-      if (g.kind[u] != 1 || reach.mark[u] != reach.stamp) continue;  // no longer reached
-      interrupt.poll();
-      const std::uint32_t was = choice[u];
-      for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
-        const std::uint32_t v = g.edge[e];
-        if (v == choice[u]) continue;
-        const std::uint32_t keep = choice[u];
-        choice[u] = v;
-        ++out.trials;
-        const std::uint64_t count = trial.run(g, choice, start, best - 1);
-        if (count < best) {
-          best = count;
-          ++out.improvements;
-        } else {
-          choice[u] = keep;
+  const auto improve = [&](std::vector<std::uint32_t>& ch) {
+    std::uint64_t best = reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
+    for (int pass = 0; pass < passes; ++pass) {
+      ++out.passes;
+      bool gained = false;
+      const std::vector<std::uint32_t> order = reach.order;
+      for (const std::uint32_t u : order) {
+        if (g.kind[u] != 1 || reach.mark[u] != reach.stamp) continue;  // no longer reached
+        interrupt.poll();
+        const std::uint32_t was = ch[u];
+        for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
+          const std::uint32_t v = g.edge[e];
+          if (v == ch[u]) continue;
+          const std::uint32_t keep = ch[u];
+          ch[u] = v;
+          ++out.trials;
+          const std::uint64_t count = trial.run(g, ch, start, best - 1);
+          if (count < best) {
+            best = count;
+            ++out.improvements;
+          } else {
+            ch[u] = keep;
+          }
+        }
+        if (ch[u] != was) {
+          gained = true;
+          reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
         }
       }
-      if (choice[u] != was) {
-        gained = true;
-        reach.run(g, choice, start, std::numeric_limits<std::uint64_t>::max());
-      }
+      if (!gained) break;
     }
-    if (!gained) break;
+    return best;
+  };
+  std::uint64_t best = improve(choice);
+  // Iterated local search: a few reached follower classes moved to a random
+  // non-losing option, improved again, kept when no worse. A fixed seed and
+  // the generator's own integers (not a distribution's): the same choices on
+  // every platform.
+  std::mt19937_64 rng(1);
+  for (int r = 0; r < restarts; ++r) {
+    ++out.restarts;
+    std::vector<std::uint32_t> mine;
+    reach.run(g, choice, start, std::numeric_limits<std::uint64_t>::max());
+    for (const std::uint32_t u : reach.order)
+      if (g.kind[u] == 1 && g.first[u + 1] - g.first[u] > 1) mine.push_back(u);
+    if (mine.empty()) break;
+    std::vector<std::uint32_t> next = choice;
+    const std::size_t kicks = std::max<std::size_t>(1, mine.size() / 100);
+    for (std::size_t k = 0; k < kicks; ++k) {
+      const std::uint32_t u = mine[std::size_t(rng() % mine.size())];
+      next[u] = g.edge[g.first[u] + std::uint32_t(rng() % (g.first[u + 1] - g.first[u]))];
+    }
+    const std::uint64_t count = improve(next);
+    if (count <= best) best = count, choice = std::move(next);
   }
   out.strategy = fix_strategy(rules, kEmptyBoard, follower, class_choice(g, choice), interrupt);
   out.smallest = strategy_size(tb, out.strategy);

@@ -51,7 +51,8 @@ Json lookahead_json(const LookaheadResult& result, int max_depth);
 // {"placement", "movement", "decisions", "placement_classes", "movement_classes", "classes",
 //  "reached"}.
 Json strategy_size_json(const StrategySize& size);
-// {"follower", "baseline", "greedy", "smallest": strategy_size_json, "passes", "trials",
+// {"follower", "baseline", "greedy", "smallest": strategy_size_json, "passes", "restarts",
+// "trials",
 //  "improvements"}.
 Json small_strategy_json(const SmallStrategy& s);
 // {"list": [...], "size": strategy_size_json, "placement_exceptions", "movement_exceptions",

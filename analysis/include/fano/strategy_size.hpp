@@ -65,22 +65,27 @@ AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy);
 //   keeping move into a class already reached if there is one, else into the
 //   class of the smallest estimated subtree (the size of the tree the
 //   follower's cheapest choices leave within `horizon` plies).
-// smallest: the better of the two, improved by local search over symmetry
+// smallest: the greedy strategy improved by local search over symmetry
 //   classes: each pass tries, at every follower class reached, each other
 //   non-losing move, and keeps a change that lowers the number of follower
 //   classes reached; it stops after `passes` passes or a pass without gain.
+//   Then `restarts` rounds of iterated local search: one in a hundred of the
+//   follower classes reached (at least one) moved to another non-losing
+//   move (a seeded generator: the same on every machine), the local search
+//   again, the result kept when it reaches no more classes.
 // The class choice is played in each position by the first move (in move
 // order) into the chosen class: a function of the position.
 struct SmallStrategy {
   Colour follower = Colour::kWhite;
   StrategySize baseline, greedy, smallest;
-  int passes = 0;                  // local-search passes run
+  int passes = 0;                  // local-search passes run (every round)
+  int restarts = 0;                // rounds of iterated local search run
   std::uint64_t trials = 0;        // changes tried
-  std::uint64_t improvements = 0;  // changes kept
+  std::uint64_t improvements = 0;  // changes kept by a local search (in any round)
   FixedStrategy strategy;          // the smallest
 };
-SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int horizon = 12,
-                                const Interrupt& interrupt = {});
+SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int restarts = 0,
+                                int horizon = 12, const Interrupt& interrupt = {});
 
 // A short rule list: filters applied in order to the legal moves, each
 // keeping the remaining moves of the best score by its feature, then the
