@@ -723,8 +723,11 @@ TEST(StrategySize, RuleListExceptionsAreWhereTheListLoses) {
   for (const auto& [st, m] : r.strategy.decisions) {
     const Move listed = rule_list_move(rules, st, {"search:2", "quiet"});
     const bool loses = outcome_for_mover(*tb.probe(apply_move(st, listed))).value == Value::kLoss;
-    if (!loses) EXPECT_EQ(m, listed) << format_position(st);
-    if (loses) (rules.placement_phase(st) ? placement : movement) += 1;
+    if (loses) {
+      (rules.placement_phase(st) ? placement : movement) += 1;
+    } else {
+      EXPECT_EQ(m, listed) << format_position(st);
+    }
   }
   EXPECT_EQ(r.placement_exceptions, placement);
   EXPECT_EQ(r.movement_exceptions, movement);
