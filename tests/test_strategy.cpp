@@ -683,8 +683,9 @@ TEST(StrategySize, SmallestHoldsAndIsCountedAsTheCheckerCounts) {
     const SmallStrategy again = smallest_strategy(tb, side, 3, 2);
     EXPECT_EQ(again.strategy.decisions, s.strategy.decisions);
   }
-  EXPECT_THROW(smallest_strategy(table_of(rules_named("standard-1c1t")), Colour::kWhite, 1),
-               std::invalid_argument);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack})  // a won game: Black's
+    EXPECT_THROW(smallest_strategy(table_of(rules_named("standard-1c1t")), side, 1),
+                 std::invalid_argument);
 }
 
 // A rule list picks the first of the moves its filters leave: search:K's are
@@ -737,8 +738,8 @@ TEST(StrategySize, RuleListExceptionsAreWhereTheListLoses) {
 
 // The openings with a single drawing move, against a walk written apart: the
 // positions at each ply that both sides' drawing moves reach (rated by
-// rate_moves), those with exactly one; each listed line replays to its
-// position, whose other moves all lose.
+// rate_moves), those with exactly one; one listed a class; each listed line
+// replays to its position, whose other moves all lose.
 TEST(StrategySize, SingleDrawOpeningsAgreeWithAWalkOfDrawingMoves) {
   const Tablebase& tb = table_of(kStandard);
   const Rules rules(kStandard);
@@ -761,9 +762,12 @@ TEST(StrategySize, SingleDrawOpeningsAgreeWithAWalkOfDrawingMoves) {
     EXPECT_EQ(r.single_by_ply[std::size_t(ply)], single) << ply;
     layer = std::move(next);
   }
-  std::uint64_t listed = 0;
-  for (const std::uint64_t n : r.single_by_ply) listed += n;
-  ASSERT_EQ(r.openings.size(), listed);
+  std::uint64_t classes = 0;
+  for (const std::uint64_t n : r.single_classes_by_ply) classes += n;
+  ASSERT_EQ(r.openings.size(), classes);
+  std::set<std::uint64_t> distinct;
+  for (const SingleDrawOpening& o : r.openings) distinct.insert(least_image(tb, o.position));
+  EXPECT_EQ(distinct.size(), classes);
   ASSERT_FALSE(r.openings.empty());
   for (std::size_t i = 0; i < r.openings.size(); i += 50) {
     const SingleDrawOpening& o = r.openings[i];

@@ -158,7 +158,7 @@ int cmd_strategy(const Args& args) {
       "instead of --player: the smallest never-lose strategy the search finds for each side (one "
       "move in every position she can face): its size beside the table's keeping move's, "
       "checked by the strategy checker")(
-      "passes", po::value<int>()->default_value(4),
+      "passes", po::value<int>()->default_value(20),
       "with --size: local-search passes at most, each round (0: the greedy strategy)")(
       "restarts", po::value<int>()->default_value(0),
       "with --size: rounds of iterated local search after the first (a seeded random change, "
@@ -175,8 +175,8 @@ int cmd_strategy(const Args& args) {
   pos.add("position", 1);
   const auto vm = parse(
       "strategy",
-      "(--player RULE | --allowed FILE | --lookahead K | --decisions | --traps K) [--side SIDE] "
-      "[POSITION] [--json]",
+      "(--player RULE | --allowed FILE | --lookahead K | --decisions | --traps K | --size | "
+      "--single-draw N) [--side SIDE] [POSITION] [--json]",
       "Decides exactly whether a player's rule secures at least the table's value of the start "
       "for the side that follows it, against every opponent, and when it does not prints a "
       "shortest line in which she obeys the rule and does worse (loses, or repeats a position "
@@ -265,7 +265,7 @@ int cmd_strategy(const Args& args) {
       return 0;
     }
     std::cout << variant_slug(variant) << ": positions with a single drawing move, both sides "
-              << "keeping the draw\n";
+              << "keeping the draw (one line a class, shallowest first)\n";
     for (std::size_t p = 0; p < r.drawn_by_ply.size(); ++p)
       std::cout << "  ply " << p << ": " << r.single_by_ply[p] << " of " << r.drawn_by_ply[p]
                 << " drawn positions (" << r.single_classes_by_ply[p] << " classes)\n";
@@ -273,8 +273,11 @@ int cmd_strategy(const Args& args) {
       const SingleDrawOpening& o = r.openings[i];
       std::cout << "  " << (o.line.empty() ? "(the start)" : moves_text(o.line)) << ": only "
                 << format_move(o.move) << " draws;";
-      for (const auto& [m, result] : o.others)
-        std::cout << " " << format_move(m) << " " << outcome_text(result);
+      const char* sep = " ";
+      for (const auto& [m, result] : o.others) {
+        std::cout << sep << format_move(m) << " " << outcome_text(result);
+        sep = ", ";
+      }
       std::cout << "\n";
     }
     return 0;

@@ -91,10 +91,16 @@ struct Reach {
   std::uint64_t follower = 0;
 
   explicit Reach(std::size_t n) : mark(n, 0) {}
+  // With `base` (the current strategy's reach): a follower class that `base`
+  // does not reach takes an option into a class already reached (by this
+  // walk or by `base`) where it has one, each such change listed in
+  // `changes`: a trial move carries the greedy's reuse into the new part.
   std::uint64_t run(const ClassGraph& g, const std::vector<std::uint32_t>& choice,
-                    std::uint32_t start, std::uint64_t bound) {
+                    std::uint32_t start, std::uint64_t bound, const Reach* base = nullptr,
+                    std::vector<std::pair<std::uint32_t, std::uint32_t>>* changes = nullptr) {
     ++stamp;
     order.clear();
+    if (changes) changes->clear();
     follower = 0;
     order.push_back(start);
     mark[start] = stamp;
@@ -102,7 +108,16 @@ struct Reach {
       const std::uint32_t u = order[k];
       if (g.kind[u] == 1) {
         if (++follower > bound) return follower;
-        const std::uint32_t v = choice[u];
+        std::uint32_t v = choice[u];
+        if (base && base->mark[u] != base->stamp && mark[v] != stamp &&
+            base->mark[v] != base->stamp) {
+          for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e)
+            if (mark[g.edge[e]] == stamp || base->mark[g.edge[e]] == base->stamp) {
+              v = g.edge[e];
+              changes->emplace_back(u, v);
+              break;
+            }
+        }
         if (mark[v] != stamp) mark[v] = stamp, order.push_back(v);
       } else if (g.kind[u] == 2) {
         for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
@@ -204,11 +219,12 @@ AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy) 
 SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int restarts,
                                 int horizon, const Interrupt& interrupt) {
   const Rules rules(tb.variant());
-  const Outcome start_value = probe_reachable(tb, kEmptyBoard);
-  if (start_value.value != Value::kDraw &&
-      (start_value.value == Value::kWin) != (follower == kEmptyBoard.to_move()))
-    throw std::invalid_argument("the game is lost for " + colour_name(follower) +
-                                ": no strategy keeps it from losing");
+  // A side with a win to keep needs more than never losing (a strategy that
+  // only avoids losses may be held to a repetition): drawn games only.
+  if (probe_reachable(tb, kEmptyBoard).value != Value::kDraw)
+    throw std::invalid_argument(
+        "the game is not a draw: the smallest strategy is searched for "
+        "a draw to keep");
   SmallStrategy out;
   out.follower = follower;
   out.baseline = strategy_size(
@@ -256,6 +272,7 @@ SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes
   // Local search: first improvement, follower classes in breadth-first order,
   // until a pass gains nothing (or `passes` passes).
   Reach reach(n), trial(n);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> changes;
   const auto improve = [&](std::vector<std::uint32_t>& ch) {
     std::uint64_t best = reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
     for (int pass = 0; pass < passes; ++pass) {
@@ -272,18 +289,17 @@ SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes
           const std::uint32_t keep = ch[u];
           ch[u] = v;
           ++out.trials;
-          const std::uint64_t count = trial.run(g, ch, start, best - 1);
+          const std::uint64_t count = trial.run(g, ch, start, best - 1, &reach, &changes);
           if (count < best) {
             best = count;
             ++out.improvements;
+            for (const auto& [w, x] : changes) ch[w] = x;
+            reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
           } else {
             ch[u] = keep;
           }
         }
-        if (ch[u] != was) {
-          gained = true;
-          reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
-        }
+        if (ch[u] != was) gained = true;
       }
       if (!gained) break;
     }
@@ -435,7 +451,8 @@ SingleDrawReport single_draw_openings(const Tablebase& tb, int plies, const Inte
       }
       if (drawing.size() != 1) continue;
       ++single;
-      classes.insert(tb.symmetry().canonical(st).code);
+      // One opening a class: its symmetric images teach nothing more.
+      if (!classes.insert(tb.symmetry().canonical(st).code).second) continue;
       SingleDrawOpening o;
       o.position = st;
       o.move = drawing.front();

@@ -58,7 +58,8 @@ StrategySize strategy_size(const Tablebase& tb, const FixedStrategy& strategy);
 AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy);
 
 // The smallest never-lose strategy the search finds for `follower` from the
-// empty board (the game's value must not be a loss for her).
+// empty board of a drawn game (else std::invalid_argument: a side with a win
+// to keep needs more than never losing, a lost side cannot).
 //
 // baseline: the table's keeping move (players.hpp, keeping_move) everywhere.
 // greedy: breadth-first from the start, each new follower class takes the
@@ -128,7 +129,8 @@ struct SingleDrawReport {
   std::vector<std::uint64_t> drawn_by_ply;   // drawn positions reached at ply 0..plies-1
   std::vector<std::uint64_t> single_by_ply;  // of those, with a single drawing move
   std::vector<std::uint64_t> single_classes_by_ply;
-  std::vector<SingleDrawOpening> openings;  // every one, shallowest first
+  // One a class (the first position of the class reached), shallowest first.
+  std::vector<SingleDrawOpening> openings;
 };
 SingleDrawReport single_draw_openings(const Tablebase& tb, int plies,
                                       const Interrupt& interrupt = {});
