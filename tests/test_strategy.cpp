@@ -655,7 +655,11 @@ TEST(StrategySize, SmallestHoldsAndIsCountedAsTheCheckerCounts) {
   for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
     SCOPED_TRACE(colour_name(side));
     const SmallStrategy s = smallest_strategy(tb, side, 3, 2);
-    const AllowedTable table = strategy_table(tb, s.strategy);
+    // Checked as an --allowed file: written as text and read back.
+    std::string text;
+    for (const auto& [st, m] : s.strategy.decisions) text += allowed_line(st, {m}) + "\n";
+    const AllowedTable table = parse_allowed_lines(text, v);
+    EXPECT_EQ(table.moves.size(), s.strategy.decisions.size());
     const StrategyRule rule = table_rule(table, "smallest");
     const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
     EXPECT_TRUE(c.holds);
@@ -858,6 +862,52 @@ TEST(StrategyCommand, AllowedFileIsTheLibrarysVerdict) {
       testing::run_fano({"strategy", "--tb", table, "--allowed", (dir / "none.jsonl").string()});
   EXPECT_NE(none.exit_code, 0);
   EXPECT_EQ(std::count(none.err.begin(), none.err.end(), '\n'), 1) << none.err;
+}
+
+// `fano strategy --size --json` prints the library's sizes and the checker's
+// verdict on the strategy it writes with --allowed-out; bad options are
+// refused in one line.
+TEST(StrategyCommand, SizeIsTheLibrarysSearch) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  const Tablebase& tb = table_of(rules_named("standard-2c1t"));
+  const std::string file = (dir / "black.jsonl").string();
+  const auto r = testing::run_fano({"strategy", "--tb", table, "--size", "--side", "black",
+                                    "--passes", "2", "--restarts", "1", "--rule-list",
+                                    "search:2,quiet", "--allowed-out", file, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = testing::parse_json(r.out)["results"][0];
+  const SmallStrategy s = smallest_strategy(tb, Colour::kBlack, 2, 1);
+  EXPECT_EQ(j["smallest"], testing::parse_json(json_text(strategy_size_json(s.smallest))));
+  EXPECT_EQ(j["baseline"], testing::parse_json(json_text(strategy_size_json(s.baseline))));
+  EXPECT_TRUE(j["check"]["holds"].get<bool>());
+  const RuleListResult list = rule_list_with_exceptions(tb, s.strategy, {"search:2", "quiet"});
+  EXPECT_EQ(j["rule_lists"][0], testing::parse_json(json_text(rule_list_json(list))));
+  std::string text;
+  for (const auto& [st, m] : s.strategy.decisions) text += allowed_line(st, {m}) + "\n";
+  EXPECT_EQ(testing::read_text(file), text);
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--size", "--allowed-out", file},  // both sides
+        {"--size", "--rule-list", "search:2,centre"},
+        {"--size", "--passes", "-1"},
+        {"--rule-list", "search:2", "--player", "greedy"},
+        {"--single-draw", "0"}}) {
+    std::vector<std::string> args{"strategy", "--tb", table};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto e = testing::run_fano(args);
+    EXPECT_EQ(e.exit_code, 2) << bad.back();
+    EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+  }
+  const std::string won = (dir / "won.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-1c1t", "--out", won}).exit_code, 0);
+  for (const char* what : {"--size", "--single-draw"}) {
+    std::vector<std::string> args{"strategy", "--tb", won, what};
+    if (std::string(what) == "--single-draw") args.push_back("4");
+    const auto e = testing::run_fano(args);
+    EXPECT_EQ(e.exit_code, 2) << what;
+    EXPECT_NE(e.err.find("not a draw"), std::string::npos) << e.err;
+  }
 }
 
 }  // namespace
