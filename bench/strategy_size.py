@@ -153,9 +153,13 @@ def render(data):
         "positions this combined strategy reaches (they differ from the smallest strategy's",
         "wherever the list chooses another non-losing move).",
         "",
+        "The last column counts instead over the smallest strategy's own decisions (above)",
+        "the positions where the list's move loses, placement + movement: what a player who",
+        "knows the smallest strategy could not leave to the list.",
+        "",
         "| side | rule list | decisions | exceptions | placement exceptions (classes) | "
-        "movement exceptions (classes) | share of decisions |",
-        "|---|---|---|---|---|---|---|",
+        "movement exceptions (classes) | share of decisions | losing in the smallest |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for s in d["size"]:
         for r in s["rule_lists"]:
@@ -163,7 +167,9 @@ def render(data):
             out.append(f"| {s['follower']} | `{','.join(r['list'])}` | {r['size']['decisions']} | "
                        f"{e} | {r['placement_exceptions']} ({r['placement_exception_classes']}) | "
                        f"{r['movement_exceptions']} ({r['movement_exception_classes']}) | "
-                       f"{100.0 * e / r['size']['decisions']:.1f}% |")
+                       f"{100.0 * e / r['size']['decisions']:.1f}% | "
+                       f"{r['placement_losing_in_smallest']} + "
+                       f"{r['movement_losing_in_smallest']} |")
     sd = d["single_draw"]
     out += [
         "",

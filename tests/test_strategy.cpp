@@ -736,6 +736,14 @@ TEST(StrategySize, RuleListExceptionsAreWhereTheListLoses) {
   }
   EXPECT_EQ(r.placement_exceptions, placement);
   EXPECT_EQ(r.movement_exceptions, movement);
+  std::uint64_t losing[2] = {0, 0};  // placement, movement
+  for (const auto& [st, m] : s.strategy.decisions) {
+    const Move listed = rule_list_move(rules, st, {"search:2", "quiet"});
+    if (outcome_for_mover(*tb.probe(apply_move(st, listed))).value == Value::kLoss)
+      ++losing[rules.placement_phase(st) ? 0 : 1];
+  }
+  EXPECT_EQ(r.placement_losing_in_smallest, losing[0]);
+  EXPECT_EQ(r.movement_losing_in_smallest, losing[1]);
   EXPECT_GT(placement + movement, 0u);
   EXPECT_EQ(r.size.decisions(), r.strategy.decisions.size());
 }

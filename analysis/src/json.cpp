@@ -154,7 +154,9 @@ Json rule_list_json(const RuleListResult& r) {
               {"placement_exceptions", r.placement_exceptions},
               {"movement_exceptions", r.movement_exceptions},
               {"placement_exception_classes", r.placement_exception_classes},
-              {"movement_exception_classes", r.movement_exception_classes}};
+              {"movement_exception_classes", r.movement_exception_classes},
+              {"placement_losing_in_smallest", r.placement_losing_in_smallest},
+              {"movement_losing_in_smallest", r.movement_losing_in_smallest}};
 }
 
 Json single_draw_json(const SingleDrawReport& r, std::size_t limit) {

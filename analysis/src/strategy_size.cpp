@@ -412,6 +412,11 @@ RuleListResult rule_list_with_exceptions(const Tablebase& tb, const FixedStrateg
   }
   out.placement_exception_classes = placement.size();
   out.movement_exception_classes = movement.size();
+  for (const auto& [st, m] : smallest.decisions) {
+    if (result_of(tb, st, rule_list_move(rules, st, list)).value != Value::kLoss) continue;
+    ++(rules.placement_phase(st) ? out.placement_losing_in_smallest
+                                 : out.movement_losing_in_smallest);
+  }
   return out;
 }
 

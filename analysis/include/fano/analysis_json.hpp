@@ -56,7 +56,8 @@ Json strategy_size_json(const StrategySize& size);
 //  "improvements"}.
 Json small_strategy_json(const SmallStrategy& s);
 // {"list": [...], "size": strategy_size_json, "placement_exceptions", "movement_exceptions",
-//  "placement_exception_classes", "movement_exception_classes"}.
+//  "placement_exception_classes", "movement_exception_classes",
+//  "placement_losing_in_smallest", "movement_losing_in_smallest"}.
 Json rule_list_json(const RuleListResult& r);
 // {"plies", "drawn_by_ply", "single_by_ply", "single_classes_by_ply", "openings": [{"ply",
 //  "line", "position", "to_move", "move", "others": [{"move", "result", "plies"}]}] (the first

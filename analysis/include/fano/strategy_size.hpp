@@ -108,6 +108,9 @@ struct RuleListResult {
   StrategySize size;  // the combined strategy
   std::uint64_t placement_exceptions = 0, movement_exceptions = 0;
   std::uint64_t placement_exception_classes = 0, movement_exception_classes = 0;
+  // Over the smallest strategy's own decisions instead: where the list's move
+  // loses (the list alone, not followed: its positions are not these).
+  std::uint64_t placement_losing_in_smallest = 0, movement_losing_in_smallest = 0;
   FixedStrategy strategy;
 };
 RuleListResult rule_list_with_exceptions(const Tablebase& tb, const FixedStrategy& smallest,
