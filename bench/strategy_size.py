@@ -29,7 +29,7 @@ import tempfile
 import time
 
 PASSES = 20
-RESTARTS = 20
+RESTARTS = 100
 RULE_LISTS = ["search:1", "search:2", "search:3", "search:4", "search:6", "search:8",
               "search:4,quiet", "search:6,quiet", "search:4,no-centre,quiet,corner"]
 SINGLE_DRAW_PLIES = 8
@@ -124,8 +124,12 @@ def render(data):
         "where there is one, else into the class of the smallest estimated subtree (the",
         "follower decisions of the tree her cheapest choices leave within 12 plies). Then a",
         "first-improvement local search: at every follower class reached, each other",
-        "non-losing move, the walk from the start redone (the new part again preferring",
-        "classes already reached), the change kept when fewer follower classes are reached;",
+        "non-losing move, kept when fewer follower classes are reached. A change is judged",
+        "from the current reach alone: the classes lost are the class's descendants in the",
+        "dominator tree of the reach (every path to them passes it), the classes gained those",
+        "a walk from the new move meets before it joins what is still reached (its new classes",
+        "again preferring moves into classes reached); each kept change is confirmed by a walk",
+        "from the start;",
         f"at most {cmd['passes']} passes, until a pass gains nothing. Then {cmd['restarts']}",
         "rounds of iterated local search (one in a hundred of the follower classes reached",
         "moved to a random non-losing move by a seeded generator, the local search again,",

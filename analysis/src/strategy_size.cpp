@@ -91,16 +91,10 @@ struct Reach {
   std::uint64_t follower = 0;
 
   explicit Reach(std::size_t n) : mark(n, 0) {}
-  // With `base` (the current strategy's reach): a follower class that `base`
-  // does not reach takes an option into a class already reached (by this
-  // walk or by `base`) where it has one, each such change listed in
-  // `changes`: a trial move carries the greedy's reuse into the new part.
   std::uint64_t run(const ClassGraph& g, const std::vector<std::uint32_t>& choice,
-                    std::uint32_t start, std::uint64_t bound, const Reach* base = nullptr,
-                    std::vector<std::pair<std::uint32_t, std::uint32_t>>* changes = nullptr) {
+                    std::uint32_t start, std::uint64_t bound) {
     ++stamp;
     order.clear();
-    if (changes) changes->clear();
     follower = 0;
     order.push_back(start);
     mark[start] = stamp;
@@ -108,16 +102,7 @@ struct Reach {
       const std::uint32_t u = order[k];
       if (g.kind[u] == 1) {
         if (++follower > bound) return follower;
-        std::uint32_t v = choice[u];
-        if (base && base->mark[u] != base->stamp && mark[v] != stamp &&
-            base->mark[v] != base->stamp) {
-          for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e)
-            if (mark[g.edge[e]] == stamp || base->mark[g.edge[e]] == base->stamp) {
-              v = g.edge[e];
-              changes->emplace_back(u, v);
-              break;
-            }
-        }
+        const std::uint32_t v = choice[u];
         if (mark[v] != stamp) mark[v] = stamp, order.push_back(v);
       } else if (g.kind[u] == 2) {
         for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
@@ -127,6 +112,165 @@ struct Reach {
       }
     }
     return follower;
+  }
+};
+
+// A change of one follower class's move, evaluated from the current reach
+// alone. In the graph the current choice reaches, class u's one edge leads
+// to its choice, so the classes reached only through u are exactly u's
+// strict descendants in the dominator tree (every path to them passes u):
+// moving u elsewhere loses them, and the classes the new move reaches anew
+// (new ones, or lost ones reached again) are found by a walk that stops at
+// every class still reached. The change helps exactly when that walk meets
+// fewer follower classes than u's descendants hold.
+struct Delta {
+  const ClassGraph& g;
+  std::vector<std::uint32_t> idom, post_number, pre, post, follower_below;
+  std::vector<std::uint32_t> mark, queue;
+  std::uint32_t stamp = 0;
+  const Reach* base = nullptr;
+
+  explicit Delta(const ClassGraph& graph)
+      : g(graph),
+        idom(graph.kind.size()),
+        post_number(graph.kind.size()),
+        pre(graph.kind.size()),
+        post(graph.kind.size()),
+        follower_below(graph.kind.size()),
+        mark(graph.kind.size(), 0) {}
+
+  bool reached(std::uint32_t x) const { return base->mark[x] == base->stamp; }
+  // A strict descendant of u in the dominator tree (x reached).
+  bool below(std::uint32_t u, std::uint32_t x) const {
+    return pre[u] < pre[x] && post[x] < post[u];
+  }
+
+  // The dominator tree of the reach (Cooper, Harvey and Kennedy's iteration
+  // over a depth-first postorder), numbered for `below`, with the follower
+  // classes of each subtree.
+  void build(const Reach& r, const std::vector<std::uint32_t>& choice, std::uint32_t start) {
+    base = &r;
+    const auto successors = [&](std::uint32_t u, auto&& f) {
+      if (g.kind[u] == 1)
+        f(choice[u]);
+      else if (g.kind[u] == 2)
+        for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) f(g.edge[e]);
+    };
+    // Postorder by an explicit stack (the reach can be deep).
+    std::vector<std::uint32_t> postorder;
+    postorder.reserve(r.order.size());
+    ++stamp;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{start, 0}};
+    mark[start] = stamp;
+    while (!stack.empty()) {
+      auto& [u, next] = stack.back();
+      std::uint32_t child = kNone;
+      if (g.kind[u] == 1 && next == 0) {
+        child = choice[u];
+        next = 1;
+      } else if (g.kind[u] == 2) {
+        while (g.first[u] + next < g.first[u + 1] && child == kNone) {
+          const std::uint32_t v = g.edge[g.first[u] + next++];
+          if (mark[v] != stamp) child = v;
+        }
+      }
+      if (child != kNone && mark[child] != stamp) {
+        mark[child] = stamp;
+        stack.emplace_back(child, 0);
+        continue;
+      }
+      if (child != kNone) continue;
+      post_number[u] = std::uint32_t(postorder.size());
+      postorder.push_back(u);
+      stack.pop_back();
+    }
+    // Predecessors within the reach.
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> preds;
+    for (const std::uint32_t u : postorder)
+      successors(u, [&](std::uint32_t v) { preds[v].push_back(u); });
+    for (const std::uint32_t u : postorder) idom[u] = kNone;
+    idom[start] = start;
+    const auto intersect = [&](std::uint32_t a, std::uint32_t b) {
+      while (a != b) {
+        while (post_number[a] < post_number[b]) a = idom[a];
+        while (post_number[b] < post_number[a]) b = idom[b];
+      }
+      return a;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t k = postorder.size(); k-- > 0;) {
+        const std::uint32_t u = postorder[k];
+        if (u == start) continue;
+        std::uint32_t d = kNone;
+        for (const std::uint32_t p : preds[u])
+          if (idom[p] != kNone) d = d == kNone ? p : intersect(p, d);
+        if (d != idom[u]) idom[u] = d, changed = true;
+      }
+    }
+    // Pre- and postorder numbers of the dominator tree, follower classes below.
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> children;
+    for (const std::uint32_t u : postorder)
+      if (u != start) children[idom[u]].push_back(u);
+    std::uint32_t clock = 0;
+    std::vector<std::pair<std::uint32_t, std::size_t>> walk{{start, 0}};
+    pre[start] = clock++;
+    while (!walk.empty()) {
+      auto& [u, i] = walk.back();
+      const auto it = children.find(u);
+      if (it != children.end() && i < it->second.size()) {
+        const std::uint32_t c = it->second[i++];
+        pre[c] = clock++;
+        walk.emplace_back(c, 0);
+        continue;
+      }
+      post[u] = clock++;
+      std::uint32_t f = g.kind[u] == 1;
+      if (it != children.end())
+        for (const std::uint32_t c : it->second) f += follower_below[c];
+      follower_below[u] = f;
+      walk.pop_back();
+    }
+  }
+
+  // Whether moving follower class u to `to` reaches fewer follower classes;
+  // `changes` (when it does) are the new classes' moves into classes
+  // reached, as the greedy walk prefers them.
+  bool improves(const std::vector<std::uint32_t>& choice, std::uint32_t u, std::uint32_t to,
+                std::vector<std::pair<std::uint32_t, std::uint32_t>>& changes) {
+    changes.clear();
+    const std::uint32_t lost = follower_below[u] - 1;  // u itself stays
+    if (lost == 0) return false;
+    ++stamp;
+    // Still reached after the change: reached, and not only through u.
+    const auto kept = [&](std::uint32_t x) { return reached(x) && !below(u, x); };
+    const auto present = [&](std::uint32_t x) { return kept(x) || mark[x] == stamp; };
+    queue.clear();
+    const auto visit = [&](std::uint32_t x) {
+      if (!present(x)) mark[x] = stamp, queue.push_back(x);
+    };
+    visit(to);
+    std::uint32_t found = 0;
+    for (std::size_t k = 0; k < queue.size(); ++k) {
+      const std::uint32_t x = queue[k];
+      if (g.kind[x] == 1) {
+        if (++found >= lost) return false;
+        // A new class prefers a move into a class reached now or before
+        // (one reached only through u is then reached again, and counted).
+        std::uint32_t v = choice[x];
+        if (!reached(x) && !present(v) && !reached(v))
+          for (std::uint32_t e = g.first[x]; e < g.first[x + 1]; ++e)
+            if (present(g.edge[e]) || reached(g.edge[e])) {
+              v = g.edge[e];
+              changes.emplace_back(x, v);
+              break;
+            }
+        visit(v);
+      } else if (g.kind[x] == 2) {
+        for (std::uint32_t e = g.first[x]; e < g.first[x + 1]; ++e) visit(g.edge[e]);
+      }
+    }
+    return true;
   }
 };
 
@@ -271,10 +415,12 @@ SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes
 
   // Local search: first improvement, follower classes in breadth-first order,
   // until a pass gains nothing (or `passes` passes).
-  Reach reach(n), trial(n);
+  Reach reach(n);
+  Delta delta(g);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> changes;
   const auto improve = [&](std::vector<std::uint32_t>& ch) {
     std::uint64_t best = reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
+    delta.build(reach, ch, start);
     for (int pass = 0; pass < passes; ++pass) {
       ++out.passes;
       bool gained = false;
@@ -282,24 +428,21 @@ SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes
       for (const std::uint32_t u : order) {
         if (g.kind[u] != 1 || reach.mark[u] != reach.stamp) continue;  // no longer reached
         interrupt.poll();
-        const std::uint32_t was = ch[u];
         for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
           const std::uint32_t v = g.edge[e];
           if (v == ch[u]) continue;
-          const std::uint32_t keep = ch[u];
-          ch[u] = v;
           ++out.trials;
-          const std::uint64_t count = trial.run(g, ch, start, best - 1, &reach, &changes);
-          if (count < best) {
-            best = count;
-            ++out.improvements;
-            for (const auto& [w, x] : changes) ch[w] = x;
-            reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
-          } else {
-            ch[u] = keep;
-          }
+          if (!delta.improves(ch, u, v, changes)) continue;
+          ch[u] = v;
+          for (const auto& [w, x] : changes) ch[w] = x;
+          const std::uint64_t count =
+              reach.run(g, ch, start, std::numeric_limits<std::uint64_t>::max());
+          if (count >= best) throw std::logic_error("strategy size: a change that did not help");
+          best = count;
+          ++out.improvements;
+          gained = true;
+          delta.build(reach, ch, start);
         }
-        if (ch[u] != was) gained = true;
       }
       if (!gained) break;
     }

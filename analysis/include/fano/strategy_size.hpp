@@ -70,6 +70,10 @@ AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy);
 //   classes: each pass tries, at every follower class reached, each other
 //   non-losing move, and keeps a change that lowers the number of follower
 //   classes reached; it stops after `passes` passes or a pass without gain.
+//   A change is judged from the current reach: it loses the class's
+//   descendants in the reach's dominator tree and gains what a walk from the
+//   new move meets before joining the rest (new classes there preferring a
+//   move into a class reached, as the greedy walk does).
 //   Then `restarts` rounds of iterated local search: one in a hundred of the
 //   follower classes reached (at least one) moved to another non-losing
 //   move (a seeded generator: the same on every machine), the local search
