@@ -701,7 +701,8 @@ TEST(StrategySize, RuleListMovesAreTheirFiltersFirst) {
   EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {})), "C1");
   EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {"no-centre"})), "C1");
   EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {"corner"})), "C3");
-  EXPECT_THROW(rule_list_move(rules, kEmptyBoard, {"centre"}), std::invalid_argument);
+  for (const char* bad : {"centre", "search:", "search:0", "search:9", "search:x", "search:3x"})
+    EXPECT_THROW(rule_list_move(rules, kEmptyBoard, {bad}), std::invalid_argument) << bad;
   const Tablebase& tb = table_of(v);
   const FixedStrategy s = keeping_strategy(tb, Colour::kBlack);
   for (std::size_t i = 0; i < s.decisions.size(); i += 97) {

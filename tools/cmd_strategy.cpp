@@ -95,9 +95,7 @@ int print_size(const po::variables_map& vm, const Tablebase& tb, const std::vect
     }
     if (json) {
       Json j = small_strategy_json(s);
-      j["check"] = Json{{"holds", check.holds},
-                        {"positions", check.positions},
-                        {"follower_positions", check.follower_positions}};
+      j["check"] = strategy_check_json(check);
       Json r = Json::array();
       for (const RuleListResult& x : rules) r.push_back(rule_list_json(x));
       j["rule_lists"] = std::move(r);

@@ -488,9 +488,13 @@ Move rule_list_move(const Rules& rules, State st, const std::vector<std::string>
   for (const std::string& name : list) {
     std::vector<int> score(moves.size(), 0);
     if (name.rfind("search:", 0) == 0) {
-      const int depth = std::stoi(name.substr(7));
-      if (depth < 1 || depth > kMaxSearchDepth)
-        throw std::invalid_argument("rule list: " + name + ": depth out of range");
+      const std::string digits = name.substr(7);
+      if (digits.empty() || digits.size() > 2 ||
+          digits.find_first_not_of("0123456789") != std::string::npos || std::stoi(digits) < 1 ||
+          std::stoi(digits) > kMaxSearchDepth)
+        throw std::invalid_argument("rule list: '" + name + "': the depth must be 1.." +
+                                    std::to_string(kMaxSearchDepth));
+      const int depth = std::stoi(digits);
       score = search_move_scores(GameRecord(rules, st), depth);
     } else if (name == "no-centre") {
       for (std::size_t i = 0; i < moves.size(); ++i) score[i] = moves[i].to == 6 ? -1 : 0;
