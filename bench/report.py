@@ -24,6 +24,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 TRAPS_SHOWN = 6
+SINGLE_DRAW_PLIES = 8   # the placement phase
+SINGLE_DRAW_SHOWN = 4
 LOOKAHEAD = 4
 
 
@@ -139,6 +141,17 @@ def main():
                 run([a.fano, "show", "--tb", table, trap["position"], "--svg",
                      os.path.join(a.out, f"trap-{depth}-{i + 1}.svg")])
         data["traps"] = traps
+        sd = json.loads(run([a.fano, "strategy", "--tb", table, "--single-draw",
+                             str(SINGLE_DRAW_PLIES), "--limit", str(SINGLE_DRAW_SHOWN),
+                             "--json"]))["single_draw"]
+        data["single_draw"] = {k: sd[k] for k in ("plies", "drawn_by_ply", "single_by_ply",
+                                                  "single_classes_by_ply")}
+        data["single_draw"]["shallowest"] = [
+            {"line": o["line"], "position": o["position"], "move": o["move"]}
+            for o in sd["openings"]]
+        for i, o in enumerate(sd["openings"]):
+            run([a.fano, "show", "--tb", table, o["position"], "--svg",
+                 os.path.join(a.out, f"single-draw-{i + 1}.svg")])
     data["variants"] = [{k: r[k] for k in ("name", "start", "decisive", "plies_fallible")}
                         for r in rows]
     figure_values(data["values"], os.path.join(a.out, "values.png"))
@@ -178,6 +191,23 @@ def main():
                 f"looks safe and loses in {trap['loses_in']}; {trap['keeping']} of "
                 f"{trap['moves']} moves keep the value</figcaption></figure>")
         page.append("</div>")
+    sd = data["single_draw"]
+    page.append("<h2>Openings with a single drawing move</h2><p>Positions reached in the "
+                "first plies when both sides keep the draw, and those where the side to move "
+                "has exactly one drawing move (<code>fano strategy --single-draw "
+                f"{sd['plies']}</code>; results/strategy-size.md for the smallest never-lose "
+                "strategies):</p><table><tr><th>ply<th>drawn positions<th>one drawing move"
+                "<th>classes</tr>")
+    for p, row in enumerate(zip(sd["drawn_by_ply"], sd["single_by_ply"],
+                                sd["single_classes_by_ply"])):
+        page.append(f"<tr><td>{p}<td>{row[0]}<td>{row[1]}<td>{row[2]}</tr>")
+    page.append("</table><p>The shallowest, one a symmetry class:</p><div class=traps>")
+    for i, o in enumerate(sd["shallowest"]):
+        page.append(
+            f"<figure><img src=single-draw-{i + 1}.svg alt='{html.escape(o['position'])}'>"
+            f"<figcaption>after <code>{html.escape(' '.join(o['line']))}</code> only "
+            f"{html.escape(o['move'])} draws</figcaption></figure>")
+    page.append("</div>")
     page.append("<h2>Every reading compared</h2><img src=variants.png alt='variants'>"
                 "<p>The table: results/variants.md.</p>")
     with open(os.path.join(a.out, "index.html"), "w") as f:

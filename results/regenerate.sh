@@ -4,8 +4,11 @@
 # `fano verify` (any error stops the script with verify's exit code, 4), and
 # writes the table of results and the sha256 of each tablebase, then every
 # rule combination (cap x adjacency x lines x material) by bench/variants.py,
-# with results/lookahead.md and results/variants.json; then results/report/
-# (an HTML page with figures) by bench/report.py, and its PDF (Chromium).
+# with results/lookahead.md and results/variants.json; then
+# results/strategy-size.md (the smallest never-lose strategies, rule lists
+# and exceptions, the openings with one drawing move) by
+# bench/strategy_size.py; then results/report/ (an HTML page with figures)
+# by bench/report.py, and its PDF (Chromium).
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -90,6 +93,11 @@ printf '\n' >>"$tmp"
 cat "$tmp.summary" >>"$tmp"
 rm -f "$tmp.summary"
 mv "$tmp" "$out"
+
+# How much a player must know to never lose (results/strategy-size.md).
+echo "regenerate.sh: the smallest never-lose strategies (bench/strategy_size.py)" >&2
+FANO_QUIET=1 python3 "$root/bench/strategy_size.py" --fano "$fano" \
+  --out "$root/results/strategy-size.md" --json-out "$root/results/strategy-size.json"
 
 # The report with figures: matplotlib from Debian's python3-matplotlib, so
 # the system's interpreter (another python3 on PATH may not have it).

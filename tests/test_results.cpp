@@ -17,6 +17,7 @@
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/strategy.hpp"
+#include "fano/strategy_size.hpp"
 #include "fano/tablebase.hpp"
 #include "support.hpp"
 
@@ -328,7 +329,9 @@ TEST(Results, EveryReadingHasARowWithDatedTimings) {
 // by bench/report.py from the fano tool's JSON), recomputed in process: the
 // positions by phase and value and their remoteness (every reachable
 // position of a fresh solve), the lookahead curve (lookahead_needed), the
-// traps (find_traps) and the readings' points (the rows of results/variants.md).
+// traps (find_traps), the openings with a single drawing move
+// (single_draw_openings) and the readings' points (the rows of
+// results/variants.md).
 TEST(Results, ReportFiguresRecompute) {
   const fs::path root(FANO_SOURCE_DIR);
   const nlohmann::json d =
@@ -368,6 +371,19 @@ TEST(Results, ReportFiguresRecompute) {
       EXPECT_EQ(t["ranked"][i]["loses_in"], r.ranked[i].result.plies);
     }
   }
+  const nlohmann::json& sd = d["single_draw"];
+  const SingleDrawReport single = single_draw_openings(tb, sd["plies"].get<int>());
+  EXPECT_EQ(sd["drawn_by_ply"], single.drawn_by_ply);
+  EXPECT_EQ(sd["single_by_ply"], single.single_by_ply);
+  EXPECT_EQ(sd["single_classes_by_ply"], single.single_classes_by_ply);
+  ASSERT_LE(sd["shallowest"].size(), single.openings.size());
+  for (std::size_t i = 0; i < sd["shallowest"].size(); ++i) {
+    std::vector<std::string> line;
+    for (const Move& m : single.openings[i].line) line.push_back(format_move(m));
+    EXPECT_EQ(sd["shallowest"][i]["line"], line);
+    EXPECT_EQ(sd["shallowest"][i]["position"], format_position(single.openings[i].position));
+    EXPECT_EQ(sd["shallowest"][i]["move"], format_move(single.openings[i].move));
+  }
   const std::string table = read_text(root / "results" / "variants.md");
   ASSERT_EQ(d["variants"].size(), every_rules().size());
   for (const nlohmann::json& v : d["variants"]) {
@@ -377,6 +393,74 @@ TEST(Results, ReportFiguresRecompute) {
     EXPECT_EQ(std::stod(cells[12]), v["plies_fallible"].get<double>()) << v;
     EXPECT_EQ(cells[1].substr(0, cells[1].find(' ')), v["start"]) << v;
   }
+}
+
+// The standard output of a shell command, and whether it exited with 0.
+std::pair<std::string, bool> command_output(const std::string& cmd) {
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return {"", false};
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  return {out, ::pclose(pipe) == 0};
+}
+
+// results/strategy-size.md and the JSON it is laid out from: the commands
+// bench/strategy_size.py ran (their options are in the JSON) run again on a
+// fresh table print the same JSON (every number: the strategies' sizes, the
+// rule lists' exceptions, the checker's verdict on the written strategy, the
+// single-draw openings), and the file is what the script lays out from it.
+TEST(Results, StrategySizeRecomputes) {
+  const fs::path root(FANO_SOURCE_DIR);
+  const nlohmann::json d = testing::parse_json(read_text(root / "results" / "strategy-size.json"));
+  testing::TempDir dir;
+  const std::string table = (dir / "standard.fanotb").string();
+  const std::string fano = std::string("'") + FANO_BIN + "'";
+  ASSERT_TRUE(command_output(fano + " solve --out '" + table + "' >/dev/null").second);
+  const nlohmann::json& o = d["options"];
+  ASSERT_EQ(d["size"].size(), 2u);
+  for (const nlohmann::json& saved : d["size"]) {
+    const std::string side = saved["follower"];
+    SCOPED_TRACE(side);
+    const std::string file = (dir / (side + ".jsonl")).string();
+    std::string cmd = fano + " strategy --tb '" + table + "' --size --side " + side + " --passes " +
+                      std::to_string(o["passes"].get<int>()) + " --restarts " +
+                      std::to_string(o["restarts"].get<int>());
+    for (const nlohmann::json& list : o["rule_lists"])
+      cmd += " --rule-list " + list.get<std::string>();
+    const auto [out, ok] = command_output(cmd + " --allowed-out '" + file + "' --json");
+    ASSERT_TRUE(ok) << cmd;
+    nlohmann::json expected = saved;
+    expected.erase("checker");
+    expected.erase("file_lines");
+    EXPECT_EQ(testing::parse_json(out)["results"][0], expected);
+    const auto [checked, fine] =
+        command_output(fano + " strategy --tb '" + table + "' --allowed '" + file + "' --side " +
+                       side + " --json");
+    ASSERT_TRUE(fine);
+    nlohmann::json checker = saved["checker"];
+    checker["rule"] = "";  // names the file, in a folder of the script's
+    nlohmann::json fresh = testing::parse_json(checked)["results"][0];
+    fresh["rule"] = "";
+    EXPECT_EQ(fresh, checker);
+    EXPECT_TRUE(fresh["holds"].get<bool>());
+    EXPECT_EQ(fresh["follower_positions"], saved["smallest"]["decisions"]);
+    std::size_t lines = 0;
+    for (const char c : read_text(file)) lines += c == '\n';
+    EXPECT_EQ(lines, saved["file_lines"].get<std::size_t>());
+  }
+  const auto [single, ok] =
+      command_output(fano + " strategy --tb '" + table + "' --single-draw " +
+                     std::to_string(o["single_draw_plies"].get<int>()) + " --limit " +
+                     std::to_string(o["single_draw_shown"].get<int>()) + " --json");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(testing::parse_json(single)["single_draw"], d["single_draw"]);
+  const auto [page, rendered] =
+      command_output("python3 '" + (root / "bench" / "strategy_size.py").string() + "' --render '" +
+                     (root / "results" / "strategy-size.json").string() + "'");
+  ASSERT_TRUE(rendered);
+  EXPECT_EQ(page, read_text(root / "results" / "strategy-size.md"))
+      << "results/strategy-size.md is not what bench/strategy_size.py lays out from its JSON";
 }
 
 }  // namespace

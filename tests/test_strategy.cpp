@@ -15,6 +15,7 @@
 #include "fano/notation.hpp"
 #include "fano/solver.hpp"
 #include "fano/strategy.hpp"
+#include "fano/strategy_size.hpp"
 #include "fano/verify.hpp"
 #include "support.hpp"
 
@@ -464,6 +465,335 @@ TEST(Strategy, TrapsCountEveryReachablePosition) {
   }
 }
 
+// Every reachable position of `tb` where the game goes on, each with the
+// moves whose table result for the mover is not a loss (none where she is
+// lost), from the stored classes' images.
+std::vector<std::pair<State, std::vector<Move>>> every_nonlosing_move(const Tablebase& tb) {
+  const Rules rules(tb.variant());
+  std::set<std::uint64_t> codes;
+  for (std::size_t i = 0; i < tb.size(); ++i)
+    tb.symmetry().for_each_image(tb.position_at(i), [&](std::uint64_t c) { codes.insert(c); });
+  std::vector<std::pair<State, std::vector<Move>>> out;
+  for (const std::uint64_t code : codes) {
+    const State st{code};
+    if (game_end(rules, st)) continue;
+    std::vector<Move> keep;
+    for_each_move(rules, st, [&](const Move& m, State child) {
+      if (outcome_for_mover(*tb.probe(child)).value != Value::kLoss) keep.push_back(m);
+    });
+    if (!keep.empty()) out.emplace_back(st, keep);
+  }
+  return out;
+}
+
+// The moves the table's keeping move plays for `follower` from the start,
+// opponent anything, as a table.
+FixedStrategy keeping_strategy(const Tablebase& tb, Colour follower) {
+  const Rules rules(tb.variant());
+  return fix_strategy(rules, kEmptyBoard, follower,
+                      [&](State st) { return keeping_move(tb, GameRecord(rules, st)); });
+}
+
+std::string table_text(const std::vector<std::pair<State, std::vector<Move>>>& entries) {
+  std::string text;
+  for (const auto& [st, moves] : entries) text += allowed_line(st, moves) + "\n";
+  return text;
+}
+
+// A file of every non-losing move of every position, read back, is the
+// nonlosing player: it holds for both sides of a drawn reading and searches
+// exactly the positions that player's check searches; the brute force agrees.
+TEST(StrategyTable, EveryNonlosingMoveHoldsAsTheNonlosingPlayer) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const AllowedTable table = parse_allowed_lines(table_text(every_nonlosing_move(tb)), v);
+  const StrategyRule rule = table_rule(table, "file");
+  const StrategyRule nonlosing = player_rule(parse_player("nonlosing"), &tb);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    const StrategyCheck n = check_strategy(tb, nonlosing, kEmptyBoard, side);
+    EXPECT_EQ(c.target, Value::kDraw);
+    EXPECT_TRUE(c.holds);
+    EXPECT_EQ(c.positions, n.positions);
+    EXPECT_EQ(c.follower_positions, n.follower_positions);
+    EXPECT_TRUE(brute_force(tb, rule, kEmptyBoard, side).holds);
+  }
+}
+
+// The table's keeping moves, one a position, hold; replacing one of them by
+// a move that forms a line fails by a line that reaches that position by a
+// shortest way and ends with that move and the follower's loss.
+TEST(StrategyTable, OneKeepingMoveReplacedByALosingOneFailsWithThatLoss) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    const FixedStrategy s = keeping_strategy(tb, side);
+    ASSERT_FALSE(s.decisions.empty());
+    std::vector<std::pair<State, std::vector<Move>>> entries;
+    for (const auto& [st, m] : s.decisions) entries.push_back({st, {m}});
+    {
+      const AllowedTable table = parse_allowed_lines(table_text(entries), v);
+      EXPECT_TRUE(check_strategy(tb, table_rule(table, "keeping"), kEmptyBoard, side).holds);
+    }
+    // The last decision (the deepest) with a move that forms a line.
+    std::size_t at = entries.size();
+    Move bad{};
+    for (std::size_t i = entries.size(); i-- > 0 && at == entries.size();)
+      for_each_move(rules, entries[i].first, [&](const Move& m, State child) {
+        if (at == entries.size() && formed_lines(rules, child)) at = i, bad = m;
+      });
+    ASSERT_LT(at, entries.size());
+    entries[at].second = {bad};
+    const AllowedTable table = parse_allowed_lines(table_text(entries), v);
+    const StrategyRule rule = table_rule(table, "one bad");
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    ASSERT_FALSE(c.holds);
+    const StrategyRefutation& r = *c.refutation;
+    EXPECT_FALSE(r.uncovered);
+    EXPECT_EQ(r.moves.back(), bad);
+    ASSERT_GE(r.positions.size(), 2u);
+    EXPECT_EQ(r.positions[r.positions.size() - 2], entries[at].first);
+    EXPECT_EQ(r.end.loser, side);
+    // Shortest: as short as the brute force's nearest loss.
+    EXPECT_EQ(brute_force(tb, rule, kEmptyBoard, side).shortest_loss, r.moves.size());
+    expect_refutation_replays(tb, rule, c);
+  }
+}
+
+// A position the file lacks fails the rule where the follower first reaches
+// it: the line ends there, the JSON names it, and the line is a shortest way
+// there (the brute force's distance with that position taken for a loss).
+TEST(StrategyTable, APositionMissingFromTheFileFailsNamingIt) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  const FixedStrategy s = keeping_strategy(tb, Colour::kBlack);
+  ASSERT_GT(s.decisions.size(), 100u);
+  const State missing = s.decisions[s.decisions.size() / 2].first;
+  AllowedTable table;
+  for (const auto& [st, m] : s.decisions)
+    if (st != missing) add_allowed(table, rules, st, {m});
+  const StrategyCheck c =
+      check_strategy(tb, table_rule(table, "missing one"), kEmptyBoard, Colour::kBlack);
+  ASSERT_FALSE(c.holds);
+  ASSERT_TRUE(c.refutation->uncovered);
+  EXPECT_EQ(c.refutation->positions.back(), missing);
+  std::string line;
+  for (const Move& m : c.refutation->moves) line += format_move(m) + " ";
+  EXPECT_EQ(play_moves(rules, kEmptyBoard, line), missing);
+  // No shorter way: a breadth-first walk of the complete strategy reaches it
+  // first at this distance.
+  std::map<std::uint64_t, std::size_t> dist{{kEmptyBoard.code, 0}};
+  std::vector<State> queue{kEmptyBoard};
+  const AllowedTable full = strategy_table(tb, s);
+  for (std::size_t k = 0; k < queue.size() && !dist.count(missing.code); ++k) {
+    const State st = queue[k];
+    if (game_end(rules, st)) continue;
+    const std::vector<Move> moves =
+        st.to_move() == Colour::kBlack ? full.moves.at(st.code) : legal_moves(rules, st);
+    for (const Move& m : moves)
+      if (dist.emplace(apply_move(st, m).code, dist[st.code] + 1).second)
+        queue.push_back(apply_move(st, m));
+  }
+  EXPECT_EQ(dist.at(missing.code), c.refutation->moves.size());
+  const nlohmann::json j = testing::parse_json(json_text(strategy_check_json(c)));
+  EXPECT_EQ(j["refutation"]["uncovered"], format_position(missing));
+  EXPECT_TRUE(j["refutation"]["end"].is_null());
+}
+
+// A bad file is refused by the number of its first bad line, saying what is
+// wrong there.
+TEST(StrategyTable, BadFilesAreRefusedNamingTheLine) {
+  const Variant v = rules_named("standard-2c1t");
+  const std::string good = R"({"position": "-/-/-/-/-/-/- w", "moves": ["C1", "T2"]})";
+  EXPECT_EQ(parse_allowed_lines(good + "\n\n", v).moves.size(), 1u);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"({"position": "Cc/-/-/-/-/-/- w", "moves": ["T1"]})", "already holds 2 pieces"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["1-2"]})", "movement phase"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c9"]})", "not a space"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": []})", "no move"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2", "c2"]})", "twice"},
+      {R"({"position": "C/-/-/-/-/-/- b"})", "not {"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"], "x": 1})", "unknown field"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": [2]})", "not a string"},
+      {R"({"position": "X/-/-/-/-/-/- b", "moves": ["c2"]})", "X"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"])", "not JSON"},
+      {good, "given twice"},
+  };
+  for (const auto& [line, says] : bad) {
+    SCOPED_TRACE(line);
+    try {
+      parse_allowed_lines(good + "\n\n" + line + "\n", v);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("line 3: ", 0), 0u) << what;
+      EXPECT_NE(what.find(says), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+}
+
+// The canonical code of a position as the least of its images, written here
+// apart from Symmetry::canonical.
+std::uint64_t least_image(const Tablebase& tb, State st) {
+  std::uint64_t least = st.code;
+  tb.symmetry().for_each_image(st, [&](std::uint64_t c) { least = std::min(least, c); });
+  return least;
+}
+
+// The smallest strategy found holds by the checker and by the brute force,
+// is counted as the checker counts it (its decisions are the follower's
+// positions the checker asks the table about, its positions the checker's),
+// its classes by least images; it is no larger than the greedy start, and
+// the baseline is the checker's count for the keeping player.
+TEST(StrategySize, SmallestHoldsAndIsCountedAsTheCheckerCounts) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  for (const Colour side : {Colour::kWhite, Colour::kBlack}) {
+    SCOPED_TRACE(colour_name(side));
+    const SmallStrategy s = smallest_strategy(tb, side, 3, 2);
+    // Checked as an --allowed file: written as text and read back.
+    std::string text;
+    for (const auto& [st, m] : s.strategy.decisions) text += allowed_line(st, {m}) + "\n";
+    const AllowedTable table = parse_allowed_lines(text, v);
+    EXPECT_EQ(table.moves.size(), s.strategy.decisions.size());
+    const StrategyRule rule = table_rule(table, "smallest");
+    const StrategyCheck c = check_strategy(tb, rule, kEmptyBoard, side);
+    EXPECT_TRUE(c.holds);
+    EXPECT_TRUE(brute_force(tb, rule, kEmptyBoard, side).holds);
+    EXPECT_EQ(c.follower_positions, s.smallest.decisions());
+    EXPECT_EQ(c.positions, s.smallest.reached);
+    std::set<std::uint64_t> placement, movement;
+    std::uint64_t in_placement = 0;
+    for (const auto& [st, m] : s.strategy.decisions) {
+      const bool p = st.pieces_on_board() < 2 * (v.circles + v.triangles);
+      in_placement += p;
+      (p ? placement : movement).insert(least_image(tb, st));
+    }
+    EXPECT_EQ(s.smallest.placement, in_placement);
+    EXPECT_EQ(s.smallest.placement_classes, placement.size());
+    EXPECT_EQ(s.smallest.movement_classes, movement.size());
+    EXPECT_LE(s.smallest.classes(), s.greedy.classes());
+    EXPECT_LT(s.smallest.decisions(), s.baseline.decisions());
+    const StrategyCheck keeping =
+        check_strategy(tb, player_rule(parse_player("keeping"), &tb), kEmptyBoard, side);
+    EXPECT_TRUE(keeping.holds);
+    EXPECT_EQ(keeping.follower_positions, s.baseline.decisions());
+    EXPECT_EQ(keeping.positions, s.baseline.reached);
+    // The same strategy on every run: no threads, a seeded generator.
+    const SmallStrategy again = smallest_strategy(tb, side, 3, 2);
+    EXPECT_EQ(again.strategy.decisions, s.strategy.decisions);
+  }
+  for (const Colour side : {Colour::kWhite, Colour::kBlack})  // a won game: Black's
+    EXPECT_THROW(smallest_strategy(table_of(rules_named("standard-1c1t")), side, 1),
+                 std::invalid_argument);
+}
+
+// A rule list picks the first of the moves its filters leave: search:K's are
+// search_best_moves', no-centre and corner's the first placements off the
+// centre and on a corner; an unknown rule is refused.
+TEST(StrategySize, RuleListMovesAreTheirFiltersFirst) {
+  const Variant v = rules_named("standard-2c1t");
+  const Rules rules(v);
+  EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {})), "C1");
+  EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {"no-centre"})), "C1");
+  EXPECT_EQ(format_move(rule_list_move(rules, kEmptyBoard, {"corner"})), "C3");
+  for (const char* bad : {"centre", "search:", "search:0", "search:9", "search:x", "search:3x"})
+    EXPECT_THROW(rule_list_move(rules, kEmptyBoard, {bad}), std::invalid_argument) << bad;
+  const Tablebase& tb = table_of(v);
+  const FixedStrategy s = keeping_strategy(tb, Colour::kBlack);
+  for (std::size_t i = 0; i < s.decisions.size(); i += 97) {
+    const State st = s.decisions[i].first;
+    for (const int depth : {1, 2})
+      EXPECT_EQ(rule_list_move(rules, st, {"search:" + std::to_string(depth)}),
+                search_best_moves(GameRecord(rules, st), depth).front())
+          << format_position(st);
+  }
+}
+
+// A rule list with its exceptions holds, plays the list's move wherever that
+// does not lose by the table, and its exceptions are exactly the positions
+// where the list's move loses.
+TEST(StrategySize, RuleListExceptionsAreWhereTheListLoses) {
+  const Variant v = rules_named("standard-2c1t");
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  const SmallStrategy s = smallest_strategy(tb, Colour::kWhite, 2);
+  const RuleListResult r = rule_list_with_exceptions(tb, s.strategy, {"search:2", "quiet"});
+  const AllowedTable table = strategy_table(tb, r.strategy);
+  EXPECT_TRUE(check_strategy(tb, table_rule(table, "list"), kEmptyBoard, Colour::kWhite).holds);
+  std::uint64_t placement = 0, movement = 0;
+  for (const auto& [st, m] : r.strategy.decisions) {
+    const Move listed = rule_list_move(rules, st, {"search:2", "quiet"});
+    const bool loses = outcome_for_mover(*tb.probe(apply_move(st, listed))).value == Value::kLoss;
+    if (loses) {
+      (rules.placement_phase(st) ? placement : movement) += 1;
+    } else {
+      EXPECT_EQ(m, listed) << format_position(st);
+    }
+  }
+  EXPECT_EQ(r.placement_exceptions, placement);
+  EXPECT_EQ(r.movement_exceptions, movement);
+  std::uint64_t losing[2] = {0, 0};  // placement, movement
+  for (const auto& [st, m] : s.strategy.decisions) {
+    const Move listed = rule_list_move(rules, st, {"search:2", "quiet"});
+    if (outcome_for_mover(*tb.probe(apply_move(st, listed))).value == Value::kLoss)
+      ++losing[rules.placement_phase(st) ? 0 : 1];
+  }
+  EXPECT_EQ(r.placement_losing_in_smallest, losing[0]);
+  EXPECT_EQ(r.movement_losing_in_smallest, losing[1]);
+  EXPECT_GT(placement + movement, 0u);
+  EXPECT_EQ(r.size.decisions(), r.strategy.decisions.size());
+}
+
+// The openings with a single drawing move, against a walk written apart: the
+// positions at each ply that both sides' drawing moves reach (rated by
+// rate_moves), those with exactly one; one listed a class; each listed line
+// replays to its position, whose other moves all lose.
+TEST(StrategySize, SingleDrawOpeningsAgreeWithAWalkOfDrawingMoves) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  const int plies = 6;
+  const SingleDrawReport r = single_draw_openings(tb, plies);
+  std::set<std::uint64_t> layer{kEmptyBoard.code};
+  for (int ply = 0; ply < plies; ++ply) {
+    std::set<std::uint64_t> next;
+    std::uint64_t single = 0;
+    for (const std::uint64_t code : layer) {
+      const std::vector<RatedMove> moves = rate_moves(tb, rules, State{code});
+      const auto draws = std::count_if(moves.begin(), moves.end(), [](const RatedMove& m) {
+        return m.result.value == Value::kDraw;
+      });
+      single += draws == 1;
+      for (const RatedMove& m : moves)
+        if (m.result.value == Value::kDraw) next.insert(m.child.code);
+    }
+    EXPECT_EQ(r.drawn_by_ply[std::size_t(ply)], layer.size()) << ply;
+    EXPECT_EQ(r.single_by_ply[std::size_t(ply)], single) << ply;
+    layer = std::move(next);
+  }
+  std::uint64_t classes = 0;
+  for (const std::uint64_t n : r.single_classes_by_ply) classes += n;
+  ASSERT_EQ(r.openings.size(), classes);
+  std::set<std::uint64_t> distinct;
+  for (const SingleDrawOpening& o : r.openings) distinct.insert(least_image(tb, o.position));
+  EXPECT_EQ(distinct.size(), classes);
+  ASSERT_FALSE(r.openings.empty());
+  for (std::size_t i = 0; i < r.openings.size(); i += 50) {
+    const SingleDrawOpening& o = r.openings[i];
+    std::string line;
+    for (const Move& m : o.line) line += format_move(m) + " ";
+    EXPECT_EQ(play_moves(rules, kEmptyBoard, line), o.position);
+    EXPECT_EQ(outcome_for_mover(*tb.probe(apply_move(o.position, o.move))).value, Value::kDraw);
+    EXPECT_EQ(o.others.size() + 1, legal_moves(rules, o.position).size());
+    for (const auto& [m, result] : o.others) EXPECT_EQ(result.value, Value::kLoss);
+  }
+  EXPECT_LE(r.openings.front().line.size(), r.openings.back().line.size());
+}
+
 // `fano strategy --json` prints the library's verdicts: the same refutation
 // moves as a check in process, and a one-line error for a bad player.
 TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {
@@ -500,6 +830,93 @@ TEST(StrategyCommand, JsonIsTheLibrarysVerdict) {
   ASSERT_EQ(l["results"].size(), 1u);
   EXPECT_EQ(l["results"][0]["side"], "white");
   EXPECT_EQ(l["results"][0]["checks"].size(), 2u);
+}
+
+// `fano strategy --allowed FILE` checks a file as the library checks the same
+// table: holds for the keeping moves, the uncovered position named when one
+// is missing, and a bad file refused in one line naming its line.
+TEST(StrategyCommand, AllowedFileIsTheLibrarysVerdict) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  const Tablebase& tb = table_of(rules_named("standard-2c1t"));
+  const FixedStrategy s = keeping_strategy(tb, Colour::kWhite);
+  std::string text;
+  for (const auto& [st, m] : s.decisions) text += allowed_line(st, {m}) + "\n";
+  const std::string file = (dir / "rule.jsonl").string();
+  testing::write_text(file, text);
+  const auto r = testing::run_fano(
+      {"strategy", "--tb", table, "--allowed", file, "--side", "white", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const AllowedTable t = parse_allowed_lines(text, tb.variant());
+  const StrategyCheck c =
+      check_strategy(tb, table_rule(t, "allowed:" + file), kEmptyBoard, Colour::kWhite);
+  EXPECT_TRUE(c.holds);
+  EXPECT_EQ(testing::parse_json(r.out)["results"][0],
+            testing::parse_json(json_text(strategy_check_json(c))));
+  // Without its first line (the empty board) the rule fails at once.
+  testing::write_text(file, text.substr(text.find('\n') + 1));
+  const auto missing =
+      testing::run_fano({"strategy", "--tb", table, "--allowed", file, "--side", "white"});
+  EXPECT_EQ(missing.exit_code, 0) << missing.err;
+  EXPECT_NE(missing.out.find("no move given for -/-/-/-/-/-/- w"), std::string::npos)
+      << missing.out;
+  testing::write_text(file, text.substr(0, text.find('\n') + 1) +
+                                R"({"position": "C/-/-/-/-/-/- b", "moves": ["c9"]})" + "\n");
+  const auto bad = testing::run_fano({"strategy", "--tb", table, "--allowed", file});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--allowed " + file + ": line 2: "), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  const auto none =
+      testing::run_fano({"strategy", "--tb", table, "--allowed", (dir / "none.jsonl").string()});
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_EQ(std::count(none.err.begin(), none.err.end(), '\n'), 1) << none.err;
+}
+
+// `fano strategy --size --json` prints the library's sizes and the checker's
+// verdict on the strategy it writes with --allowed-out; bad options are
+// refused in one line.
+TEST(StrategyCommand, SizeIsTheLibrarysSearch) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  const Tablebase& tb = table_of(rules_named("standard-2c1t"));
+  const std::string file = (dir / "black.jsonl").string();
+  const auto r = testing::run_fano({"strategy", "--tb", table, "--size", "--side", "black",
+                                    "--passes", "2", "--restarts", "1", "--rule-list",
+                                    "search:2,quiet", "--allowed-out", file, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = testing::parse_json(r.out)["results"][0];
+  const SmallStrategy s = smallest_strategy(tb, Colour::kBlack, 2, 1);
+  EXPECT_EQ(j["smallest"], testing::parse_json(json_text(strategy_size_json(s.smallest))));
+  EXPECT_EQ(j["baseline"], testing::parse_json(json_text(strategy_size_json(s.baseline))));
+  EXPECT_TRUE(j["check"]["holds"].get<bool>());
+  const RuleListResult list = rule_list_with_exceptions(tb, s.strategy, {"search:2", "quiet"});
+  EXPECT_EQ(j["rule_lists"][0], testing::parse_json(json_text(rule_list_json(list))));
+  std::string text;
+  for (const auto& [st, m] : s.strategy.decisions) text += allowed_line(st, {m}) + "\n";
+  EXPECT_EQ(testing::read_text(file), text);
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--size", "--allowed-out", file},  // both sides
+        {"--size", "--rule-list", "search:2,centre"},
+        {"--size", "--passes", "-1"},
+        {"--rule-list", "search:2", "--player", "greedy"},
+        {"--single-draw", "0"}}) {
+    std::vector<std::string> args{"strategy", "--tb", table};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto e = testing::run_fano(args);
+    EXPECT_EQ(e.exit_code, 2) << bad.back();
+    EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+  }
+  const std::string won = (dir / "won.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-1c1t", "--out", won}).exit_code, 0);
+  for (const char* what : {"--size", "--single-draw"}) {
+    std::vector<std::string> args{"strategy", "--tb", won, what};
+    if (std::string(what) == "--single-draw") args.push_back("4");
+    const auto e = testing::run_fano(args);
+    EXPECT_EQ(e.exit_code, 2) << what;
+    EXPECT_NE(e.err.find("not a draw"), std::string::npos) << e.err;
+  }
 }
 
 }  // namespace

@@ -228,6 +228,9 @@ std::string examples_for(const std::string& command) {
       {"strategy",
        "  fano strategy --player greedy\n  fano strategy --player search:2 --side black --json\n"
        "  fano strategy --lookahead 4 --rules standard-2c1t\n"
+       "  fano strategy --allowed rule.jsonl --side white\n"
+       "  fano strategy --size --restarts 20 --rule-list search:4,quiet\n"
+       "  fano strategy --single-draw 8 --limit 5\n"
        "  fano strategy --player nonlosing \"-/-/-/C/-/-/- b\""},
   };
   for (const auto& [name, text] : kExamples)

@@ -6,8 +6,10 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/analysis_json.hpp"
+#include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/strategy.hpp"
+#include "fano/strategy_size.hpp"
 
 namespace fano::cli {
 namespace {
@@ -23,6 +25,12 @@ void print_check(const StrategyCheck& c) {
     std::cout << (c.target == Value::kLoss ? "holds (a loss is always secured)"
                                            : "holds against every opponent")
               << "\n";
+  } else if (c.refutation->uncovered) {
+    const StrategyRefutation& r = *c.refutation;
+    const State at = r.positions.empty() ? c.start : r.positions.back();
+    std::cout << "fails; reaches a position the rule does not cover in " << r.moves.size()
+              << " plies: " << (r.moves.empty() ? "(the start)" : moves_text(r.moves))
+              << "\n  no move given for " << format_position(at) << "\n";
   } else {
     const StrategyRefutation& r = *c.refutation;
     std::cout << "fails; a shortest refutation in " << r.moves.size()
@@ -37,6 +45,82 @@ void print_check(const StrategyCheck& c) {
               << " of the follower's decisions\n";
 }
 
+void print_size_line(const std::string& what, const StrategySize& s) {
+  std::cout << "  " << what << ": " << s.decisions() << " decisions (" << s.classes()
+            << " classes): placement " << s.placement << " (" << s.placement_classes
+            << "), movement " << s.movement << " (" << s.movement_classes << "); " << s.reached
+            << " positions reached\n";
+}
+
+int print_size(const po::variables_map& vm, const Tablebase& tb, const std::vector<Colour>& sides) {
+  const Variant variant = tb.variant();
+  const int passes = vm["passes"].as<int>();
+  std::vector<std::vector<std::string>> lists;
+  if (vm.count("rule-list"))
+    for (const std::string& text : vm["rule-list"].as<std::vector<std::string>>()) {
+      std::vector<std::string> list;
+      for (std::size_t from = 0; from <= text.size();) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        list.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+      }
+      try {
+        rule_list_move(Rules(variant), kEmptyBoard, list);  // names checked before the search
+      } catch (const std::exception& e) {
+        throw UsageError(std::string("--rule-list: ") + e.what());
+      }
+      lists.push_back(std::move(list));
+    }
+  if (vm.count("allowed-out") && sides.size() != 1)
+    throw UsageError("--allowed-out needs one --side (white or black)");
+  const bool json = vm.count("json") > 0;
+  Json out = Json::array();
+  if (!json) std::cout << variant_slug(variant) << ": the smallest never-lose strategies found\n";
+  for (const Colour c : sides) {
+    SmallStrategy s;
+    try {
+      s = smallest_strategy(tb, c, passes, vm["restarts"].as<int>());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--size: ") + e.what());
+    }
+    // The independent check: the strategy written as a table, asked of the checker.
+    const AllowedTable table = strategy_table(tb, s.strategy);
+    const StrategyCheck check = check_strategy(tb, table_rule(table, "smallest"), kEmptyBoard, c);
+    std::vector<RuleListResult> rules;
+    for (const auto& list : lists) rules.push_back(rule_list_with_exceptions(tb, s.strategy, list));
+    if (vm.count("allowed-out")) {
+      AtomicFileWriter file(output_path_from(vm, "allowed-out", false));
+      for (const auto& [st, m] : s.strategy.decisions) file.write(allowed_line(st, {m}) + "\n");
+      file.commit();
+    }
+    if (json) {
+      Json j = small_strategy_json(s);
+      j["check"] = strategy_check_json(check);
+      Json r = Json::array();
+      for (const RuleListResult& x : rules) r.push_back(rule_list_json(x));
+      j["rule_lists"] = std::move(r);
+      out.push_back(std::move(j));
+      continue;
+    }
+    std::cout << colour_name(c) << ":\n";
+    print_size_line("the table's keeping move", s.baseline);
+    print_size_line("greedy", s.greedy);
+    print_size_line("smallest found", s.smallest);
+    std::cout << "  (" << s.restarts << " restarts, " << s.passes << " local-search passes, "
+              << s.improvements << " of " << s.trials
+              << " changes kept); the checker: " << (check.holds ? "holds" : "FAILS") << "\n";
+    for (const RuleListResult& r : rules) {
+      std::string name;
+      for (const std::string& x : r.list) name += (name.empty() ? "" : ",") + x;
+      std::cout << "  rule list " << name << ": " << r.placement_exceptions + r.movement_exceptions
+                << " exceptions (placement " << r.placement_exceptions << ", movement "
+                << r.movement_exceptions << ") in " << r.size.decisions() << " decisions\n";
+    }
+  }
+  if (json) print_json(Json{{"rules", variant_slug(variant)}, {"results", std::move(out)}});
+  return 0;
+}
+
 }  // namespace
 
 int cmd_strategy(const Args& args) {
@@ -48,8 +132,13 @@ int cmd_strategy(const Args& args) {
                      "the start, in notation (default: the empty board)")(
       "player", po::value<std::string>(),
       "the rule checked: random, greedy, search:K, perfect, perfect:P, nonlosing, engine or "
-      "keeping")("side", po::value<std::string>()->default_value("both"),
-                 "the follower: white, black or both")(
+      "keeping")(
+      "allowed", po::value<std::string>(),
+      "instead of --player: the rule as a file of allowed moves, one JSON object a line, "
+      "{\"position\": \"-/-/-/C/-/-/- b\", \"moves\": [\"c3\", \"t5\"]} (exact positions; a "
+      "position the follower reaches that the file lacks is a failure of the rule; - reads "
+      "standard input)")("side", po::value<std::string>()->default_value("both"),
+                         "the follower: white, black or both")(
       "lookahead", po::value<int>(),
       "instead of --player: search:1, search:2, ... up to search:K for each side, stopping at "
       "the first that holds")(
@@ -61,12 +150,31 @@ int cmd_strategy(const Args& args) {
       "traps", po::value<int>(),
       "instead of --player: positions with a win or a draw where a move that a depth-K look "
       "calls safe (no loss seen within K plies) loses, the deepest first")(
-      "limit", po::value<std::size_t>()->default_value(20), "with --traps: how many to list")(
-      "json", "print JSON");
+      "limit", po::value<std::size_t>()->default_value(20),
+      "with --traps and --single-draw: how many to list")(
+      "size",
+      "instead of --player: the smallest never-lose strategy the search finds for each side (one "
+      "move in every position she can face): its size beside the table's keeping move's, "
+      "checked by the strategy checker")(
+      "passes", po::value<int>()->default_value(20),
+      "with --size: local-search passes at most, each round (0: the greedy strategy)")(
+      "restarts", po::value<int>()->default_value(0),
+      "with --size: rounds of iterated local search after the first (a seeded random change, "
+      "the local search again, kept when no larger)")(
+      "rule-list", po::value<std::vector<std::string>>(),
+      "with --size (repeatable): a rule list, e.g. search:3,no-centre,quiet (rules search:K, "
+      "no-centre, quiet, corner, applied in order), and how many exceptions it needs beside the "
+      "smallest strategy")(
+      "allowed-out", po::value<std::string>(),
+      "with --size and one --side: write the smallest strategy there as an --allowed file")(
+      "single-draw", po::value<int>(),
+      "instead of --player: the positions within N plies of the start, both sides keeping the "
+      "draw, where the side to move has a single move that keeps it")("json", "print JSON");
   pos.add("position", 1);
   const auto vm = parse(
       "strategy",
-      "(--player RULE | --lookahead K | --decisions | --traps K) [--side SIDE] [POSITION] [--json]",
+      "(--player RULE | --allowed FILE | --lookahead K | --decisions | --traps K | --size | "
+      "--single-draw N) [--side SIDE] [POSITION] [--json]",
       "Decides exactly whether a player's rule secures at least the table's value of the start "
       "for the side that follows it, against every opponent, and when it does not prints a "
       "shortest line in which she obeys the rule and does worse (loses, or repeats a position "
@@ -78,9 +186,19 @@ int cmd_strategy(const Args& args) {
       "depth limit score 0; faster wins and slower losses first).",
       desc, &pos, args);
   if (!vm) return 0;
-  if (vm->count("player") + vm->count("lookahead") + vm->count("decisions") + vm->count("traps") !=
+  if (vm->count("player") + vm->count("allowed") + vm->count("lookahead") + vm->count("decisions") +
+          vm->count("traps") + vm->count("size") + vm->count("single-draw") !=
       1)
-    throw UsageError("give one of --player RULE, --lookahead K, --decisions and --traps K");
+    throw UsageError(
+        "give one of --player RULE, --allowed FILE, --lookahead K, --decisions, --traps K, "
+        "--size and --single-draw N");
+  if (!vm->count("size") && (vm->count("rule-list") || vm->count("allowed-out")))
+    throw UsageError("--rule-list and --allowed-out go with --size");
+  if (vm->count("single-draw") &&
+      ((*vm)["single-draw"].as<int>() < 1 || (*vm)["single-draw"].as<int>() > 64))
+    throw UsageError("--single-draw must be 1..64");
+  if ((*vm)["passes"].as<int>() < 0 || (*vm)["restarts"].as<int>() < 0)
+    throw UsageError("--passes and --restarts must be 0 or more");
   if (vm->count("traps") &&
       ((*vm)["traps"].as<int>() < 1 || (*vm)["traps"].as<int>() > kMaxSearchDepth))
     throw UsageError("--traps must be 1.." + std::to_string(kMaxSearchDepth));
@@ -105,6 +223,16 @@ int cmd_strategy(const Args& args) {
                        std::to_string(max_depth));
   }
   const Tablebase tb = open_table(*vm, variant);
+  AllowedTable allowed;
+  if (vm->count("allowed")) {
+    // After the table opens: its rules are the file's (--tb alone names them).
+    const std::string path = (*vm)["allowed"].as<std::string>();
+    try {
+      allowed = parse_allowed_lines(read_text_lines(path), variant);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--allowed " + path + ": " + e.what());
+    }
+  }
   if (vm->count("traps")) {
     const TrapReport r = find_traps(tb, (*vm)["traps"].as<int>(), (*vm)["limit"].as<std::size_t>());
     if (vm->count("json")) {
@@ -121,6 +249,38 @@ int cmd_strategy(const Args& args) {
                 << " look safe\n";
     return 0;
   }
+  if (vm->count("single-draw")) {
+    SingleDrawReport r;
+    try {
+      r = single_draw_openings(tb, (*vm)["single-draw"].as<int>());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--single-draw: ") + e.what());
+    }
+    const std::size_t limit = (*vm)["limit"].as<std::size_t>();
+    if (vm->count("json")) {
+      print_json(
+          Json{{"rules", variant_slug(variant)}, {"single_draw", single_draw_json(r, limit)}});
+      return 0;
+    }
+    std::cout << variant_slug(variant) << ": positions with a single drawing move, both sides "
+              << "keeping the draw (one line a class, shallowest first)\n";
+    for (std::size_t p = 0; p < r.drawn_by_ply.size(); ++p)
+      std::cout << "  ply " << p << ": " << r.single_by_ply[p] << " of " << r.drawn_by_ply[p]
+                << " drawn positions (" << r.single_classes_by_ply[p] << " classes)\n";
+    for (std::size_t i = 0; i < r.openings.size() && i < limit; ++i) {
+      const SingleDrawOpening& o = r.openings[i];
+      std::cout << "  " << (o.line.empty() ? "(the start)" : moves_text(o.line)) << ": only "
+                << format_move(o.move) << " draws;";
+      const char* sep = " ";
+      for (const auto& [m, result] : o.others) {
+        std::cout << sep << format_move(m) << " " << outcome_text(result);
+        sep = ", ";
+      }
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  if (vm->count("size")) return print_size(*vm, tb, sides);
   if (vm->count("decisions")) {
     const DecisionStats d = decision_stats(tb);
     if (vm->count("json")) {
@@ -144,12 +304,16 @@ int cmd_strategy(const Args& args) {
   const bool json = vm->count("json") > 0;
   const std::uint64_t max_positions = (*vm)["max-positions"].as<std::uint64_t>();
   Json out = Json::array();
-  if (player) {
+  if (player || vm->count("allowed")) {
     StrategyRule rule;
-    try {
-      rule = player_rule(*player, &tb);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--player: ") + e.what());
+    if (player) {
+      try {
+        rule = player_rule(*player, &tb);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--player: ") + e.what());
+      }
+    } else {
+      rule = table_rule(allowed, "allowed:" + (*vm)["allowed"].as<std::string>());
     }
     if (!json) std::cout << variant_slug(variant) << ", from " << format_position(start) << "\n";
     for (const Colour c : sides) {

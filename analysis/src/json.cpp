@@ -102,12 +102,17 @@ Json strategy_check_json(const StrategyCheck& c) {
     Json moves = Json::array(), positions = Json::array();
     for (const Move& m : r.moves) moves.push_back(format_move(m));
     for (const State s : r.positions) positions.push_back(format_position(s));
-    refutation =
-        Json{{"plies", r.moves.size()},
-             {"moves", std::move(moves)},
-             {"positions", std::move(positions)},
-             {"end", game_end_json(r.end, r.positions.empty() ? c.start : r.positions.back())},
-             {"allowed_with_history", r.allowed_with_history}};
+    refutation = Json{
+        {"plies", r.moves.size()},
+        {"moves", std::move(moves)},
+        {"positions", std::move(positions)},
+        {"end", r.uncovered
+                    ? Json(nullptr)
+                    : game_end_json(r.end, r.positions.empty() ? c.start : r.positions.back())},
+        {"allowed_with_history", r.allowed_with_history},
+        {"uncovered",
+         r.uncovered ? Json(format_position(r.positions.empty() ? c.start : r.positions.back()))
+                     : Json(nullptr)}};
   }
   return Json{{"rules", variant_slug(c.variant)},
               {"variant", variant_json(c.variant)},
@@ -130,6 +135,62 @@ Json lookahead_json(const LookaheadResult& r, int max_depth) {
               {"needed", r.needed ? Json(*r.needed) : Json(nullptr)},
               {"max_depth", max_depth},
               {"checks", std::move(checks)}};
+}
+
+Json strategy_size_json(const StrategySize& s) {
+  return Json{{"placement", s.placement},
+              {"movement", s.movement},
+              {"decisions", s.decisions()},
+              {"placement_classes", s.placement_classes},
+              {"movement_classes", s.movement_classes},
+              {"classes", s.classes()},
+              {"reached", s.reached}};
+}
+
+Json small_strategy_json(const SmallStrategy& s) {
+  return Json{{"follower", colour_name(s.follower)},
+              {"baseline", strategy_size_json(s.baseline)},
+              {"greedy", strategy_size_json(s.greedy)},
+              {"smallest", strategy_size_json(s.smallest)},
+              {"passes", s.passes},
+              {"restarts", s.restarts},
+              {"trials", s.trials},
+              {"improvements", s.improvements}};
+}
+
+Json rule_list_json(const RuleListResult& r) {
+  return Json{{"list", r.list},
+              {"size", strategy_size_json(r.size)},
+              {"placement_exceptions", r.placement_exceptions},
+              {"movement_exceptions", r.movement_exceptions},
+              {"placement_exception_classes", r.placement_exception_classes},
+              {"movement_exception_classes", r.movement_exception_classes},
+              {"placement_losing_in_smallest", r.placement_losing_in_smallest},
+              {"movement_losing_in_smallest", r.movement_losing_in_smallest}};
+}
+
+Json single_draw_json(const SingleDrawReport& r, std::size_t limit) {
+  Json openings = Json::array();
+  for (std::size_t i = 0; i < r.openings.size() && i < limit; ++i) {
+    const SingleDrawOpening& o = r.openings[i];
+    Json line = Json::array(), others = Json::array();
+    for (const Move& m : o.line) line.push_back(format_move(m));
+    for (const auto& [m, result] : o.others)
+      others.push_back({{"move", format_move(m)},
+                        {"result", value_name(result.value)},
+                        {"plies", plies_json(result)}});
+    openings.push_back({{"ply", o.line.size()},
+                        {"line", std::move(line)},
+                        {"position", format_position(o.position)},
+                        {"to_move", colour_name(o.position.to_move())},
+                        {"move", format_move(o.move)},
+                        {"others", std::move(others)}});
+  }
+  return Json{{"plies", r.plies},
+              {"drawn_by_ply", r.drawn_by_ply},
+              {"single_by_ply", r.single_by_ply},
+              {"single_classes_by_ply", r.single_classes_by_ply},
+              {"openings", std::move(openings)}};
 }
 
 Json decision_stats_json(const DecisionStats& s) {

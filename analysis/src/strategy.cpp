@@ -8,6 +8,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/history.hpp"
+#include "fano/json.hpp"
 #include "fano/notation.hpp"
 
 namespace fano {
@@ -84,7 +85,7 @@ struct Reached {
 // The line replayed as a game: its end and whether the follower's moves stay
 // allowed with the line's history.
 StrategyRefutation replay(const Rules& rules, const StrategyRule& rule, State start,
-                          Colour follower, const std::vector<Move>& moves) {
+                          Colour follower, const std::vector<Move>& moves, bool uncovered) {
   StrategyRefutation r;
   GameRecord game(rules, start);
   for (const Move& m : moves) {
@@ -97,6 +98,8 @@ StrategyRefutation replay(const Rules& rules, const StrategyRule& rule, State st
   }
   r.moves = moves;
   r.positions.assign(game.positions().begin() + 1, game.positions().end());
+  r.uncovered = uncovered;
+  if (uncovered) return r;
   const auto end = game.end();
   if (!end) throw std::logic_error("strategy check: a refutation line that does not end");
   r.end = *end;
@@ -178,6 +181,78 @@ std::optional<std::vector<Move>> shortest_repetition(
 
 }  // namespace
 
+void add_allowed(AllowedTable& table, const Rules& rules, State position,
+                 const std::vector<Move>& moves) {
+  const std::string where = format_position(position);
+  if (game_end(rules, position))
+    throw std::invalid_argument("the game is over in " + where + ": there is no move to allow");
+  if (moves.empty()) throw std::invalid_argument("no move allowed in " + where);
+  const std::vector<Move> legal = legal_moves(rules, position);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (std::find(legal.begin(), legal.end(), moves[i]) == legal.end())
+      throw std::invalid_argument(format_move(moves[i]) + " is not a legal move in " + where);
+    if (std::find(moves.begin(), moves.begin() + std::ptrdiff_t(i), moves[i]) !=
+        moves.begin() + std::ptrdiff_t(i))
+      throw std::invalid_argument(format_move(moves[i]) + " is given twice for " + where);
+  }
+  if (!table.moves.emplace(position.code, moves).second)
+    throw std::invalid_argument(where + " is given twice");
+}
+
+AllowedTable parse_allowed_lines(std::string_view text, const Variant& variant) {
+  const Rules rules(variant);
+  AllowedTable table;
+  std::size_t number = 0;
+  while (!text.empty()) {
+    const std::size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    const std::string head = "line " + std::to_string(number) + ": ";
+    try {
+      const Json j = Json::parse(line);
+      if (!j.is_object() || !j.contains("position") || !j["position"].is_string() ||
+          !j.contains("moves") || !j["moves"].is_array())
+        throw std::invalid_argument(R"(not {"position": "...", "moves": ["...", ...]})");
+      for (const auto& [key, value] : j.items())
+        if (key != "position" && key != "moves")
+          throw std::invalid_argument("unknown field \"" + key + "\"");
+      const State st = parse_position(j["position"].get<std::string>(), variant);
+      std::vector<Move> moves;
+      for (const Json& m : j["moves"]) {
+        if (!m.is_string()) throw std::invalid_argument("a move is not a string: " + m.dump());
+        const std::string token = m.get<std::string>();
+        if (game_end(rules, st))
+          throw std::invalid_argument("the game is over in " + format_position(st) +
+                                      ": there is no move to allow");
+        moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
+      }
+      add_allowed(table, rules, st, moves);
+    } catch (const Json::exception& e) {
+      throw std::invalid_argument(head + "not JSON (" + std::string(e.what()) + ")");
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(head + e.what());
+    }
+  }
+  return table;
+}
+
+std::string allowed_line(State position, const std::vector<Move>& moves) {
+  Json j = Json::array();
+  for (const Move& m : moves) j.push_back(format_move(m));
+  return Json{{"position", format_position(position)}, {"moves", std::move(j)}}.dump();
+}
+
+StrategyRule table_rule(const AllowedTable& table, std::string name) {
+  StrategyRule rule{std::move(name), {}, true};
+  rule.allowed = [&table](const GameRecord& g) {
+    const auto it = table.moves.find(g.current().code);
+    return it == table.moves.end() ? std::vector<Move>{} : it->second;
+  };
+  return rule;
+}
+
 std::vector<Move> search_allowed_moves(const GameRecord& game, int depth) {
   const Rules& rules = game.rules();
   std::vector<State> seen;
@@ -255,6 +330,7 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
   r.add(start, 0, Move{}, 0);
   std::vector<std::vector<std::pair<std::uint32_t, Move>>> edges;  // kept for a win only
   std::optional<std::uint32_t> lost;
+  bool uncovered = false;  // `lost` is a position the partial rule does not cover
   // The follower has lost in `st`: she formed a line, or has no move.
   const auto follower_lost = [&](State st) {
     if (formed_lines(rules, st)) return opponent(st.to_move()) == follower;
@@ -283,6 +359,12 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
     if (st.to_move() == follower) {
       ++out.follower_positions;
       moves = rule.allowed(GameRecord(rules, st));
+      // Positions are expanded in order of distance, and every loss up to
+      // this distance was recognised when reached: this is a shortest failure.
+      if (moves.empty() && rule.partial) {
+        lost = u, uncovered = true;
+        break;
+      }
       if (moves.empty())
         throw std::invalid_argument("rule " + rule.name + " allows no move in " +
                                     format_position(st));
@@ -310,7 +392,7 @@ StrategyCheck check_strategy(const Tablebase& tb, const StrategyRule& rule, Stat
     line = shortest_repetition(r, edges);
   if (!line) return out;
   out.holds = false;
-  out.refutation = replay(rules, rule, start, follower, *line);
+  out.refutation = replay(rules, rule, start, follower, *line, uncovered);
   return out;
 }
 

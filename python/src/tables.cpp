@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -395,8 +396,32 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
       throw py::value_error(e.what());
     }
   }
+  if (py::isinstance<py::dict>(player)) {
+    // The --allowed file's table: {position: [moves]}, exact positions; a
+    // position the follower reaches that it lacks fails the rule.
+    auto table = std::make_shared<AllowedTable>();
+    const Rules rules(variant);
+    for (const auto& [key, value] : player.cast<py::dict>()) {
+      const std::string text = py::str(key).cast<std::string>();
+      try {
+        const State st = parse_position(text, variant);
+        std::vector<Move> moves;
+        if (!game_end(rules, st))
+          for (const py::handle& item : value) {
+            const std::string token = py::str(item).cast<std::string>();
+            moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
+          }
+        add_allowed(*table, rules, st, moves);
+      } catch (const std::exception& e) {
+        throw py::value_error("position '" + text + "': " + e.what());
+      }
+    }
+    StrategyRule rule = table_rule(*table, "allowed");
+    rule.allowed = [table, inner = rule.allowed](const GameRecord& g) { return inner(g); };
+    return rule;
+  }
   if (!PyCallable_Check(player.ptr()))
-    throw py::type_error("player must be a player's name or a callable, not " +
+    throw py::type_error("player must be a player's name, a callable or a dict, not " +
                          std::string(py::str(player.get_type().attr("__name__"))));
   StrategyRule rule;
   rule.name = py::repr(player).cast<std::string>();
@@ -461,7 +486,9 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
           "with holds, decided, target, positions and, when it fails, a shortest refutation "
           "line. player: a built-in player's name ('greedy', 'search:2', 'perfect', ...) or a "
           "callable taking a Position and returning the moves it allows (where it allows "
-          "several, any of them may be played). max_positions > 0 stops the search "
+          "several, any of them may be played), or a dict {position text: [move texts]} as "
+          "'fano strategy --allowed' reads (exact positions; one the follower reaches that "
+          "the dict lacks fails the rule). max_positions > 0 stops the search "
           "undecided past that many positions.")
       .def(
           "mainline",

@@ -206,6 +206,36 @@ def test_check_strategy_is_fano_strategy(standard):
     assert standard.check_strategy("perfect")["holds"]
 
 
+def test_check_strategy_of_a_dict_is_fano_strategy_allowed(tmp_path):
+    # A dict {position: [moves]} is the --allowed file's table: the smallest
+    # strategy the command writes holds, as the command says; without the
+    # empty board it fails there; a bad entry is refused naming its position.
+    variant = fano.Variant("standard-2c1t")
+    table = table_path(variant)
+    rule_file = tmp_path / "black.jsonl"
+    subprocess.run([FANO_BIN, "strategy", "--tb", table, "--size", "--side", "black",
+                    "--passes", "1", "--allowed-out", str(rule_file)],
+                   capture_output=True, text=True, check=True)
+    rule = {}
+    for line in rule_file.read_text().splitlines():
+        entry = json.loads(line)
+        rule[entry["position"]] = entry["moves"]
+    r = subprocess.run([FANO_BIN, "strategy", "--tb", table, "--allowed", str(rule_file),
+                        "--side", "black", "--json"], capture_output=True, text=True, check=True)
+    cli = json.loads(r.stdout)["results"][0]
+    small = fano.open_tablebase(table)
+    got = small.check_strategy(rule, side="black")
+    assert got["holds"] and cli["holds"]
+    assert {k: v for k, v in got.items() if k != "rule"} == \
+        {k: v for k, v in cli.items() if k != "rule"}
+    second = next(p for p in rule if p != "-/-/-/-/-/-/- w" and p.endswith(" b"))
+    del rule[second]
+    failed = small.check_strategy(rule, side="black")
+    assert not failed["holds"] and failed["refutation"]["uncovered"] == second
+    with pytest.raises(ValueError, match="C/-/-/-/-/-/- b"):
+        small.check_strategy({"C/-/-/-/-/-/- b": ["c9"]}, side="black")
+
+
 def test_check_strategy_of_a_python_rule():
     # A callable allowing every legal move is the random player's rule; one
     # that allows only the table's best moves (the fastest win: a slower one

@@ -5,6 +5,7 @@
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
 #include "fano/strategy.hpp"
+#include "fano/strategy_size.hpp"
 
 namespace fano {
 
@@ -44,11 +45,28 @@ Outcome after_move(Outcome mover);
 
 // A strategy check (`fano strategy --json`): {"rules", "variant", "start", "follower", "rule",
 // "target", "holds", "decided",
-//  "refutation": null | {"plies", "moves", "positions", "end", "allowed_with_history"},
+//  "refutation": null | {"plies", "moves", "positions", "end", "allowed_with_history",
+//                        "uncovered": null | the position a partial table does not cover
+//                        (where the line ends; "end" is then null)},
 //  "positions", "follower_positions"}.
 Json strategy_check_json(const StrategyCheck& check);
 // {"side", "target", "needed": K | null, "max_depth", "checks": [strategy_check_json...]}.
 Json lookahead_json(const LookaheadResult& result, int max_depth);
+// {"placement", "movement", "decisions", "placement_classes", "movement_classes", "classes",
+//  "reached"}.
+Json strategy_size_json(const StrategySize& size);
+// {"follower", "baseline", "greedy", "smallest": strategy_size_json, "passes", "restarts",
+// "trials",
+//  "improvements"}.
+Json small_strategy_json(const SmallStrategy& s);
+// {"list": [...], "size": strategy_size_json, "placement_exceptions", "movement_exceptions",
+//  "placement_exception_classes", "movement_exception_classes",
+//  "placement_losing_in_smallest", "movement_losing_in_smallest"}.
+Json rule_list_json(const RuleListResult& r);
+// {"plies", "drawn_by_ply", "single_by_ply", "single_classes_by_ply", "openings": [{"ply",
+//  "line", "position", "to_move", "move", "others": [{"move", "result", "plies"}]}] (the first
+//  `limit`)}.
+Json single_draw_json(const SingleDrawReport& r, std::size_t limit);
 
 // {"decisions", "to_keep", "one_way", "moves", "lose_at_once"}.
 Json decision_stats_json(const DecisionStats& stats);

@@ -20,6 +20,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "fano/game.hpp"
@@ -38,7 +40,37 @@ using AllowedMoves = std::function<std::vector<Move>(const GameRecord& game)>;
 struct StrategyRule {
   std::string name;
   AllowedMoves allowed;
+  // A rule given as a table may not cover every position: an empty answer is
+  // then the rule's failure where the follower reaches it (a refutation that
+  // ends there, `uncovered`), not a broken rule.
+  bool partial = false;
 };
+
+// A rule given as a set of allowed moves per position (exact positions, not
+// symmetry classes: a table states what the player knows, and a symmetric
+// image is another position to know).
+struct AllowedTable {
+  std::unordered_map<std::uint64_t, std::vector<Move>> moves;  // by State::code
+};
+
+// Adds the moves allowed in `position`. Throws std::invalid_argument when the
+// game is over there, a move is not legal there (or given twice), no move is
+// given, or the position is already in the table.
+void add_allowed(AllowedTable& table, const Rules& rules, State position,
+                 const std::vector<Move>& moves);
+
+// Reads a table written as JSON lines, one position a line:
+//   {"position": "-/-/-/C/-/-/- b", "moves": ["c3", "t5"]}
+// Blank lines are skipped. Throws std::invalid_argument "line N: ..." naming
+// the first bad line and what is wrong with it.
+AllowedTable parse_allowed_lines(std::string_view text, const Variant& variant);
+
+// One line of that format for `position` (without the newline).
+std::string allowed_line(State position, const std::vector<Move>& moves);
+
+// The table as a rule: the table's moves where it covers the position, none
+// (a failure of the rule) where it does not. The table must outlive the rule.
+StrategyRule table_rule(const AllowedTable& table, std::string name);
 
 // A built-in player as a rule: random (every legal move), greedy, search:K,
 // perfect, nonlosing, perfect:P (perfect's moves when P = 1, else every legal
@@ -59,6 +91,9 @@ struct StrategyRefutation {
   // Each follower move is also allowed by the rule asked with the line's
   // history before it (the whole game record, not the position alone).
   bool allowed_with_history = true;
+  // The line ends where the game goes on and the rule (a partial table) has
+  // no move for the follower: `end` is then meaningless.
+  bool uncovered = false;
 };
 
 struct StrategyCheck {
@@ -78,8 +113,9 @@ struct StrategyCheck {
 
 // Whether `rule` secures at least the table's value of `start` for `follower`
 // (a loss is always secured). Throws UnreachablePosition when the table lacks
-// `start`, std::invalid_argument when the rule allows no move, or a move that
-// is not legal, in a position where the game goes on; polls `interrupt` once
+// `start`, std::invalid_argument when the rule allows no move (unless it is
+// partial: then that is a refutation), or a move that is not legal, in a
+// position where the game goes on; polls `interrupt` once
 // every 4096 positions. With max_positions > 0 the search stops undecided
 // once it has reached more positions than that (a bound on time and memory
 // that gives the same answer on every machine).
