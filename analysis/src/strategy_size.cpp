@@ -310,6 +310,27 @@ MoveChoice class_choice(const ClassGraph& g, const std::vector<std::uint32_t>& c
   };
 }
 
+// Positions and their symmetry classes, placement and movement phase apart.
+struct PhaseCounts {
+  std::uint64_t placement = 0, movement = 0, placement_classes = 0, movement_classes = 0;
+};
+
+PhaseCounts count_by_phase(const Tablebase& tb, const std::vector<State>& positions) {
+  const Rules rules(tb.variant());
+  PhaseCounts out;
+  std::unordered_set<std::uint64_t> placement, movement;
+  for (const State st : positions) {
+    const std::uint64_t canon = tb.symmetry().canonical(st).code;
+    if (rules.placement_phase(st))
+      ++out.placement, placement.insert(canon);
+    else
+      ++out.movement, movement.insert(canon);
+  }
+  out.placement_classes = placement.size();
+  out.movement_classes = movement.size();
+  return out;
+}
+
 }  // namespace
 
 FixedStrategy fix_strategy(const Rules& rules, State start, Colour follower,
@@ -337,19 +358,13 @@ FixedStrategy fix_strategy(const Rules& rules, State start, Colour follower,
 }
 
 StrategySize strategy_size(const Tablebase& tb, const FixedStrategy& strategy) {
-  const Rules rules(tb.variant());
   StrategySize s;
   s.reached = strategy.reached;
-  std::unordered_set<std::uint64_t> placement, movement;
-  for (const auto& [st, m] : strategy.decisions) {
-    const std::uint64_t canon = tb.symmetry().canonical(st).code;
-    if (rules.placement_phase(st))
-      ++s.placement, placement.insert(canon);
-    else
-      ++s.movement, movement.insert(canon);
-  }
-  s.placement_classes = placement.size();
-  s.movement_classes = movement.size();
+  std::vector<State> decisions;
+  for (const auto& [st, m] : strategy.decisions) decisions.push_back(st);
+  const PhaseCounts c = count_by_phase(tb, decisions);
+  s.placement = c.placement, s.movement = c.movement;
+  s.placement_classes = c.placement_classes, s.movement_classes = c.movement_classes;
   return s;
 }
 
@@ -548,17 +563,12 @@ RuleListResult rule_list_with_exceptions(const Tablebase& tb, const FixedStrateg
       },
       interrupt);
   out.size = strategy_size(tb, out.strategy);
-  std::unordered_set<std::uint64_t> placement, movement;
-  for (const std::uint64_t code : exceptions) {
-    const State st{code};
-    const std::uint64_t canon = tb.symmetry().canonical(st).code;
-    if (rules.placement_phase(st))
-      ++out.placement_exceptions, placement.insert(canon);
-    else
-      ++out.movement_exceptions, movement.insert(canon);
-  }
-  out.placement_exception_classes = placement.size();
-  out.movement_exception_classes = movement.size();
+  std::vector<State> excepted;
+  for (const std::uint64_t code : exceptions) excepted.push_back(State{code});
+  const PhaseCounts c = count_by_phase(tb, excepted);
+  out.placement_exceptions = c.placement, out.movement_exceptions = c.movement;
+  out.placement_exception_classes = c.placement_classes;
+  out.movement_exception_classes = c.movement_classes;
   for (const auto& [st, m] : smallest.decisions) {
     if (result_of(tb, st, rule_list_move(rules, st, list)).value != Value::kLoss) continue;
     ++(rules.placement_phase(st) ? out.placement_losing_in_smallest
