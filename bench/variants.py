@@ -5,7 +5,7 @@
     python3 bench/variants.py --fano build/tools/fano    # this section alone
 
 For each combination (stack cap x adjacency x lines x material, named as in
-README's "Rules"), it runs `fano solve --rules NAME` under /usr/bin/time -v
+docs/rules.md), it runs `fano solve --rules NAME` under /usr/bin/time -v
 (solve time and peak memory), `fano verify` on the table (every check; the
 longest forced win and the losing first moves), and `fano query` on the empty
 board (the first moves' values) and on the longest win's position (its line);
@@ -149,9 +149,11 @@ def lookahead_section(name, look):
 HEADER = """## Every rule combination
 
 Each row is one reading of the rules, named as `fano solve --rules NAME` takes
-it (README, "Rules"): the named variant's slug, `-colour` when only a line of
-one colour loses (the Korean text), and `-<c>c<t>t` for c circles and t
-triangles per player when not two and two. Values are for the side to move
+it (docs/rules.md, "The readings of the rules"; `fano rules` lists them): the
+base variant's slug (`standard`; `cap2-projective`, which `--rules` also
+takes as `projective`; `cap3-board`, also `cap3`; `cap3-projective`),
+`-colour` when only a line of one colour loses (the Korean text), and
+`-<c>c<t>t` for c circles and t triangles per player when not two and two. Values are for the side to move
 (White on the empty board); first moves give the mover's result; counts are
 over all reachable positions (each class weighted by its size); the longest
 forced win names a position and its principal variation; decisive = (win +
@@ -241,15 +243,22 @@ def summary(markdown):
            + listed(balanced, lambda r: r["White's score, fallible"]) + ".",
            "- **The most decisive positions** (share of reachable positions won or lost): "
            + listed(decisive, lambda r: r["decisive"]) + ".",
-           "- **The most drawish**: " + listed(drawish, lambda r: r["decisive"]) + ".",
+           "- **The most drawish** (the same share, smallest first): "
+           + listed(drawish, lambda r: r["decisive"]) + ".",
            "- **The sharpest** (share of decisions where one move alone keeps the value: "
            "\"few ways to live\"): " + listed(sharp, lambda r: r["one way to keep"]) + ".",
            "- **The longest games under perfect play** (mean plies): "
            + listed(longest, lambda r: r["plies, perfect"]) + ".",
            "- **Shallow: a small lookahead suffices** (every side with a value to keep is "
            f"held by search:K, K at most {LOOKAHEAD}) in {len(shallow)} of {n} readings"
-           + (": " + listed(shallow, lambda r: r["lookahead needed (White / Black)"])
+           + (" (the least K for White / for Black; - for a side whose start is lost): "
+              + listed(shallow, lambda r: r["lookahead needed (White / Black)"])
               if shallow else "") + "; every other reading asks more of a player.",
+           "",
+           "Which is the better game is the designer's call; the table suggests where to look: a "
+           "drawn start with a high decisive share and a White's score near 1/2 makes a game "
+           "that fallible players finish, fairly; a high \"one way to keep\" share, one that "
+           "punishes a careless move; a shallow reading, one a beginner can play safely.",
            ""]
     return "\n".join(out)
 

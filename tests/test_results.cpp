@@ -295,7 +295,9 @@ TEST(Results, DesignersSummaryFollowsTheTable) {
   std::string drawish;
   for (int i = 0; i < 5; ++i)
     drawish += (i ? "; " : "") + by_share[i][0] + " (" + by_share[i][7] + ")";
-  EXPECT_NE(summary.find("**The most drawish**: " + drawish + "."), std::string::npos) << summary;
+  EXPECT_NE(summary.find("**The most drawish** (the same share, smallest first): " + drawish + "."),
+            std::string::npos)
+      << summary;
 }
 
 // Every reading of every_rules() has its row, and the timing columns (the

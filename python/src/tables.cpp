@@ -386,6 +386,17 @@ void bind_probes(py::class_<PyTablebase>& tb) {
            "'item I: ' and its `index` attribute I.");
 }
 
+// A rule's allowed moves, as texts: a list (or any iterable) of moves. A
+// string alone is refused: iterated, it would be read letter by letter.
+std::vector<std::string> move_texts(const py::handle& moves) {
+  if (py::isinstance<py::str>(moves) || py::isinstance<py::bytes>(moves))
+    throw py::type_error("the allowed moves must be a list of moves, not a string: write ['" +
+                         py::str(moves).cast<std::string>() + "']");
+  std::vector<std::string> out;
+  for (const py::handle& item : moves) out.push_back(py::str(item).cast<std::string>());
+  return out;
+}
+
 // A player rule from Python: a built-in player's name, or a callable that
 // takes a Position and returns the moves it allows (texts such as "C4").
 StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Variant& variant) {
@@ -407,10 +418,8 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
         const State st = parse_position(text, variant);
         std::vector<Move> moves;
         if (!game_end(rules, st))
-          for (const py::handle& item : value) {
-            const std::string token = py::str(item).cast<std::string>();
+          for (const std::string& token : move_texts(value))
             moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
-          }
         add_allowed(*table, rules, st, moves);
       } catch (const std::exception& e) {
         throw py::value_error("position '" + text + "': " + e.what());
@@ -430,10 +439,8 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
     const Rules rules(variant);
     const State st = game.current();
     std::vector<Move> moves;
-    for (const py::handle& item : player(Position{st, variant})) {
-      const std::string text = py::str(item).cast<std::string>();
+    for (const std::string& text : move_texts(player(Position{st, variant})))
       moves.push_back(resolve_move(rules, st, parse_move_text(text), text));
-    }
     return moves;
   };
   return rule;

@@ -328,6 +328,28 @@ def test_a_puzzle_hides_its_answer_until_solved(driver, static_url, tables):
     assert driver.execute_script("return document.getElementById('legal-moves').offsetParent !== null;")
 
 
+def test_new_game_after_a_puzzle_brings_the_computer_back(driver, static_url, tables):
+    """A puzzle makes both sides the player's; New game afterwards brings back
+    the players chosen before (a newcomer's: the computer as Black), so the
+    first move gets a reply again."""
+    open_page(driver, static_url, explore=False)
+    players = lambda: [Select(driver.find_element(By.ID, c + "-player")).first_selected_option
+                       .get_attribute("value") for c in ("white", "black")]
+    before = players()
+    assert before[1] != "human", before
+    driver.find_element(By.ID, "puzzle-new").click()
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").text)
+    assert players() == ["human", "human"]
+    driver.find_element(By.ID, "new-game").click()
+    wait(driver, ready)
+    assert players() == before
+    base.click_move(driver, "C4", "white")
+    settle(driver, 2)
+    moves, _ = at(driver)
+    assert len(moves) == 2 and moves[0] == "C4", moves
+    assert native(tables, "standard", moves)["to_move"] == "white"
+
+
 def native_at(tables, position):
     import subprocess
     out = subprocess.run([base.FANO_BIN, "query", "--json", "--tables", tables] + base.VARIANTS["standard"] +

@@ -234,6 +234,9 @@ def test_check_strategy_of_a_dict_is_fano_strategy_allowed(tmp_path):
     assert not failed["holds"] and failed["refutation"]["uncovered"] == second
     with pytest.raises(ValueError, match="C/-/-/-/-/-/- b"):
         small.check_strategy({"C/-/-/-/-/-/- b": ["c9"]}, side="black")
+    # a string where a list belongs is refused, not read letter by letter
+    with pytest.raises(ValueError, match=r"a list of moves, not a string: write \['c2'\]"):
+        small.check_strategy({"C/-/-/-/-/-/- b": "c2"}, side="black")
 
 
 def test_check_strategy_of_a_python_rule():
@@ -253,6 +256,8 @@ def test_check_strategy_of_a_python_rule():
     assert small.check_strategy(best, side="black")["holds"]
     with pytest.raises(ValueError):
         small.check_strategy(lambda p: ["Q9"], side="black")
+    with pytest.raises(TypeError, match="a list of moves, not a string"):
+        small.check_strategy(lambda p: p.legal_moves()[0], side="black")
     with pytest.raises(ValueError, match="side must be"):
         small.check_strategy("random", side="red")
     with pytest.raises(TypeError):

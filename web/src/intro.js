@@ -85,6 +85,12 @@ export function wireIntro() {
   });
   $("new-game").addEventListener("click", function () {
     if (S.busy) return;
+    // after a puzzle (both sides the player's), the game's players come back
+    var before = S.playersBeforePuzzle;
+    if (before) {
+      ["white", "black"].forEach(function (c) { S.players[c] = before[c]; $(c + "-player").value = before[c]; });
+      S.playersBeforePuzzle = null;
+    }
     go(S.variant, [], 0, "push", { start: null, engine: true });
   });
   $("play-computer").addEventListener("click", function () {

@@ -52,6 +52,8 @@ export function loadPuzzle(seed, line, at, how, grade, note) {
     S.puzzle = p;
     S.puzzleShown = false;
     // a puzzle is solved, not played against the computer: both sides are the player's
+    // (the players chosen before, kept until New game brings them back)
+    if (!S.playersBeforePuzzle) S.playersBeforePuzzle = { white: S.players.white, black: S.players.black };
     ["white", "black"].forEach(function (c) { S.players[c] = "human"; $(c + "-player").value = "human"; });
     return go(S.variant, line || [], at || 0, how || "push", { start: p.position, loadPrefix: true, note: note || null });
   }, function (e) { status("No puzzle: " + errText(e), true); setReady(true); return false; });

@@ -28,6 +28,8 @@ export var S = {
   editToken: 0,
   // a new visitor plays White against the computer at a friendly level (both one click to change)
   players: { white: "human", black: "perfect:0.5" },
+  /** the players before a puzzle made both sides the player's, for New game */
+  playersBeforePuzzle: null,
   analysis: null,    // the analysis panels: true shown, false hidden, null: hidden while a computer plays
   engineTimer: null,
   games: {},         // variant -> {line, pos}: a game kept when the variant changes
