@@ -614,11 +614,15 @@ TEST(StrategyTable, BadFilesAreRefusedNamingTheLine) {
       {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c9"]})", "not a space"},
       {R"({"position": "C/-/-/-/-/-/- b", "moves": []})", "no move"},
       {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2", "c2"]})", "twice"},
-      {R"({"position": "C/-/-/-/-/-/- b"})", "not {"},
+      {R"({"position": "C/-/-/-/-/-/- b"})", R"(no "moves")"},
+      {R"({"moves": ["c2"]})", R"(no "position")"},
+      {R"({"position": "C/-/-/-/-/-/- b", "move": ["c2"]})", R"(unknown field "move")"},
+      {R"(["C/-/-/-/-/-/- b", ["c2"]])", "not {"},
       {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"], "x": 1})", "unknown field"},
       {R"({"position": "C/-/-/-/-/-/- b", "moves": [2]})", "not a string"},
       {R"({"position": "X/-/-/-/-/-/- b", "moves": ["c2"]})", "X"},
-      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"])", "not JSON"},
+      {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"])", "not JSON (it ends too soon)"},
+      {R"({"position" "C/-/-/-/-/-/- b"})", "not JSON (at character 29)"},
       {good, "given twice"},
   };
   for (const auto& [line, says] : bad) {
@@ -631,8 +635,20 @@ TEST(StrategyTable, BadFilesAreRefusedNamingTheLine) {
       EXPECT_EQ(what.rfind("line 3: ", 0), 0u) << what;
       EXPECT_NE(what.find(says), std::string::npos) << what;
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      EXPECT_EQ(what.find("json.exception"), std::string::npos) << what;
     }
   }
+  // A file of blank lines allows nothing anywhere: refused, not a rule that fails at once.
+  EXPECT_THROW(
+      {
+        try {
+          parse_allowed_lines("\n \n", v);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("no position in the file"), std::string::npos);
+          throw;
+        }
+      },
+      std::invalid_argument);
 }
 
 // The canonical code of a position as the least of its images, written here

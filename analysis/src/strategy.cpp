@@ -212,12 +212,16 @@ AllowedTable parse_allowed_lines(std::string_view text, const Variant& variant) 
     const std::string head = "line " + std::to_string(number) + ": ";
     try {
       const Json j = Json::parse(line);
-      if (!j.is_object() || !j.contains("position") || !j["position"].is_string() ||
-          !j.contains("moves") || !j["moves"].is_array())
+      if (!j.is_object())
         throw std::invalid_argument(R"(not {"position": "...", "moves": ["...", ...]})");
       for (const auto& [key, value] : j.items())
         if (key != "position" && key != "moves")
-          throw std::invalid_argument("unknown field \"" + key + "\"");
+          throw std::invalid_argument("unknown field \"" + key +
+                                      R"(" (the fields are "position" and "moves"))");
+      if (!j.contains("position") || !j["position"].is_string())
+        throw std::invalid_argument(R"(no "position": a position in notation, as a string)");
+      if (!j.contains("moves") || !j["moves"].is_array())
+        throw std::invalid_argument(R"(no "moves": a list of moves, e.g. ["C1", "T2"])");
       const State st = parse_position(j["position"].get<std::string>(), variant);
       std::vector<Move> moves;
       for (const Json& m : j["moves"]) {
@@ -229,12 +233,20 @@ AllowedTable parse_allowed_lines(std::string_view text, const Variant& variant) 
         moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
       }
       add_allowed(table, rules, st, moves);
-    } catch (const Json::exception& e) {
-      throw std::invalid_argument(head + "not JSON (" + std::string(e.what()) + ")");
+    } catch (const Json::parse_error& e) {
+      throw std::invalid_argument(head + "not JSON (" +
+                                  (e.byte > line.size()
+                                       ? std::string("it ends too soon")
+                                       : "at character " + std::to_string(e.byte)) +
+                                  ")");
+    } catch (const Json::exception&) {
+      throw std::invalid_argument(head + "not JSON");
     } catch (const std::exception& e) {
       throw std::invalid_argument(head + e.what());
     }
   }
+  if (table.moves.empty())
+    throw std::invalid_argument("no position in the file: it allows no move anywhere");
   return table;
 }
 
