@@ -14,6 +14,11 @@
 namespace fano::cli {
 namespace {
 
+// "1 ply", "7 plies".
+std::string counted(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 void print_check(const StrategyCheck& c) {
   std::cout << colour_name(c.follower) << " (value " << value_name(c.target) << ") following "
             << c.rule << ": ";
@@ -28,21 +33,22 @@ void print_check(const StrategyCheck& c) {
   } else if (c.refutation->uncovered) {
     const StrategyRefutation& r = *c.refutation;
     const State at = r.positions.empty() ? c.start : r.positions.back();
-    std::cout << "fails; reaches a position the rule does not cover in " << r.moves.size()
-              << " plies: " << (r.moves.empty() ? "(the start)" : moves_text(r.moves))
-              << "\n  no move given for " << format_position(at) << "\n";
+    std::cout << "fails; reaches a position the rule does not cover in "
+              << counted(r.moves.size(), "ply", "plies") << ": "
+              << (r.moves.empty() ? "(the start)" : moves_text(r.moves)) << "\n  no move given for "
+              << format_position(at) << "\n";
   } else {
     const StrategyRefutation& r = *c.refutation;
-    std::cout << "fails; a shortest refutation in " << r.moves.size()
-              << " plies: " << moves_text(r.moves) << "\n  "
-              << describe_end(r.end, r.positions.back()) << "\n";
+    std::cout << "fails; a shortest refutation in " << counted(r.moves.size(), "ply", "plies")
+              << ": " << moves_text(r.moves) << "\n  " << describe_end(r.end, r.positions.back())
+              << "\n";
     if (!r.allowed_with_history)
       std::cout << "  (with the line's history the rule would not allow every one of these "
                    "moves)\n";
   }
   if (c.target != Value::kLoss)
-    std::cout << "  " << c.positions << " positions searched, " << c.follower_positions
-              << " of the follower's decisions\n";
+    std::cout << "  " << counted(c.positions, "position", "positions") << " searched, "
+              << c.follower_positions << " of the follower's decisions\n";
 }
 
 void print_size_line(const std::string& what, const StrategySize& s) {
