@@ -318,6 +318,16 @@ def test_a_puzzle_hides_its_answer_until_solved(driver, static_url, tables):
     assert driver.execute_script("return document.getElementById('legal-moves').offsetParent === null;")
     driver.find_element(By.ID, "puzzle-again").click()
     settle(driver, 0)
+    # a try that forms a line ends the game: the verdict says why, in the engine's words
+    at_once = [m["move"] for m in ref["moves"] if m["result"] == "loss" and m["plies"] == 1]
+    assert at_once, ref["moves"]
+    driver.find_element(By.ID, "move-input").send_keys(at_once[0] + "\ue007")
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "wrong")
+    ended = native_at(tables, position, at_once[0])["game_over"]
+    info = driver.find_element(By.ID, "puzzle-info").text
+    assert ended and "Not " + at_once[0] + ". " + ended["text"] + "." in info, (info, ended)
+    driver.find_element(By.ID, "puzzle-again").click()
+    settle(driver, 0)
     driver.find_element(By.ID, "move-input").send_keys(keeping[0] + "\ue007")
     wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
     after = driver.execute_script("return localStorage.getItem('fano-puzzles-solved');")
@@ -350,10 +360,11 @@ def test_new_game_after_a_puzzle_brings_the_computer_back(driver, static_url, ta
     assert native(tables, "standard", moves)["to_move"] == "white"
 
 
-def native_at(tables, position):
+def native_at(tables, position, moves=None):
+    """`fano query --json` of the position (and of the moves played from it)."""
     import subprocess
     out = subprocess.run([base.FANO_BIN, "query", "--json", "--tables", tables] + base.VARIANTS["standard"] +
-                         ["--", position],
+                         (["--moves", moves] if moves else []) + ["--", position],
                          capture_output=True, check=True)
     return base.json.loads(out.stdout)
 

@@ -81,10 +81,12 @@ export function renderPuzzle() {
     var v = document.createElement("div");
     v.className = "verdict";
     box.setAttribute("data-result", ok ? "solved" : "wrong");
+    // a try that ends the game at once (it forms a line) says why, in the engine's words
+    var ended = !ok && S.answers[1] ? S.answers[1].game_over : null;
     // a wrong try says so without the answer (its value stays hidden until the solution is shown)
     v.textContent = ok ? "Solved: " + mv + " is the only move that " + (p.value === "win" ? "keeps the win." : "saves the draw.")
                        : "Not " + mv + (S.puzzleShown ? ": it gives " + (entry ? valueText(entry.result, entry.plies) : "the value away") : "") +
-                         ". Try again, or show the solution.";
+                         ". " + (ended ? ended.text + ". " : "") + "Try again, or show the solution.";
     box.appendChild(v);
     if (!ok) {
       var again = document.createElement("button");
