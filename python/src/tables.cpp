@@ -422,7 +422,11 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
             moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
         add_allowed(*table, rules, st, moves);
       } catch (const std::exception& e) {
-        throw py::value_error("position '" + text + "': " + e.what());
+        // The notation's own errors already name the position.
+        const std::string what = e.what();
+        throw py::value_error(what.rfind("position '" + text + "'", 0) == 0
+                                  ? what
+                                  : "position '" + text + "': " + what);
       }
     }
     StrategyRule rule = table_rule(*table, "allowed");

@@ -234,6 +234,9 @@ def test_check_strategy_of_a_dict_is_fano_strategy_allowed(tmp_path):
     assert not failed["holds"] and failed["refutation"]["uncovered"] == second
     with pytest.raises(ValueError, match="C/-/-/-/-/-/- b"):
         small.check_strategy({"C/-/-/-/-/-/- b": ["c9"]}, side="black")
+    with pytest.raises(ValueError) as bad:
+        small.check_strategy({"xx": ["c2"]}, side="black")
+    assert str(bad.value).count("'xx'") == 1, bad.value
     # a string where a list belongs is refused, not read letter by letter
     with pytest.raises(ValueError, match=r"a list of moves, not a string: write \['c2'\]"):
         small.check_strategy({"C/-/-/-/-/-/- b": "c2"}, side="black")
