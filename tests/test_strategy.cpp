@@ -368,6 +368,22 @@ TEST(Strategy, LookaheadStopsAtTheFirstDepthThatHolds) {
   EXPECT_LE(cut.checks.size(), black.checks.size());
 }
 
+// Every position reachable from the empty board where the game goes on, each
+// visited once, by a walk of every legal move (not the table's classes).
+template <typename Visit>
+void for_each_ongoing_position(const Rules& rules, Visit visit) {
+  std::set<std::uint64_t> seen{kEmptyBoard.code};
+  std::vector<State> todo{kEmptyBoard};
+  while (!todo.empty()) {
+    const State st = todo.back();
+    todo.pop_back();
+    if (game_end(rules, st)) continue;
+    for (const Move& m : legal_moves(rules, st))
+      if (seen.insert(apply_move(st, m).code).second) todo.push_back(apply_move(st, m));
+    visit(st);
+  }
+}
+
 // The decision counts, position by position from a breadth-first search of
 // every reachable position (not the table's classes and orbits), with every
 // move rated by rate_moves.
@@ -377,12 +393,7 @@ TEST(Strategy, DecisionStatsCountEveryReachablePosition) {
     const Tablebase& tb = table_of(v);
     const Rules rules(v);
     DecisionStats want;
-    std::set<std::uint64_t> seen{kEmptyBoard.code};
-    std::vector<State> todo{kEmptyBoard};
-    while (!todo.empty()) {
-      const State st = todo.back();
-      todo.pop_back();
-      if (game_end(rules, st)) continue;
+    for_each_ongoing_position(rules, [&](State st) {
       const std::vector<RatedMove> rated = rate_moves(tb, rules, st);
       const Value value = rated.front().result.value;
       ++want.decisions;
@@ -392,13 +403,12 @@ TEST(Strategy, DecisionStatsCountEveryReachablePosition) {
         want.lose_at_once +=
             game_end(rules, m.child) && m.result.value == Value::kLoss && m.result.plies == 1;
         keeping += m.result.value == value;
-        if (seen.insert(m.child.code).second) todo.push_back(m.child);
       }
       if (value != Value::kLoss) {
         ++want.to_keep;
         want.one_way += keeping == 1;
       }
-    }
+    });
     const DecisionStats got = decision_stats(tb);
     EXPECT_EQ(got.decisions, want.decisions) << name;
     EXPECT_EQ(got.to_keep, want.to_keep) << name;
@@ -420,25 +430,17 @@ TEST(Strategy, TrapsCountEveryReachablePosition) {
     const Rules rules(v);
     for (const int depth : {1, 2}) {
       std::uint64_t to_keep = 0, traps = 0;
-      std::set<std::uint64_t> seen{kEmptyBoard.code};
-      std::vector<State> todo{kEmptyBoard};
-      while (!todo.empty()) {
-        const State st = todo.back();
-        todo.pop_back();
-        if (game_end(rules, st)) continue;
-        const std::vector<Move> moves = legal_moves(rules, st);
-        for (const Move& m : moves)
-          if (seen.insert(apply_move(st, m).code).second) todo.push_back(apply_move(st, m));
-        const Value value = tb.probe(st)->value;
-        if (value == Value::kLoss) continue;
+      for_each_ongoing_position(rules, [&](State st) {
+        if (tb.probe(st)->value == Value::kLoss) return;
         ++to_keep;
+        const std::vector<Move> moves = legal_moves(rules, st);
         const std::vector<int> scores = search_move_scores(GameRecord(rules, st), depth);
         bool trap = false;
         for (std::size_t i = 0; i < moves.size(); ++i)
           trap =
               trap || (scores[i] >= 0 && tb.probe(apply_move(st, moves[i]))->value == Value::kWin);
         traps += trap;
-      }
+      });
       const TrapReport r = find_traps(tb, depth, 50);
       EXPECT_EQ(r.to_keep, to_keep) << name << " depth " << depth;
       EXPECT_EQ(r.traps, traps) << name << " depth " << depth;
