@@ -49,6 +49,12 @@ def value_by_phase(fano, table):
     return ({k: by[k] for k in order}, {str(k): remote[k] for k in sorted(remote)})
 
 
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def figure_values(data, path):
     keys = list(data)
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -61,9 +67,7 @@ def figure_values(data, path):
     ax.set_ylabel("reachable positions")
     ax.set_title("Standard game: the value of every position")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)
 
 
 def figure_remoteness(data, path):
@@ -73,9 +77,7 @@ def figure_remoteness(data, path):
     ax.set_xlabel("plies to the end under perfect play (won and lost positions)")
     ax.set_ylabel("positions (log scale)")
     ax.set_title("Standard game: how far decided positions are from the end")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)
 
 
 def figure_lookahead(data, path):
@@ -88,9 +90,7 @@ def figure_lookahead(data, path):
     ax.set_title("Standard game: every lookahead up to K loses")
     ax.set_xticks(range(1, LOOKAHEAD + 1))
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)
 
 
 def figure_variants(rows, path):
@@ -106,9 +106,7 @@ def figure_variants(rows, path):
     ax.set_ylabel("mean plies, perfect:0.9 against perfect:0.9")
     ax.set_title("Every reading of the rules: decisiveness and game length")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)
 
 
 def main():
