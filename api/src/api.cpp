@@ -216,6 +216,18 @@ Response batch_response(const Tablebase& tb, const Rules& rules, const std::stri
                                  {"answers", std::move(answers)}});
 }
 
+// The request's seed= (default 1): a whole number from 0 to 2^64-1.
+std::uint64_t seed_param(const Request& req) {
+  std::uint64_t seed = 1;
+  if (const std::optional<std::string> s = param(req, "seed")) {
+    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
+    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
+      throw ApiError{ErrorKind::kBadInput,
+                     "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+  }
+  return seed;
+}
+
 // GET /api/v2/{variant}/player?player=P&seed=S&moves=...: the move a self-play
 // player (fano/players.hpp: random, greedy, search:K, perfect, perfect:P,
 // nonlosing, engine, ...)
@@ -230,13 +242,7 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
     throw ApiError{
         ErrorKind::kBadInput,
         "give player= (random, greedy, search:K, nonlosing, perfect:P, perfect, engine)"};
-  std::uint64_t seed = 1;
-  if (const std::optional<std::string> s = param(req, "seed")) {
-    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
-    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
-      throw ApiError{ErrorKind::kBadInput,
-                     "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
-  }
+  const std::uint64_t seed = seed_param(req);
   PlayerSpec spec;
   try {
     spec = parse_player(*name);
@@ -303,13 +309,7 @@ const char* puzzle_grade(const PuzzleTrap& t) {
 // and at least one move is tempting, drawn with game_rng(seed, 0) among the
 // table's classes; with grade=, the first such position of that grade.
 Json puzzle_json(const Tablebase& tb, const Request& req) {
-  std::uint64_t seed = 1;
-  if (const std::optional<std::string> s = param(req, "seed")) {
-    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
-    if (s->empty() || ec != std::errc() || end != s->data() + s->size())
-      throw ApiError{ErrorKind::kBadInput,
-                     "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
-  }
+  const std::uint64_t seed = seed_param(req);
   const std::optional<std::string> grade = param(req, "grade");
   if (grade && *grade != "easy" && *grade != "medium" && *grade != "hard")
     throw ApiError{ErrorKind::kBadInput,
