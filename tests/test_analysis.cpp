@@ -1,4 +1,4 @@
-// The strategy checker (fano/strategy.hpp) against a brute force written
+// The analysis library (fano::analysis): the strategy checker (fano/strategy.hpp) against a brute force written
 // separately, rules that hold and fail by construction, refutation lines
 // replayed as game records, and `fano strategy` end to end.
 #include <gtest/gtest.h>
