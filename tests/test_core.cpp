@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -20,7 +19,6 @@
 #include <vector>
 
 #include "fano/board.hpp"
-#include "fano/buffer.hpp"
 #include "fano/geometry.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
@@ -804,126 +802,6 @@ TEST(Numbering, CursorAgreesWithDecodingEachNumber) {
     EXPECT_EQ(last.state, want);
     EXPECT_FALSE(numbering.advance(last, 1)) << "past the last number, cap " << cap;
   }
-}
-
-// The solver's buffers: growth across the large-block threshold keeps every
-// value (a vector moving from operator new to the arena and between arena
-// blocks), and large blocks are page-aligned (the solver's prefetches and
-// atomics assume cache-line alignment at least).
-TEST(Buffer, GrowsAcrossTheLargeBlockSizeAndKeepsValues) {
-  UninitVector<std::uint32_t> v;
-  std::mt19937 rng(15);
-  std::vector<std::uint32_t> expect;
-  while (v.size() * sizeof(std::uint32_t) < 3 * kLargeBuffer + (std::size_t(5) << 20)) {
-    const std::uint32_t x = std::uint32_t(rng());
-    v.push_back(x), expect.push_back(x);
-  }
-  EXPECT_TRUE(std::equal(v.begin(), v.end(), expect.begin(), expect.end()));
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 4096, 0u);
-  UninitVector<std::uint64_t> medium(kLargeBuffer / sizeof(std::uint64_t) + 1, 5);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(medium.data()) % 4096, 0u);
-  EXPECT_EQ(std::count(medium.begin(), medium.end(), 5u), std::ptrdiff_t(medium.size()));
-  UninitVector<std::uint8_t> small(100, 7);  // explicit values are still written
-  EXPECT_EQ(std::count(small.begin(), small.end(), 7), 100);
-}
-
-// A freed block's memory comes back for a request of the same or a smaller
-// size, whole and writable, and live blocks never overlap.
-TEST(Buffer, FreedBlocksAreReusedAndWritable) {
-  const std::size_t n = (std::size_t(3) << 20) / sizeof(std::uint64_t);
-  const std::uint64_t* first = nullptr;
-  {
-    UninitVector<std::uint64_t> a(n);
-    std::fill(a.begin(), a.end(), 1);
-    first = a.data();
-  }
-  UninitVector<std::uint64_t> b(n), c(n);
-  EXPECT_TRUE(b.data() == first || c.data() == first);
-  for (std::size_t i = 0; i < n; ++i) b[i] = i, c[i] = ~i;
-  const bool apart = b.data() + n <= c.data() || c.data() + n <= b.data();
-  EXPECT_TRUE(apart);
-  for (std::size_t i = 0; i < n; i += 4099) {
-    ASSERT_EQ(b[i], i);
-    ASSERT_EQ(c[i], ~i);
-  }
-  const std::uint64_t* b_at = b.data();
-  free_buffer(b);
-  EXPECT_EQ(b.capacity(), 0u);
-  UninitVector<std::uint32_t> smaller(n / 3);  // fits in b's freed range
-  EXPECT_EQ(static_cast<const void*>(smaller.data()), static_cast<const void*>(b_at));
-}
-
-// The arena's accounting: live bytes rise and fall with the blocks (in whole
-// pages), the peak keeps the most live at once, and a block freed and taken
-// again adds nothing to the address space handed out.
-TEST(Buffer, StatisticsFollowTheLiveBlocks) {
-  const BufferStats before = buffer_stats();
-  const std::size_t bytes = (std::size_t(1) << 20) + 100;  // 257 pages
-  const std::size_t pages = (bytes + 4095) / 4096 * 4096;
-  std::size_t reached = 0;
-  {
-    UninitVector<std::uint8_t> a(bytes), b(bytes);
-    const BufferStats during = buffer_stats();
-    EXPECT_EQ(during.live, before.live + 2 * pages);
-    EXPECT_GE(during.peak_live, during.live);
-    reached = during.reached;
-  }
-  EXPECT_EQ(buffer_stats().live, before.live);
-  {
-    UninitVector<std::uint8_t> again(pages);
-    EXPECT_EQ(buffer_stats().reached, reached);
-  }
-  EXPECT_GE(buffer_stats().peak_live, before.live + 2 * pages);
-}
-
-// The resident memory of this process in KiB (VmRSS), or -1 where /proc has none.
-long resident_kib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return -1;
-}
-
-// Freed blocks keep their pages for the next solve; release_free_buffer_pages
-// gives them back (fano serve after its start-up solves), and a block made
-// afterwards still works.
-TEST(Buffer, FreePagesAreGivenBackOnRequest) {
-  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
-  const std::size_t bytes = std::size_t(64) << 20;
-  {
-    UninitVector<std::uint8_t> big(bytes);
-    std::fill(big.begin(), big.end(), std::uint8_t(1));
-  }
-  const long kept = resident_kib();
-  release_free_buffer_pages();
-  const long released = resident_kib();
-  EXPECT_GE(kept - released, 32 * 1024) << kept << " KiB before, " << released << " after";
-  UninitVector<std::uint8_t> again(bytes);
-  std::fill(again.begin(), again.end(), std::uint8_t(2));
-  EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
-}
-
-// Once the arena is large (a large solve), a freed block's pages go back to
-// the system at once, without release_free_buffer_pages: the process's peak
-// then follows the bytes live at once, not the arena's high-water mark. The
-// block freed below lies under a live one, so it is a hole, not the top.
-TEST(Buffer, ALargeArenaGivesFreedPagesBackAtOnce) {
-  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
-  UninitVector<std::uint8_t> large(std::size_t(256) << 20);  // address space only
-  const std::size_t bytes = std::size_t(64) << 20;
-  UninitVector<std::uint8_t> hole(bytes);
-  std::fill(hole.begin(), hole.end(), std::uint8_t(1));
-  UninitVector<std::uint8_t> above(std::size_t(1) << 20);
-  std::fill(above.begin(), above.end(), std::uint8_t(3));
-  const long before = resident_kib();
-  free_buffer(hole);
-  const long after = resident_kib();
-  EXPECT_GE(before - after, 48 * 1024) << before << " KiB before, " << after << " after";
-  UninitVector<std::uint8_t> again(bytes);
-  std::fill(again.begin(), again.end(), std::uint8_t(2));
-  EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
-  EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(3)), std::ptrdiff_t(above.size()));
 }
 
 // The printed board's maps (fano/geometry.hpp) send the spaces where the

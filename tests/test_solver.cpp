@@ -20,7 +20,6 @@
 #include "../solver/src/move_graph.hpp"  // internal: tested directly
 #include "../solver/src/radix_sort.hpp"  // internal: tested directly
 #include "fano/buffer.hpp"
-#include "fano/code_table.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
 #include "fano/rules.hpp"
@@ -800,62 +799,6 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
           }
         }
       }
-}
-
-// The solver's sharded hash set against std::unordered_map: every code gets
-// one slot in its own shard, found again by a later insert, with the value
-// set for it, across the rehashes of reserve() (each shard starts at 64 slots
-// here and grows to hold 200,000 codes with many repeats). A value is the
-// code's index in a list kept beside the table, as the search keeps its codes
-// by id.
-TEST(SolverCodeTable, ShardsAgreeWithAMapAcrossRehashes) {
-  std::mt19937_64 rng(20261204);
-  detail::CodeTable table(0);
-  using Table = detail::CodeTable;
-  std::vector<std::uint64_t> code_of;  // value -> code
-  const auto key_of = [&](std::uint32_t v) { return code_of.at(v); };
-  std::array<std::vector<std::uint32_t>, Table::kShards> values_of;  // each shard's values
-  std::unordered_map<std::uint64_t, std::uint32_t> want;             // code -> value
-  for (int round = 0; round < 20; ++round) {
-    // A batch of codes (below bit 63, like state codes), a third of them repeats.
-    std::vector<std::uint64_t> batch;
-    for (int i = 0; i < 10000; ++i)
-      batch.push_back(!code_of.empty() && rng() % 3 == 0 ? code_of[rng() % code_of.size()]
-                                                         : rng() >> 1);
-    std::array<std::size_t, Table::kShards> candidates{};
-    for (const std::uint64_t c : batch) ++candidates[Table::shard_of(c)];
-    for (unsigned s = 0; s < Table::kShards; ++s)
-      table.shard(s).reserve(table.shard(s).size() + candidates[s], [&](auto&& f) {
-        for (const std::uint32_t v : values_of[s]) f(v, code_of[v]);
-      });
-    for (const std::uint64_t c : batch) {
-      Table::Shard& shard = table.shard(Table::shard_of(c));
-      bool inserted = false;
-      const std::uint32_t slot = shard.insert(c, key_of, inserted);
-      const auto it = want.find(c);
-      ASSERT_EQ(inserted, it == want.end()) << "code " << c;
-      if (inserted) {
-        shard.set_value(slot, c, std::uint32_t(code_of.size()));
-        values_of[Table::shard_of(c)].push_back(std::uint32_t(code_of.size()));
-        want.emplace(c, std::uint32_t(code_of.size()));
-        code_of.push_back(c);
-      } else {
-        EXPECT_EQ(shard.value(slot), it->second);
-        EXPECT_EQ(code_of[shard.value(slot)], c);
-      }
-    }
-  }
-  std::size_t held = 0;
-  for (unsigned s = 0; s < Table::kShards; ++s) held += table.shard(s).size();
-  EXPECT_EQ(held, want.size());
-  EXPECT_GT(want.size(), 100000u);
-  for (const auto& [c, v] : want) {
-    Table::Shard& shard = table.shard(Table::shard_of(c));
-    bool inserted = true;
-    const std::uint32_t slot = shard.insert(c, key_of, inserted);
-    EXPECT_FALSE(inserted);
-    EXPECT_EQ(shard.value(slot), v);
-  }
 }
 
 // The successor lists' segmented array: entries keep their values across
