@@ -1,6 +1,6 @@
-// The analysis library (fano::analysis): the strategy checker (fano/strategy.hpp) against a brute force written
-// separately, rules that hold and fail by construction, refutation lines
-// replayed as game records, and `fano strategy` end to end.
+// The analysis library (fano::analysis): the strategy checker (fano/strategy.hpp) against a brute
+// force written separately, rules that hold and fail by construction, refutation lines replayed as
+// game records, and `fano strategy` end to end.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,6 +13,7 @@
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
 #include "fano/notation.hpp"
+#include "fano/review.hpp"
 #include "fano/solver.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
@@ -935,6 +936,251 @@ TEST(StrategyCommand, SizeIsTheLibrarysSearch) {
     EXPECT_EQ(e.exit_code, 2) << what;
     EXPECT_NE(e.err.find("not a draw"), std::string::npos) << e.err;
   }
+}
+
+// ---------------------------------------------------------------------------
+// The review of a game (fano/review.hpp)
+
+// A seeded random game: uniform among the legal moves, or careful (no move
+// that forms a line while another exists), which goes deep into the
+// movement phase and often ends by a repetition.
+GameRecord random_game(const Rules& rules, std::mt19937& rng, bool careful, std::size_t max_plies) {
+  GameRecord g(rules);
+  while (!g.over() && g.plies() < max_plies) {
+    std::vector<Move> moves = legal_moves(rules, g.current());
+    if (careful) moves = testing::careful_moves(g.current(), moves);
+    g.play(moves[rng() % moves.size()]);
+  }
+  return g;
+}
+
+// The first `n` moves of `game` as a game of their own (its history with them).
+GameRecord first_plies(const GameRecord& game, std::size_t n) {
+  GameRecord g(game.rules(), game.start());
+  for (std::size_t i = 0; i < n; ++i) g.play(game.moves()[i]);
+  return g;
+}
+
+bool in_placement(const Rules& rules, const GameRecord& game, std::size_t upto) {
+  for (std::size_t i = 0; i <= upto; ++i)
+    if (!rules.placement_phase(game.positions()[i])) return false;
+  return true;
+}
+
+// Checks a review against the game walked move by move as `fano query
+// --moves` answers each prefix (analyse(), a fresh history for every
+// question), against the bare table where no earlier position can come back
+// (the placement phase), and its refutations by replaying them; returns the
+// mistakes checked by kind ("gives the draw away", ...).
+void expect_review_is_the_walk(const Tablebase& tb, const GameRecord& game,
+                               std::map<std::string, int>& kinds) {
+  const Rules& rules = game.rules();
+  const GameReview r = review_game(tb, game);
+  EXPECT_EQ(r.game.moves(), game.moves());
+  EXPECT_EQ(r.plies.size(), game.plies());
+  AnalysisOptions no_line;
+  no_line.principal_variation = false;
+  std::optional<std::size_t> decisive;
+  std::array<int, 2> mistakes{};
+  for (std::size_t i = 0; i < r.plies.size(); ++i) {
+    const ReviewedPly& p = r.plies[i];
+    SCOPED_TRACE("ply " + std::to_string(i + 1) + " of " + game.move_list());
+    const GameRecord before_game = first_plies(game, i);
+    const PositionReport report = analyse(tb, before_game, no_line);
+    EXPECT_EQ(p.ply, i + 1);
+    EXPECT_EQ(p.move, game.moves()[i]);
+    EXPECT_EQ(p.position, game.positions()[i]);
+    EXPECT_EQ(p.before, report.value);
+    const auto row = std::find_if(report.moves.begin(), report.moves.end(),
+                                  [&](const RatedMove& m) { return m.move == p.move; });
+    EXPECT_EQ(p.after, row->result);
+    EXPECT_EQ(p.repeats, row->repeats);
+    if (in_placement(rules, game, i)) {
+      // No position can repeat yet: the bare table decides.
+      EXPECT_EQ(p.after, outcome_for_mover(*tb.probe(game.positions()[i + 1])));
+      Outcome best = p.after;
+      for (const Move& m : legal_moves(rules, p.position)) {
+        const Outcome o = outcome_for_mover(*tb.probe(apply_move(p.position, m)));
+        if (better_for_mover(o, best)) best = o;
+      }
+      EXPECT_EQ(p.before, best);
+    }
+    const bool mistake = !(p.after == p.before);
+    EXPECT_EQ(p.mistake, mistake);
+    EXPECT_TRUE(!better_for_mover(p.after, p.before));
+    const bool first_change = mistake && !decisive && p.before.value != p.after.value;
+    EXPECT_EQ(p.decisive, first_change);
+    if (first_change) decisive = p.ply;
+    if (!mistake) {
+      EXPECT_TRUE(p.best.empty() && p.refutation.empty() && p.text.empty());
+      continue;
+    }
+    ++mistakes[std::size_t(p.position.to_move())];
+    // The best moves are exactly those of the value before, the engine's first.
+    std::set<std::string> keeping, listed;
+    for (const RatedMove& m : report.moves)
+      if (m.result == report.value) keeping.insert(format_move(m.move));
+    for (const Move& m : p.best) listed.insert(format_move(m));
+    EXPECT_EQ(listed, keeping);
+    EXPECT_EQ(listed.size(), p.best.size());
+    EXPECT_EQ(p.best.front(), report.moves[*report.engine_choice].move);
+    // The refutation is the query's principal variation after the move, cut
+    // at 40 plies, and replays legally to the end it names.
+    GameRecord after = first_plies(game, i + 1);
+    AnalysisOptions line;
+    line.max_pv_plies = 40;
+    const PositionReport next = analyse(tb, after, line);
+    EXPECT_EQ(p.refutation, next.pv);
+    EXPECT_LE(p.refutation.size(), 40u);
+    for (const Move& m : p.refutation) after.play(format_move(m));
+    EXPECT_EQ(p.refutation_end.has_value(), after.over());
+    if (p.refutation_end) {
+      EXPECT_EQ(p.refutation_end->reason, after.end()->reason);
+    }
+    // Its text in the engine's words, with the move, its mark and the best move.
+    const std::string head = std::to_string(p.ply) + ". " + format_move(p.move) +
+                             (p.before.value == p.after.value ? " ? " : " ?? ");
+    EXPECT_EQ(p.text.rfind(head, 0), 0u) << p.text;
+    const char* kind = p.before.value == Value::kDraw   ? "gives the draw away"
+                       : p.before.value == Value::kLoss ? "loses faster"
+                       : p.after.value == Value::kWin   ? "wins more slowly"
+                                                        : "throws the win away";
+    EXPECT_NE(p.text.find(kind), std::string::npos) << p.text;
+    ++kinds[kind];
+    EXPECT_NE(p.text.find("; " + format_move(p.best.front()) + " "), std::string::npos) << p.text;
+  }
+  EXPECT_EQ(r.first_decisive, decisive);
+  EXPECT_EQ(r.mistakes, mistakes);
+  EXPECT_EQ(r.end.has_value(), game.over());
+  EXPECT_EQ(r.end_value, analyse(tb, game, no_line).value);
+}
+
+class ReviewOfRandomGames : public ::testing::TestWithParam<std::string> {};
+
+// Seeded random games of several readings, uniform and careful, up to 120
+// plies: every ply of the review is the move-by-move walk. The sample holds
+// games ending by a line and by a repetition (careful games), and one ending
+// with no move when the reading has one within the tries.
+TEST_P(ReviewOfRandomGames, EachPlyIsTheMoveByMoveWalk) {
+  const Variant v = rules_named(GetParam());
+  const Tablebase& tb = table_of(v);
+  const Rules rules(v);
+  std::mt19937 rng(20261207);
+  std::map<EndReason, int> ends;
+  std::map<std::string, int> kinds;
+  for (int g = 0; g < 24; ++g) {
+    const GameRecord game = random_game(rules, rng, g % 2 == 1, 300);
+    if (const auto end = game.end()) ++ends[end->reason];
+    expect_review_is_the_walk(tb, game, kinds);
+  }
+  EXPECT_GT(ends[EndReason::kLine], 0);
+  EXPECT_GT(ends[EndReason::kRepetition], 0);
+  EXPECT_GT(kinds["gives the draw away"], 0);
+  EXPECT_GT(kinds["throws the win away"] + kinds["wins more slowly"] + kinds["loses faster"], 0);
+  // A game that ends with the side to move left without a move: a few
+  // thousand uniform games find one, except on the projective plane.
+  bool no_move = false;
+  for (int tries = 0; tries < 3000 && !no_move; ++tries) {
+    const GameRecord game = random_game(rules, rng, false, 200);
+    no_move = game.end() && game.end()->reason == EndReason::kNoMove;
+    if (no_move) expect_review_is_the_walk(tb, game, kinds);
+  }
+  EXPECT_EQ(no_move, GetParam() != "projective");
+}
+
+INSTANTIATE_TEST_SUITE_P(Readings, ReviewOfRandomGames,
+                         ::testing::Values("standard", "projective", "standard-colour",
+                                           "standard-2c1t"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           std::replace(s.begin(), s.end(), '-', '_');
+                           return s;
+                         });
+
+// The engine against itself makes no mistake, from the empty board and from
+// positions of random games (a bare start): the review names none.
+TEST(Review, AGameOfBestMovesHasNoMistakes) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  std::mt19937 rng(7);
+  std::vector<State> starts{kEmptyBoard};
+  for (int g = 0; g < 4; ++g) {
+    const GameRecord game = random_game(rules, rng, true, 8 + 5 * g);
+    if (!game.over()) starts.push_back(game.current());
+  }
+  for (const State start : starts) {
+    const EngineGame played = engine_game(tb, GameRecord(rules, start), 60);
+    ASSERT_GT(played.game.plies(), 0u);
+    const GameReview r = review_game(tb, played.game);
+    EXPECT_EQ(r.mistakes, (std::array<int, 2>{0, 0})) << played.game.move_list();
+    EXPECT_FALSE(r.first_decisive);
+    for (std::size_t i = 0; i < r.plies.size(); ++i) {
+      EXPECT_FALSE(r.plies[i].mistake);
+      EXPECT_EQ(r.plies[i].after, played.results[i]);
+    }
+    const Json j = review_json(r);
+    EXPECT_EQ(j["mistakes"], (Json{{"white", 0}, {"black", 0}}));
+    EXPECT_TRUE(j["first_decisive"].is_null());
+    for (const Json& p : j["plies"]) EXPECT_TRUE(p["best"].is_null() && p["text"].is_null());
+  }
+}
+
+// The centre loses at once for White (a piece on space 7 loses in 13 plies):
+// the review's one mistake, decisive, told in words with the engine's move.
+TEST(Review, TheCentreGivesTheDrawAway) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  const GameRecord game = GameRecord::from_moves(rules, kEmptyBoard, "C7");
+  const GameReview r = review_game(tb, game);
+  ASSERT_EQ(r.plies.size(), 1u);
+  const ReviewedPly& p = r.plies[0];
+  EXPECT_EQ(p.before, (Outcome{Value::kDraw, 0}));
+  EXPECT_EQ(p.after, (Outcome{Value::kLoss, 13}));
+  EXPECT_TRUE(p.mistake && p.decisive);
+  EXPECT_EQ(r.first_decisive, std::optional<std::size_t>(1));
+  EXPECT_EQ(p.best.size(), 12u);  // twelve of the fourteen first moves keep the draw
+  EXPECT_EQ(p.best.front(), choose_move(tb, GameRecord(rules)));
+  EXPECT_EQ(p.text, "1. C7 ?? gives the draw away: it loses in 13 plies (Black answers " +
+                        format_move(p.refutation.front()) + "); " + format_move(p.best.front()) +
+                        " keeps the draw");
+  ASSERT_TRUE(p.refutation_end);
+  EXPECT_EQ(p.refutation.size(), 12u);
+  EXPECT_EQ(p.refutation_end->loser, Colour::kWhite);
+  const Json j = review_json(r);
+  EXPECT_EQ(j["end"]["text"], "Black to move; Black wins in 12 plies with best play");
+  EXPECT_EQ(j["end"]["over"], false);
+  EXPECT_EQ(j["plies"][0]["mark"], "??");
+  EXPECT_EQ(j["plies"][0]["after"], (Json{{"result", "loss"}, {"plies", 13}}));
+}
+
+// A review is the review of the moves given from their start: a bare start
+// position is judged without history, an unreachable one is refused.
+TEST(Review, FromAPositionAndRefusals) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  std::mt19937 rng(11);
+  const GameRecord whole = random_game(rules, rng, true, 7);
+  ASSERT_EQ(whole.plies(), 7u);
+  ASSERT_TRUE(rules.placement_phase(whole.positions()[6]));
+  GameRecord tail(rules, whole.positions()[2]);
+  for (std::size_t i = 2; i < 7; ++i) tail.play(whole.moves()[i]);
+  const GameReview a = review_game(tb, whole), b = review_game(tb, tail);
+  ASSERT_EQ(b.plies.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    // In the placement phase the history changes nothing: the same judgement.
+    EXPECT_EQ(b.plies[i].before, a.plies[i + 2].before);
+    EXPECT_EQ(b.plies[i].after, a.plies[i + 2].after);
+    EXPECT_EQ(b.plies[i].ply, i + 1);
+  }
+  EXPECT_EQ(review_json(b)["start"], format_position(whole.positions()[2]));
+  EXPECT_EQ(review_game(tb, GameRecord(rules, whole.current())).plies.size(), 0u);
+  // Legal, but no game reaches it: a line stands, and stood before Black's last move.
+  const State unreachable = parse_position("C/T/c/C/t/-/c w", kStandard);
+  EXPECT_THROW(review_game(tb, GameRecord(rules, unreachable)), UnreachablePosition);
+  // The walk stops when asked to, between plies.
+  ReviewOptions stop;
+  stop.interrupt = Interrupt().until(Interrupt::Clock::now());
+  EXPECT_THROW(review_game(tb, whole, stop), Interrupted);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ int cmd_info(const Args& args);
 int cmd_perft(const Args& args);
 int cmd_solve(const Args& args);
 int cmd_query(const Args& args);
+int cmd_review(const Args& args);
 int cmd_verify(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_play(const Args& args);

@@ -26,6 +26,7 @@ const Command kCommands[] = {
     {"perft", "count distinct positions by depth from the empty board", fano::cli::cmd_perft},
     {"solve", "solve every reachable position and write the tablebase", fano::cli::cmd_solve},
     {"query", "value, plies and every move's result for a position", fano::cli::cmd_query},
+    {"review", "a game's mistakes, move by move, against perfect play", fano::cli::cmd_review},
     {"play", "play against perfect play, or watch the engine play itself", fano::cli::cmd_play},
     {"show", "draw a position: text board, or an SVG picture with --svg", fano::cli::cmd_show},
     {"serve", "serve the solved game over HTTP: a JSON API and a browser explorer",

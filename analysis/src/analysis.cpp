@@ -121,9 +121,6 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State
   return rows;
 }
 
-namespace {
-
-// rate_moves under the history of `game`, whose positions `history` holds.
 std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game,
                                   GameHistory& history) {
   // A bare position is rated as the table rates it (no history at all).
@@ -142,8 +139,6 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game,
   sort_best_first(rows);
   return rows;
 }
-
-}  // namespace
 
 std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game) {
   if (game.plies() == 0) return rate_moves(tb, game.rules(), game.current());

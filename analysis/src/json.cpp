@@ -95,6 +95,72 @@ Json engine_game_json(const EngineGame& g) {
       {"winner", end && end->loser ? Json(colour_name(opponent(*end->loser))) : Json(nullptr)}};
 }
 
+namespace {
+
+Json moves_json(const std::vector<Move>& moves) {
+  Json out = Json::array();
+  for (const Move& m : moves) out.push_back(format_move(m));
+  return out;
+}
+
+Json result_json(Outcome o) {
+  return Json{{"result", value_name(o.value)}, {"plies", plies_json(o)}};
+}
+
+Json reviewed_ply_json(const ReviewedPly& p, State after) {
+  const bool changed = p.before.value != p.after.value;
+  const State refutation_last = [&] {
+    State s = after;
+    for (const Move& m : p.refutation) s = apply_move(s, m);
+    return s;
+  }();
+  return Json{{"ply", p.ply},
+              {"mover", colour_name(p.position.to_move())},
+              {"move", format_move(p.move)},
+              {"position", format_position(p.position)},
+              {"position_after", format_position(after)},
+              {"before", result_json(p.before)},
+              {"after", result_json(p.after)},
+              {"repeats", p.repeats},
+              {"mistake", p.mistake},
+              {"decisive", p.decisive},
+              {"mark", p.mistake ? Json(changed ? "??" : "?") : Json(nullptr)},
+              {"best", p.mistake ? moves_json(p.best) : Json(nullptr)},
+              {"refutation", p.mistake ? moves_json(p.refutation) : Json(nullptr)},
+              {"refutation_end", p.mistake && p.refutation_end
+                                     ? game_end_json(*p.refutation_end, refutation_last)
+                                     : Json(nullptr)},
+              {"text", p.mistake ? Json(p.text) : Json(nullptr)}};
+}
+
+}  // namespace
+
+Json review_json(const GameReview& r) {
+  const GameRecord& game = r.game;
+  const Variant& v = game.rules().variant;
+  Json j{{"variant", variant_slug(v)}};
+  j.update(variant_json(v));
+  j["start"] = format_position(game.start());
+  j["moves_played"] = moves_json(game.moves());
+  const State last = game.current();
+  j["end"] = Json{{"over", r.end.has_value()},
+                  {"text", review_end_text(r)},
+                  {"winner", r.end && r.end->loser ? Json(colour_name(opponent(*r.end->loser)))
+                                                   : Json(nullptr)},
+                  {"to_move", colour_name(last.to_move())},
+                  {"value", value_name(r.end_value.value)},
+                  {"plies", plies_json(r.end_value)},
+                  {"game_over", r.end ? game_end_json(*r.end, last) : Json(nullptr)}};
+  j["mistakes"] = Json{{"white", r.mistakes[std::size_t(Colour::kWhite)]},
+                       {"black", r.mistakes[std::size_t(Colour::kBlack)]}};
+  j["first_decisive"] = r.first_decisive ? Json(*r.first_decisive) : Json(nullptr);
+  Json plies = Json::array();
+  for (const ReviewedPly& p : r.plies)
+    plies.push_back(reviewed_ply_json(p, game.positions()[p.ply]));
+  j["plies"] = std::move(plies);
+  return j;
+}
+
 Json strategy_check_json(const StrategyCheck& c) {
   Json refutation = nullptr;
   if (c.refutation) {

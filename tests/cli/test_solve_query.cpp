@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -349,6 +350,157 @@ TEST_F(ToolsEndToEnd, QueryPlaysTheMovesFromTheGivenPosition) {
   const RunResult none = run_fano({"query", "--tb", table.string()});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("give a POSITION or --moves, or both"), std::string::npos) << none.err;
+}
+
+}  // namespace
+}  // namespace fano
+
+namespace fano {
+namespace {
+
+using namespace fano::testing;
+using nlohmann::json;
+
+// --- fano review --------------------------------------------------------------
+
+std::string first_moves(const std::vector<std::string>& moves, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += (i ? "," : "") + moves[i];
+  return out;
+}
+
+// `fano review --json` equals a walk of `fano query --moves ... --json` over
+// every prefix of seeded random games (one careful, deep into the movement
+// phase): each ply's value before, the move's result, the mistakes, the
+// first class change, the best moves (the engine's first) and the
+// refutation (the next query's principal variation, cut at 40 plies).
+TEST_F(ToolsEndToEnd, ReviewIsAWalkOfQuery) {
+  const Rules rules(kStandard);
+  std::mt19937 rng(53);
+  int mistakes_seen = 0;
+  for (const bool careful : {false, true}) {
+    GameRecord game(rules);
+    while (!game.over() && game.plies() < 30) {
+      std::vector<Move> moves = legal_moves(rules, game.current());
+      if (careful) moves = careful_moves(game.current(), moves);
+      game.play(moves[rng() % moves.size()]);
+    }
+    std::vector<std::string> moves;
+    for (const Move& m : game.moves()) moves.push_back(format_move(m));
+    SCOPED_TRACE(game.move_list());
+    const RunResult r =
+        run_fano({"review", "--tb", table(), "--moves", game.move_list(), "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json review = parse_json(r.out);
+    ASSERT_EQ(review["plies"].size(), moves.size());
+    std::vector<json> queries;
+    for (std::size_t i = 0; i <= moves.size(); ++i) {
+      const RunResult q = query({"--json", "--moves", first_moves(moves, i)});
+      ASSERT_EQ(q.exit_code, 0) << q.err;
+      queries.push_back(parse_json(q.out));
+    }
+    json first_decisive = nullptr;
+    int white = 0, black = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const json& p = review["plies"][i];
+      const json& q = queries[i];
+      EXPECT_EQ(p["ply"], i + 1);
+      EXPECT_EQ(p["move"], moves[i]);
+      EXPECT_EQ(p["position"], q["position"]);
+      EXPECT_EQ(p["mover"], q["to_move"]);
+      EXPECT_EQ(p["before"], (json{{"result", q["value"]}, {"plies", q["plies"]}}));
+      json row;
+      for (const json& m : q["moves"])
+        if (m["move"] == moves[i]) row = m;
+      ASSERT_TRUE(row.is_object());
+      EXPECT_EQ(p["after"], (json{{"result", row["result"]}, {"plies", row["plies"]}}));
+      const bool mistake = p["before"] != p["after"];
+      EXPECT_EQ(p["mistake"], mistake);
+      const bool decisive =
+          mistake && first_decisive.is_null() && p["before"]["result"] != p["after"]["result"];
+      EXPECT_EQ(p["decisive"], decisive);
+      if (decisive) first_decisive = i + 1;
+      if (!mistake) {
+        EXPECT_TRUE(p["best"].is_null() && p["refutation"].is_null() && p["text"].is_null());
+        continue;
+      }
+      (q["to_move"] == "white" ? white : black) += 1;
+      std::set<std::string> keeping, best;
+      for (const json& m : q["moves"])
+        if (m["result"] == q["value"] && m["plies"] == q["plies"]) keeping.insert(m["move"]);
+      for (const json& m : p["best"]) best.insert(m.get<std::string>());
+      EXPECT_EQ(best, keeping);
+      EXPECT_EQ(p["best"][0], q["engine_move"]);
+      json line = queries[i + 1]["pv"];
+      if (line.size() > 40) line.erase(line.begin() + 40, line.end());
+      EXPECT_EQ(p["refutation"], line);
+    }
+    EXPECT_EQ(review["first_decisive"], first_decisive);
+    EXPECT_EQ(review["mistakes"], (json{{"white", white}, {"black", black}}));
+    EXPECT_EQ(review["moves_played"], json(moves));
+    EXPECT_EQ(review["end"]["over"], game.over());
+    if (!game.over()) {
+      EXPECT_EQ(review["end"]["value"], queries.back()["value"]);
+      EXPECT_EQ(review["end"]["plies"], queries.back()["plies"]);
+    } else {
+      EXPECT_EQ(review["end"]["game_over"], queries.back()["game_over"]);
+      EXPECT_EQ(review["end"]["text"], queries.back()["game_over"]["text"]);
+    }
+    mistakes_seen += white + black;
+    // The text form lists each side's mistakes by their sentences.
+    const RunResult text = run_fano({"review", "--tb", table(), "--moves", game.move_list()});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("White: " + std::string(white ? std::to_string(white) : "no") +
+                            (white == 1 ? " mistake\n" : " mistakes\n")),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("Black: " + std::string(black ? std::to_string(black) : "no") +
+                            (black == 1 ? " mistake\n" : " mistakes\n")),
+              std::string::npos)
+        << text.out;
+    for (const json& p : review["plies"])
+      if (p["mistake"] == true) {
+        EXPECT_NE(text.out.find("  " + p["text"].get<std::string>() + "\n"), std::string::npos)
+            << text.out;
+      }
+    EXPECT_NE(text.out.find("end: " + review["end"]["text"].get<std::string>() + "\n"),
+              std::string::npos)
+        << text.out;
+  }
+  EXPECT_GT(mistakes_seen, 0);
+}
+
+// Bad input is refused as `fano query` refuses it: the same one-line message
+// (after the command's name) and exit code, and nothing on stdout.
+TEST_F(ToolsEndToEnd, ReviewRefusesBadInputAsQueryDoes) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--moves", "C4,Q9"},              // not a move
+      {"--moves", "C4,c1,C4"},           // two identical pieces in a stack
+      {"--moves", "C4,t3,T5,t1,C7,c2"},  // a move after C7 formed a line
+      {"C/C/C/-/-/-/- b"},               // not a position
+      {"C/T/c/C/t/-/c w"},               // legal, but no game reaches it (exit 3)
+      {"C/T/c/C/t/-/c w", "--moves", "1-2"},
+      {},  // neither a position nor moves
+  };
+  for (const std::vector<std::string>& args : cases) {
+    SCOPED_TRACE(command_line(args));
+    std::vector<std::string> r_args{"review", "--tb", table()};
+    r_args.insert(r_args.end(), args.begin(), args.end());
+    const RunResult r = run_fano(r_args), q = query(args);
+    ASSERT_NE(q.exit_code, 0) << q.out;
+    EXPECT_EQ(r.exit_code, q.exit_code);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    ASSERT_EQ(r.err.rfind("fano review: ", 0), 0u) << r.err;
+    std::string expected = q.err.substr(std::string("fano query: ").size());
+    const std::string query_help = "'fano query --help'";
+    if (const std::size_t at = expected.find(query_help); at != std::string::npos)
+      expected.replace(at, query_help.size(), "'fano review --help'");
+    EXPECT_EQ(r.err.substr(std::string("fano review: ").size()), expected);
+  }
+  const RunResult help = run_fano({"review", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("\nexamples:\n  fano review"), std::string::npos) << help.out;
 }
 
 }  // namespace

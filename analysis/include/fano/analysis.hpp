@@ -74,6 +74,13 @@ std::vector<RatedMove> rate_moves(const Tablebase& tb, const Rules& rules, State
 // moves is a bare position: its moves are rated as the table rates them.
 std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game);
 
+class GameHistory;  // fano/history.hpp
+// The same with the game's history kept by the caller: `history` holds
+// exactly game.positions(), and a caller walking a game pushes each position
+// it adds, so that each question searches only what the last one did not.
+std::vector<RatedMove> rate_moves(const Tablebase& tb, const GameRecord& game,
+                                  GameHistory& history);
+
 // The value of the game's current position for its side to move, under the
 // game's history (rule 3): the end's value when the game is over, else the
 // best of rate_moves. Throws UnreachablePosition when the table lacks it.

@@ -4,6 +4,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
+#include "fano/review.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
 
@@ -38,6 +39,19 @@ Json rated_move_json(const RatedMove& m);
 // previous seen from the other side one ply later (a draw stays a draw).
 // The HTTP API's v2 /mainline and Python's mainline() return it.
 Json principal_variation_json(const PositionReport& report);
+
+// The review of a game (`fano review --json`, the HTTP API's review route,
+// Python's review()): {"variant" (the slug) and the rules' fields of
+// variant_json, "start", "moves_played", "end": {"over", "text", "winner",
+// "to_move", "value", "plies", "game_over": null | {reason, line, loser,
+// text}}, "mistakes": {"white", "black"}, "first_decisive": ply | null,
+// "plies": [{"ply", "mover", "move", "position" (before the move),
+// "position_after", "before": {"result", "plies"}, "after": {"result",
+// "plies"}, "repeats", "mistake", "decisive", "mark": "??" | "?" | null,
+// "best", "refutation", "refutation_end", "text"}...]}. before is the
+// mover's value before the move, after the move's result for the mover;
+// best, refutation and text are null unless the ply is a mistake.
+Json review_json(const GameReview& review);
 
 // A move's result seen by the opponent in the position it reaches: a win in
 // n for the mover is a loss in n - 1 for the opponent.
