@@ -271,6 +271,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
         number_new_classes();
       }
       from = to;
+      if (options.check_stop) options.check_stop();  // between rounds
     }
     layer_begin = layer_end;
     layer_end = next_id;

@@ -349,8 +349,9 @@ class Retrograde {
   }
 
   // Levels 1, 2, ... until one decides nothing.
-  void run_levels() {
+  void run_levels(const std::function<void()>& check_stop) {
     for (unsigned level = 0; !frontier_.empty(); ++level) {
+      if (check_stop) check_stop();
       const std::uint16_t win_next = pack(Value::kWin, level + 1);
       const std::uint16_t loss_next = pack(Value::kLoss, level + 1);
       // Levels run on one thread unless they are very large. The visits are
@@ -549,6 +550,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     detail::MoveGraph g = detail::build_move_graph(rules, symmetry_of(variant), options, true);
     sol.times.enumerate = seconds_since(t0);
     const std::size_t n = g.code_of.size();
+    if (options.check_stop) options.check_stop();
     if (options.progress)
       options.progress("enumerate: " + std::to_string(n) + " classes, " +
                        std::to_string(g.out_edges.size()) + " moves in " +
@@ -563,12 +565,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       sol.times.graph = seconds_since(t0);
       if (options.progress)
         options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
+      if (options.check_stop) options.check_stop();
 
       // The levels (by id, on one thread) and the ranking (parallel) need
       // nothing of each other: the ranking takes whatever threads the levels
       // leave.
       t0 = Clock::now();
-      par::parallel_invoke([&] { analysis.run_levels(); },
+      par::parallel_invoke([&] { analysis.run_levels(options.check_stop); },
                            [&] { detail::rank_classes(g, rules, true, options.encode_sections); });
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
       analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
@@ -576,6 +579,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     }
     // What outlives the analysis moves down into the holes its arrays left,
     // so that zstd's tables find room above it.
+    if (options.check_stop) options.check_stop();
     lower_buffer(g.positions), lower_buffer(g.code_deltas), lower_buffer(sol.outcomes);
     const auto stats = [&] {
       sol.stats = solution_stats(variant, symmetry_of(variant), g.positions, sol.outcomes);

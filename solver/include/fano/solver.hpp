@@ -24,6 +24,10 @@ struct SolveOptions {
   bool encode_sections = false;
   // Called with a stage name and a progress line; for stderr reporting.
   std::function<void(const std::string&)> progress;
+  // Polled between the stages, the enumeration's rounds and the retrograde
+  // levels: a caller that must end a solve early (a server stopping) throws
+  // from it, and the exception leaves solve() with the solve's buffers freed.
+  std::function<void()> check_stop;
 };
 
 // Seconds per stage; they do not overlap, so they add up to at most the
