@@ -1,36 +1,16 @@
 // @ts-check
-import { renderChart } from "./chart.js";
-import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
+import { analysisShown } from "./panels.js";
 import { onShape, onSpace } from "./play.js";
-import { puzzleHides, renderPuzzle } from "./puzzles.js";
-import { renderRulesInPlay } from "./readings.js";
-import { renderSolutionSays } from "./intro.js";
+import { renderPanels } from "./registry.js";
 import { ratedMove, resultOf } from "./results.js";
 import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
-import { loadStats } from "./stats.js";
 
 // ---- rendering --------------------------------------------------------------
+// The board drawn from the engine's picture (when a new one comes), then every panel.
+/** @param {string} [svgText] */
 export function render(svgText) {
-  renderBoard(svgText);
-  renderOverlay();
-  renderSupply();
-  renderValue();
-  renderLegal();
-  renderPlayed();
-  renderPv();
-  renderChart();
-  renderPuzzle();
-  if ($("stats").open) loadStats();
-  $("refutation").textContent = "";
-  $("nav-start").disabled = $("nav-back").disabled = S.pos === 0;
-  $("nav-forward").disabled = $("nav-end").disabled = S.pos >= S.line.length;
-  $("undo").disabled = S.pos === 0;
-  $("redo").disabled = S.pos >= S.line.length;
-  // an open puzzle's answer is the engine's move: neither played nor stepped to until it is solved
-  $("play-best").disabled = $("step").disabled = !S.data.engine_move || puzzleHides();
-  $("variant").value = S.variant;
-  renderRulesInPlay();
-  renderSolutionSays();
+  if (svgText != null) renderBoard(svgText);
+  renderPanels();
 }
 
 export function renderBoard(svgText) {
@@ -107,9 +87,11 @@ export function renderOverlay() {
     d.moves.forEach(function (m) { if (m.from != null) froms[m.from] = true; });
     Object.keys(froms).forEach(function (f) { markers.push({ space: +f, r: bestOf(movesFrom(+f)), piece: true }); });
   }
+  var valued = analysisShown();
   markers.forEach(function (mk) {
     var p = S.spaces[mk.space];
     if (!p) return;
+    if (!valued) { neutralMark(g, mk, p); return; }
     var colour = mk.r.cat === "win" ? "#17692f" : mk.r.cat === "loss" ? "#b0281a" : "#555b66";
     var mg = el("g", { "class": "marker", "data-space": mk.space, "data-result": mk.r.text, "pointer-events": "none" }, g);
     if (mk.piece) el("circle", { cx: p.x, cy: p.y, r: 19, fill: "none", stroke: colour, "stroke-width": 4, "stroke-dasharray": "5 3" }, mg);
@@ -134,6 +116,17 @@ export function renderOverlay() {
     S.focusSpace = null;
   }
   applyFlip();
+}
+
+// A mark that says where a move goes (or which piece may move) and nothing of
+// its result: while values are hidden (a game against the computer, a puzzle).
+/** @param {Element} g @param {{space: number, move?: string, piece?: boolean}} mk @param {{x: number, y: number}} p */
+function neutralMark(g, mk, p) {
+  var mg = el("g", { "class": "marker dest", "data-space": mk.space, "pointer-events": "none" }, g);
+  if (mk.piece) el("circle", { cx: p.x, cy: p.y, r: 19, fill: "none", stroke: "#555b66", "stroke-width": 3, "stroke-dasharray": "5 3" }, mg);
+  else el("circle", { cx: p.x, cy: p.y, r: 8, fill: "#1f5fbf", "fill-opacity": 0.75, stroke: "#ffffff", "stroke-width": 2 }, mg);
+  var title = el("title", {}, mg);
+  title.textContent = mk.piece ? "space " + mk.space + ": this piece can move" : (mk.move || "") + ": a legal move";
 }
 
 // The last move: a ring around the space of a placement, an arrow for a movement.
@@ -214,7 +207,7 @@ export function renderSupply() {
       var opts = mine ? placementsOf(shape) : [];
       if (opts.length) {
         b.classList.add("selectable");
-        if (!puzzleHides()) {  // an open puzzle shows no result
+        if (analysisShown()) {  // an open puzzle, a game against the computer: no result
           var best = bestOf(opts);
           b.setAttribute("data-result", best.text);
           b.title += ", best: " + best.text;

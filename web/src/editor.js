@@ -1,9 +1,10 @@
 // @ts-check
-import { apiJson, vpath } from "./engine.js";
+import { positionOf } from "./api.js";
+import { endMatch } from "./match.js";
 import { go } from "./navigate.js";
 import { sideName } from "./panels.js";
 import { valueText } from "./results.js";
-import { $, S, errText } from "./state.js";
+import { $, S, cutLong, errText } from "./state.js";
 
 // ---- the position editor: the text is edited here, judged by the API ----------
 export function editorText() {
@@ -21,13 +22,13 @@ export function editSpace(space) {
   checkPosition();
 }
 export function editorStatus(msg, bad) {
-  $("editor-status").textContent = msg;
+  $("editor-status").textContent = cutLong(msg);
   $("editor-status").className = bad ? "error" : "";
 }
 // Legal? Reached by a game? The API says (400: not legal, 422: no game reaches it).
 export function checkPosition() {
   var text = editorText(), token = ++S.editToken;
-  return apiJson(vpath(""), { position: text }).then(function (a) {
+  return positionOf(S.variant, text).then(function (a) {
     if (token !== S.editToken) return null;
     $("editor-status").setAttribute("data-verdict", "ok");
     editorStatus("Legal, and games reach it: " + (a.game_over ? a.game_over.text : sideName(a.to_move) + " to move, " +
@@ -47,6 +48,7 @@ export function explorePosition() {
     if (!a) return;
     // the editor's piece is put down: a click on the board plays again
     S.edit = null;
+    endMatch();
     document.querySelectorAll("#palette button[data-edit]").forEach(function (x) { x.setAttribute("aria-pressed", "false"); });
     go(S.variant, [], 0, "push", { start: text === "-/-/-/-/-/-/- w" ? null : a.position });
   });

@@ -1,4 +1,5 @@
 // @ts-check
+import * as routes from "./api.js";
 import { $, S, errText, setReady, status } from "./state.js";
 
 // ---- transport: the same API over HTTP or in WebAssembly ------------------
@@ -121,23 +122,12 @@ export function apiText(path, params) {
     return r.text;
   });
 }
-// The request's game: moves= from the empty board, or from the editor's position=.
-export function gp(moves) {
-  var p = { moves: moves.join(",") };
-  if (S.start) p.position = S.start;
-  return p;
-}
-// The routes of the reading in play, in the one vocabulary (/api/v2): the
-// position's report ("": `fano query --json`'s, with its principal variation
-// and each move's result for its mover, spaces, shape and trap) or another
-// route of the reading ("svg", "player", ...).
-export function vpath(kind) {
-  return "/api/v2/" + encodeURIComponent(S.variant) + (kind ? "/" + kind : "");
-}
+// The report of the position after `moves` in the game in play (cached).
+/** @param {string[]} moves @returns {Promise<import("./types").PositionAnswer>} */
 export function getPos(moves) {
   var key = S.variant + "|" + (S.start || "") + "|" + moves.join(",");
   if (S.cache.has(key)) return Promise.resolve(S.cache.get(key));
-  return apiJson(vpath(""), gp(moves)).then(function (j) { S.cache.set(key, j); return j; });
+  return routes.position(S.variant, moves, S.start).then(function (j) { S.cache.set(key, j); return j; });
 }
 // A short form of the engine's refusal of a move list: "move 3 (ply 3), move 't5': ..." -> "move 't5': ..."
 export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /, ""); }
@@ -150,7 +140,7 @@ export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /,
 // reading keeps every option that is not part of the base name at its
 // default (the rulebook's lines and material), as the options' description says.
 export function listVariants() {
-  return apiJson("/api/v2/rules", {}).then(function (j) {
+  return routes.rules().then(function (j) {
     return j.readings.map(function (r) {
       r.named = j.options.every(function (o) {
         return o.base || r.options[o.key] === o["default"];
@@ -160,10 +150,8 @@ export function listVariants() {
   });
 }
 // The levels a person may choose a computer opponent from, strongest first
-// (GET /api/v2/players, from C++): [{name, label}].
-export function listPlayers() {
-  return apiJson("/api/v2/players", {}).then(function (j) { return j.players; });
-}
+// (GET /api/v2/players, from C++): [{name, label, ...}].
+export function listPlayers() { return routes.players(); }
 export function nextFrame() { return new Promise(function (r) { setTimeout(r, 30); }); }
 // Static mode: solve the variant in the page the first time it is chosen;
 // over HTTP, wait for the server's table of it.
@@ -247,7 +235,7 @@ export function ensureServed(name) {
   var info = S.variantInfo && S.variantInfo[name];
   if (!info || info.served) return Promise.resolve();
   var began = Date.now();
-  var url = "/api/v2/" + encodeURIComponent(name) + "?moves=";
+  var url = routes.tableProbeUrl(name);
   function ask() {
     return fetch(url).then(function (r) {
       return r.text().then(function (t) { return { status: r.status, retry: r.headers.get("Retry-After"), text: t }; });

@@ -1,17 +1,44 @@
 // @ts-check
-import { applyFlip } from "./board.js";
+import { applyFlip, render, renderOverlay, renderSupply } from "./board.js";
 import { renderChart } from "./chart.js";
+import { addPanel } from "./registry.js";
+import { describeLevel, endMatch, hideGameEnd, matchHides, matchOn, onPlayDialogClose, rematch,
+         renderGameEnd, toggleHints } from "./match.js";
+import { openReview, renderReview } from "./review.js";
+import { renderSolutionSays } from "./intro.js";
+import { renderRulesInPlay } from "./readings.js";
 import { checkPosition, editorText, explorePosition } from "./editor.js";
 import { listPlayers, listVariants, workerEngine } from "./engine.js";
 import { go } from "./navigate.js";
-import { renderValue } from "./panels.js";
-import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, playMove, redo, redrawSelection, scheduleEngine, setPlayers, undo } from "./play.js";
+import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
+import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, playMove, redo, redrawSelection, renderControls,
+         scheduleEngine, setPlayers, undo } from "./play.js";
 import { loadPuzzle, puzzleHides, renderPuzzle } from "./puzzles.js";
 import { loadLegendStack, populateVariants } from "./readings.js";
 import { fromHash } from "./route.js";
 import { wireIntro } from "./intro.js";
 import { $, ENGINE, S, errText, setReady, status } from "./state.js";
 import { loadStats } from "./stats.js";
+
+// ---- the panels, each a function of the state, in the order render() draws them ----
+addPanel("board marks", renderOverlay);
+addPanel("supply", renderSupply);
+addPanel("value", renderValue);
+addPanel("legal moves", renderLegal);
+addPanel("moves played", renderPlayed);
+addPanel("principal variation", renderPv);
+addPanel("value history", renderChart);
+addPanel("puzzle", renderPuzzle);
+addPanel("statistics", function () { if ($("stats").open) loadStats(); });
+addPanel("refutation", function () { $("refutation").textContent = ""; });
+addPanel("controls", renderControls);
+addPanel("rules in play", renderRulesInPlay);
+addPanel("what the solution says", renderSolutionSays);
+addPanel("game end", renderGameEnd);
+addPanel("review", renderReview);
+addPanel("review button", function () {
+  $("review-open").disabled = !S.line.length || matchHides() || puzzleHides();
+});
 
 // ---- wiring -------------------------------------------------------------------
 window.addEventListener("error", function (e) { status("Error: " + (e.message || e), true); setReady(true); });
@@ -21,6 +48,17 @@ window.addEventListener("unhandledrejection", function (e) {
   setReady(true);
 });
 $("undo").addEventListener("click", undo);
+$("play-dialog").addEventListener("close", onPlayDialogClose);
+$("play-level").addEventListener("change", describeLevel);
+$("hints").addEventListener("click", function () {
+  if (!matchOn()) return;
+  toggleHints();
+  if (S.data) render();
+});
+$("rematch").addEventListener("click", rematch);
+$("game-end-review").addEventListener("click", function () { openReview(); });
+$("game-end-hide").addEventListener("click", hideGameEnd);
+$("review-open").addEventListener("click", function () { openReview(); });
 $("puzzle-new").addEventListener("click", function () {
   if (S.busy) return;
   loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push", $("puzzle-grade").value);
@@ -66,6 +104,7 @@ $("variant").addEventListener("change", function () {
   // the game of the variant left is kept: choosing it again (or Back) returns to it
   S.games[S.variant] = { line: S.line, pos: S.pos, start: S.start };
   var g = S.games[v] || { line: [], pos: 0, start: null };
+  endMatch();
   go(v, g.line, g.pos, "push", { loadPrefix: true, start: g.start });
 });
 // The side pickers: a human, or a level the engine offers (listPlayers).
@@ -87,6 +126,8 @@ export function fillPlayers(levels) {
   var sel = $(c + "-player");
   sel.addEventListener("change", function () {
     S.players[c] = sel.value;
+    // the players set by hand: the game against the computer (its side and level) is over
+    if (matchOn()) endMatch();
     if (!S.busy && S.data) { renderValue(); if (isComputer(S.data.to_move)) scheduleEngine(); else clearEngine(); }
   });
 });

@@ -1,8 +1,9 @@
 // @ts-check
 import { render } from "./board.js";
-import { apiText, ensureSolved, getPos, gp, reason, vpath } from "./engine.js";
+import { boardSvg } from "./api.js";
+import { ensureSolved, getPos, reason } from "./engine.js";
 import { sideName } from "./panels.js";
-import { clearEngine, isComputer, redrawSelection, scheduleEngine } from "./play.js";
+import { clearEngine, isComputer, redrawSelection, scheduleEngine, setThinking } from "./play.js";
 import { $, S, errText, setReady, status } from "./state.js";
 import { writeHash } from "./url.js";
 
@@ -79,7 +80,7 @@ export function go(variant, line, pos, how, opts) {
     var later = [];
     for (var i = pos + 1; i <= line.length; i++) later.push(getPos(line.slice(0, i)));
     // (the position's answer, already in hand, carries its principal variation)
-    return Promise.all([Promise.all(later), apiText(vpath("svg"), gp(moves))]);
+    return Promise.all([Promise.all(later), boardSvg(variant, moves, S.start)]);
   }).then(function (/** @type {any[] | null} */ out) {
     if (!out || token !== S.token) return false;
     S.line = line;
@@ -89,7 +90,7 @@ export function go(variant, line, pos, how, opts) {
     out = out.slice(1);
     S.data = res.answers[pos];
     S.selection = null;
-    S.thinking = false;
+    setThinking(false);
     writeHash(how);
     render(out[0]);
     document.body.removeAttribute("data-stale");
@@ -118,7 +119,7 @@ export function go(variant, line, pos, how, opts) {
     S.start = prevStart;
     document.body.removeAttribute("data-stale");
     S.busy = false;
-    S.thinking = false;
+    setThinking(false);
     S.selection = null;
     if (S.data) { $("variant").value = S.variant; redrawSelection(); }
     S.lastError = errText(e);

@@ -1,8 +1,11 @@
 // @ts-check
 import { movesFrom, renderOverlay, renderSupply } from "./board.js";
 import { editSpace } from "./editor.js";
-import { apiJson, gp, reason, vpath } from "./engine.js";
+import { playerMove, position } from "./api.js";
+import { reason } from "./engine.js";
+import { matchHides } from "./match.js";
 import { go } from "./navigate.js";
+import { puzzleHides } from "./puzzles.js";
 import { sideName } from "./panels.js";
 import { $, ENGINE_DELAY, S, errText, status } from "./state.js";
 
@@ -29,7 +32,7 @@ export function explain(candidates) {
   var base = S.line.slice(0, S.pos);
   var token = S.token;
   return Promise.all(candidates.map(function (c) {
-    return apiJson(vpath(""), gp(base.concat([c]))).then(function () { return null; },
+    return position(S.variant, base.concat([c]), S.start).then(function () { return null; },
       function (e) { return e.answered ? reason(e) : null; });
   })).then(function (reasons) {
     if (token !== S.token) return;
@@ -120,6 +123,19 @@ export function onSpace(space) {
   }
   redrawSelection();
 }
+// The game's buttons: each enabled when it can act.
+export function renderControls() {
+  $("nav-start").disabled = $("nav-back").disabled = S.pos === 0;
+  $("nav-forward").disabled = $("nav-end").disabled = S.pos >= S.line.length;
+  $("undo").disabled = S.pos === 0;
+  $("redo").disabled = S.pos >= S.line.length;
+  // the engine's move is an open puzzle's answer, and a hint in a game against the computer
+  $("play-best").disabled = $("step").disabled = !S.data.engine_move || puzzleHides() || matchHides();
+  renderPause();
+  $("variant").value = S.variant;
+}
+// Pause acts only while the computer is thinking (and Resume while paused).
+export function renderPause() { $("pause").disabled = !(S.thinking || S.paused); }
 export function redrawSelection() { renderOverlay(); renderSupply(); }
 
 export function onMoveInput(ev) {
@@ -161,14 +177,18 @@ export function playerName(c) {
 export function computerMove() {
   var d = S.data, who = S.players[d.to_move];
   if (who === "engine") return Promise.resolve(d.engine_move);
-  var p = gp(S.line.slice(0, S.pos));
-  p.player = who;
-  p.seed = String(S.seed);
-  return apiJson("/api/v2/" + encodeURIComponent(S.variant) + "/player", p).then(function (j) { return j.move; });
+  return playerMove(S.variant, S.line.slice(0, S.pos), S.start, who, S.seed);
+}
+/** The computer is thinking (its move on the way), or not. @param {boolean} v */
+export function setThinking(v) {
+  S.thinking = v;
+  if (v) document.body.setAttribute("data-thinking", "1");
+  else document.body.removeAttribute("data-thinking");
+  renderPause();
 }
 export function clearEngine() {
   if (S.engineTimer) { clearTimeout(S.engineTimer); S.engineTimer = null; }
-  if (S.thinking) { S.thinking = false; document.body.removeAttribute("data-thinking"); }
+  if (S.thinking) setThinking(false);
 }
 export function scheduleEngine() {
   clearEngine();
@@ -176,21 +196,32 @@ export function scheduleEngine() {
   if (!d || d.game_over || !d.engine_move || !isComputer(d.to_move)) return;
   if (S.paused) { status("Paused: Step plays " + sideName(d.to_move) + "'s move (" + playerName(d.to_move) + ")."); return; }
   var token = S.token;
-  S.thinking = true;
-  document.body.setAttribute("data-thinking", "1");
+  setThinking(true);
   status("The computer (" + sideName(d.to_move) + ", " + playerName(d.to_move) + ") is thinking\u2026", "busy");
+  var asked = performance.now();
   S.engineTimer = setTimeout(function () {
     S.engineTimer = null;
-    if (token !== S.token || S.busy) { S.thinking = false; document.body.removeAttribute("data-thinking"); return; }
+    if (token !== S.token || S.busy) { setThinking(false); return; }
     computerMove().then(function (mv) {
-      S.thinking = false;
-      document.body.removeAttribute("data-thinking");
+      setThinking(false);
       if (token !== S.token || S.busy || !isComputer(S.data.to_move)) return;
-      playMove(mv);
+      var moved = performance.now();
+      playMove(mv).then(function (ok) {
+        if (!ok) return;
+        // read by bench/static-explorer.py: the computer's move (the route) and its position shown, past the delay
+        S.stats.replies.push({ move_ms: moved - asked - ENGINE_DELAY, shown_ms: performance.now() - moved });
+        // the keyboard's place comes back to the board: the space the computer moved to
+        if (S.players.white === "human" || S.players.black === "human") focusBoard(mv);
+      });
     }, function (e) {
-      S.thinking = false;
-      document.body.removeAttribute("data-thinking");
+      setThinking(false);
       if (token === S.token) status("The computer player cannot move: " + errText(e), true);
     });
   }, ENGINE_DELAY);
+}
+/** The keyboard's place on the board after a move: the space the move went to. @param {string} mv */
+export function focusBoard(mv) {
+  var m = /(\d)$/.exec(mv);
+  var hit = /** @type {SVGElement | null} */ (document.querySelector('#board .hit[data-space="' + (m ? m[1] : "1") + '"]'));
+  if (hit && !S.busy) hit.focus();
 }

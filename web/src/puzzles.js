@@ -1,5 +1,6 @@
 // @ts-check
-import { apiJson } from "./engine.js";
+import { puzzle } from "./api.js";
+import { endMatch } from "./match.js";
 import { go } from "./navigate.js";
 import { applyAnalysis, sideName } from "./panels.js";
 import { goTo } from "./play.js";
@@ -43,11 +44,9 @@ export function puzzleHides() {
 
 // grade: "easy", "medium" or "hard" (a puzzle of that grade), else any; note: said once shown.
 export function loadPuzzle(seed, line, at, how, grade, note) {
-  /** @type {Record<string, string>} */
-  var q = { seed: String(seed) };
-  if (grade) q.grade = grade;
-  return apiJson("/api/v2/" + encodeURIComponent(S.variant) + "/puzzle", q).then(function (p) {
+  return puzzle(S.variant, seed, grade).then(function (p) {
     p.asked = grade || "";
+    endMatch();  // a puzzle is not the game against the computer
     $("puzzle-grade").value = p.asked;  // a link's grade is the chooser's
     S.puzzle = p;
     S.puzzleShown = false;
