@@ -2,7 +2,7 @@
 // Every URL the page asks for is built here and nowhere else (the one
 // vocabulary, /api/v2, docs/api.md), and each answer is typed
 // (web/src/types.d.ts): the JSON boundary of the page.
-import { apiJson, apiText } from "./engine.js";
+import { apiJson, apiText } from "./transport.js";
 
 /**
  * @typedef {import("./types").PositionAnswer} PositionAnswer

@@ -1,17 +1,14 @@
 // @ts-check
-import { analysisShown } from "./panels.js";
-import { onShape, onSpace } from "./play.js";
-import { renderPanels } from "./registry.js";
+import { onShape, onSpace } from "./ctrl.js";
+import { editSpace } from "./editor.js";
 import { ratedMove, resultOf } from "./results.js";
+import { analysisShown, movesFrom, placementsOf } from "./seen.js";
 import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
 
 // ---- rendering --------------------------------------------------------------
-// The board drawn from the engine's picture (when a new one comes), then every panel.
-/** @param {string} [svgText] */
-export function render(svgText) {
-  if (svgText != null) renderBoard(svgText);
-  renderPanels();
-}
+// The board: the engine's picture of the position shown (S.svgText, the
+// controller's), with its spaces made controls.
+export function renderBoardPanel() { if (S.svgText) renderBoard(S.svgText); }
 
 export function renderBoard(svgText) {
   var board = $("board");
@@ -62,8 +59,6 @@ export function el(name, attrs, parent) {
   if (parent) parent.appendChild(e);
   return e;
 }
-export function movesFrom(space) { return S.data.moves.filter(function (m) { return m.from === space; }); }
-export function placementsOf(shape) { return S.data.moves.filter(function (m) { return m.from == null && m.shape === shape; }); }
 // The best result of some of the legal moves: the API lists them best first.
 export function bestOf(list) { return list.length ? resultOf(list[0]) : null; }
 
@@ -108,7 +103,12 @@ export function renderOverlay() {
     var h = el("circle", { "class": "hit", "data-space": s, cx: p.x, cy: p.y, r: 30, fill: "transparent", "pointer-events": "all" }, g);
     h.style.cursor = "pointer";
     actionable(h, spaceLabel(+s) + (S.selection && S.selection.kind === "piece" && S.selection.from === +s ? " (selected)" : ""),
-               function (ev) { ev.preventDefault(); if (ev.type === "keydown") S.focusSpace = +s; onSpace(+s); });
+               function (ev) {
+                 ev.preventDefault();
+                 if (ev.type === "keydown") S.focusSpace = +s;
+                 // the editor's piece in hand: the click edits the position; else it plays
+                 if (S.edit && $("editor").open) editSpace(+s); else onSpace(+s);
+               });
   });
   if (S.focusSpace) {  // keep the keyboard's place across a redraw
     var f = /** @type {SVGElement | null} */ (g.querySelector('.hit[data-space="' + S.focusSpace + '"]'));

@@ -1,8 +1,8 @@
 // @ts-check
 import { el } from "./board.js";
-import { goTo } from "./play.js";
-import { analysisShown, isBlunderMove } from "./panels.js";
-import { ratedMove, valueText } from "./results.js";
+import { goTo } from "./ctrl.js";
+import { isBlunderMove, ratedMove, valueText } from "./results.js";
+import { analysisShown } from "./seen.js";
 import { $, S, actionable } from "./state.js";
 
 // ---- the results by ply ---------------------------------------------------------

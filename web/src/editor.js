@@ -1,9 +1,8 @@
 // @ts-check
 import { positionOf } from "./api.js";
-import { endMatch } from "./match.js";
-import { go } from "./navigate.js";
-import { sideName } from "./panels.js";
+import { dropEditPiece, endMatch, go } from "./ctrl.js";
 import { valueText } from "./results.js";
+import { sideName } from "./seen.js";
 import { $, S, cutLong, errText } from "./state.js";
 
 // ---- the position editor: the text is edited here, judged by the API ----------
@@ -47,7 +46,7 @@ export function explorePosition() {
   return checkPosition().then(function (a) {
     if (!a) return;
     // the editor's piece is put down: a click on the board plays again
-    S.edit = null;
+    dropEditPiece();
     endMatch();
     document.querySelectorAll("#palette button[data-edit]").forEach(function (x) { x.setAttribute("aria-pressed", "false"); });
     go(S.variant, [], 0, "push", { start: text === "-/-/-/-/-/-/- w" ? null : a.position });

@@ -4,9 +4,9 @@
 // small boards the engine draws), and the buttons a newcomer needs: play the
 // computer, a new game, the link to this game.
 import { boardSvg, position } from "./api.js";
-import { go } from "./navigate.js";
-import { analysisShown, applyAnalysis, renderValue, sideName } from "./panels.js";
-import { matchOn, openPlayDialog } from "./match.js";
+import { newGame, setAnalysis } from "./ctrl.js";
+import { openPlayDialog } from "./match.js";
+import { analysisShown, matchOn, sideName } from "./seen.js";
 import { $, S, count, errText, status } from "./state.js";
 
 /** @typedef {import("./types").PositionAnswer} PositionAnswer */
@@ -86,21 +86,10 @@ export function wireIntro() {
   $("new-game").addEventListener("click", function () {
     if (S.busy) return;
     // against the computer: its dialog (the same side and level offered; it asks before discarding)
-    if (matchOn()) { openPlayDialog(); return; }
-    // after a puzzle (both sides the player's), the game's players come back
-    var before = S.playersBeforePuzzle;
-    if (before) {
-      ["white", "black"].forEach(function (c) { S.players[c] = before[c]; $(c + "-player").value = before[c]; });
-      S.playersBeforePuzzle = null;
-    }
-    go(S.variant, [], 0, "push", { start: null, engine: true });
+    if (matchOn()) openPlayDialog(); else newGame();
   });
   $("play-computer").addEventListener("click", openPlayDialog);
-  $("analysis-toggle").addEventListener("click", function () {
-    S.analysis = !analysisShown();
-    applyAnalysis();
-    if (S.data) renderValue();
-  });
+  $("analysis-toggle").addEventListener("click", function () { setAnalysis(!analysisShown()); });
   $("copy-link").addEventListener("click", function () {
     var done = function () { status("The link to this game is copied."); };
     if (navigator.clipboard && window.isSecureContext) {

@@ -4,15 +4,10 @@
 // progress, no value shows while the game is on unless the player switches
 // Hints on (remembered for that game), and at the end the result and its
 // reason sit on the board with Rematch (colours swapped) and Review.
-import { go } from "./navigate.js";
-import { PLAYERS } from "./play.js";
+import { startMatch } from "./ctrl.js";
+import { PLAYERS, gameEnd, matchOn, other } from "./seen.js";
 import { $, S } from "./state.js";
 
-/** @typedef {"white" | "black"} Colour */
-/**
- * The game against the computer in play.
- * @typedef {{human: Colour, level: string, hints: boolean, hintsUsed: boolean, start: string | null, variant: string}} Match
- */
 
 var PREFS_KEY = "fano-play-computer";
 
@@ -27,23 +22,7 @@ export function playPrefs() {
 function savePrefs(side, level) {
   try { localStorage.setItem(PREFS_KEY, JSON.stringify({ side: side, level: level })); } catch (e) { /* not remembered */ }
 }
-/** @param {Colour} c @returns {Colour} */
-export function other(c) { return c === "white" ? "black" : "white"; }
 
-/** Whether the game against the computer is on its board (not a puzzle, an edited position, another game). */
-export function matchOn() {
-  var m = /** @type {Match | null} */ (S.match);
-  return !!m && S.start === m.start && S.variant === m.variant;
-}
-/** The end of the game shown (its last move's position), or null while it goes on. */
-export function gameEnd() {
-  var last = S.all && S.all[S.line.length];
-  return last && last.game_over ? last.game_over : null;
-}
-/** Values are hidden: a game against the computer is on, not over, and Hints are off. */
-export function matchHides() {
-  return matchOn() && !S.match.hints && !gameEnd();
-}
 /** A game in progress: moves played and no end yet. */
 function inProgress() { return S.line.length > 0 && !gameEnd(); }
 
@@ -95,37 +74,9 @@ export function onPlayDialogClose() {
   var side = checked ? checked.value : "white";
   var level = $("play-level").value;
   savePrefs(side, level);
-  /** @type {Colour} */
+  /** @type {import("./types").Colour} */
   var human = side === "random" ? (Math.random() < 0.5 ? "white" : "black") : (side === "black" ? "black" : "white");
   startMatch(human, level);
-}
-/** A new game against `level`, the player with `human`, from the empty board. @param {Colour} human @param {string} level */
-export function startMatch(human, level) {
-  S.match = { human: human, level: level, hints: false, hintsUsed: false, start: null, variant: S.variant };
-  S.players[human] = "human";
-  S.players[other(human)] = level;
-  $(human + "-player").value = "human";
-  $(other(human) + "-player").value = level;
-  S.playersBeforePuzzle = null;
-  S.review = null;
-  // a new seed each game: the levels that choose at random play another game
-  S.seed = 1 + Math.floor(Math.random() * 1e9);
-  return go(S.variant, [], 0, "push", { start: null, engine: true });
-}
-/** Rematch: the same level, the colours swapped (the rulebook: after a draw, play again swapping colours). */
-export function rematch() {
-  var m = /** @type {Match | null} */ (S.match);
-  if (!m || S.busy) return;
-  startMatch(other(m.human), m.level);
-}
-/** The game against the computer ends: the board is the player's again on both sides. */
-export function endMatch() { S.match = null; }
-/** Hints on or off for this game (once on, the review says hints were used). */
-export function toggleHints() {
-  var m = /** @type {Match | null} */ (S.match);
-  if (!m) return;
-  m.hints = !m.hints;
-  if (m.hints) m.hintsUsed = true;
 }
 /** Who won, in the player's words: "You win", "The computer wins", "Draw" (or the colours outside a match). */
 export function endHeadline() {
@@ -146,9 +97,4 @@ export function renderGameEnd() {
   $("game-end-result").textContent = endHeadline();
   $("game-end-reason").textContent = end.text + ".";
   $("rematch").hidden = !matchOn();
-}
-/** Hides the end's note until the game changes (to see the board under it). */
-export function hideGameEnd() {
-  S.endHidden = S.variant + "|" + (S.start || "") + "|" + S.line.join(",");
-  $("game-end").hidden = true;
 }

@@ -1,23 +1,11 @@
 // The value, the legal moves, the moves played and the principal variation.
 // @ts-check
-import { go } from "./navigate.js";
-import { goTo, humanPlay, isComputer, playerName } from "./play.js";
-import { plyLabel, ratedMove, resultOf, valueText } from "./results.js";
+import { go, goTo, humanPlay } from "./ctrl.js";
+import { isBlunderMove, plyLabel, ratedMove, resultOf, valueText } from "./results.js";
+import { analysisShown, gameEnd, isComputer, matchOn, playerName, sideName } from "./seen.js";
 import { $, PV_SHOWN, S, actionable, count, listAction } from "./state.js";
-import { gameEnd, matchHides, matchOn } from "./match.js";
-import { puzzleHides } from "./puzzles.js";
 import { showRefutation } from "./why.js";
 
-export function sideName(c) { return c === "white" ? "White" : "Black"; }
-// Whether the analysis (values, results, lines) is in sight: as asked, else
-// hidden while a computer plays a side (a game) and shown when exploring.
-export function analysisShown() {
-  if (puzzleHides()) return false;
-  // a game against the computer: hidden while it is on, unless the player asked for hints
-  if (matchOn()) return !matchHides();
-  if (S.analysis != null) return S.analysis;
-  return !(S.players.white !== "human" || S.players.black !== "human");
-}
 export function applyAnalysis() {
   var shown = analysisShown();
   document.body.setAttribute("data-analysis", shown ? "shown" : "hidden");
@@ -111,10 +99,6 @@ export function renderLegal() {
     ul.appendChild(li);
   }
 }
-
-// A move is a blunder when its result for its mover is not the value of the
-// position it was played in (that value is the best move's result).
-export function isBlunderMove(before, entry) { return !!before && !!entry && entry.result !== before.value; }
 
 export function renderPlayed() {
   var ol = $("moves-played");

@@ -7,7 +7,10 @@
 var PANELS = [];
 /** @param {string} name @param {() => void} draw */
 export function addPanel(name, draw) { PANELS.push({ name: name, draw: draw }); }
-/** Draws every panel from the state, in order. */
-export function renderPanels() { PANELS.forEach(function (p) { p.draw(); }); }
+/** Draws every panel from the state, in order (only those named, when names are given).
+ *  @param {string[]} [names] */
+export function renderPanels(names) {
+  PANELS.forEach(function (p) { if (!names || names.indexOf(p.name) >= 0) p.draw(); });
+}
 /** The names of the panels, in order (for the tests). @returns {string[]} */
 export function panelNames() { return PANELS.map(function (p) { return p.name; }); }

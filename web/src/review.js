@@ -3,36 +3,13 @@
 // (GET /api/v2/{variant}/review, one C++ function behind every front end),
 // the first decisive one marked, a jump to the position it was made in, the
 // best move there and the line that refutes it. The page computes nothing.
-import { review as reviewRoute } from "./api.js";
-import { goTo } from "./play.js";
+import { gameKey, goTo } from "./ctrl.js";
 import { plyLabel } from "./results.js";
-import { $, S, errText, trimmed } from "./state.js";
+import { $, S } from "./state.js";
 
 /** @typedef {import("./types").ReviewAnswer} ReviewAnswer @typedef {import("./types").ReviewPly} ReviewPly */
 
-/** The game whose review is shown: its reading, start and moves. */
-function gameKey() { return S.variant + "|" + (S.start || "") + "|" + S.line.join(","); }
 
-/** Asks for the review of the game shown and opens its panel. */
-export function openReview() {
-  if (S.busy || !S.line.length) return Promise.resolve();
-  var key = gameKey();
-  S.review = { key: key, state: "loading", hintsUsed: !!(S.match && S.match.hintsUsed), answer: null, message: "" };
-  renderReview();
-  var rv = S.review;
-  return reviewRoute(S.variant, S.line, S.start).then(function (r) {
-    rv.state = "shown";
-    rv.answer = r;
-  }, function (e) {
-    rv.state = e.status === 404 ? "unavailable" : "error";
-    rv.message = e.status === 404 ? "This engine gives no review (its API has no review route)."
-                                  : "No review: " + trimmed(errText(e));
-  }).then(function () {
-    if (S.review !== rv || gameKey() !== key) return;
-    renderReview();
-    $("review-title").focus();
-  });
-}
 
 /** A line of moves numbered by ply, from ply `first`. @param {string[]} moves @param {number} first */
 function numbered(moves, first) {

@@ -1,6 +1,6 @@
 // @ts-check
 import { stats } from "./api.js";
-import { go } from "./navigate.js";
+import { go } from "./ctrl.js";
 import { valueText } from "./results.js";
 import { $, S, count, errText } from "./state.js";
 

@@ -159,6 +159,21 @@ export interface SolveAnswer {
   memory_bytes: number;
 }
 
+export type Colour = "white" | "black";
+/** The game against the computer in play (the page's own state). */
+export interface Match {
+  /** the player's side */
+  human: Colour;
+  /** the computer's level: a name of GET /api/v2/players */
+  level: string;
+  /** values shown in this game (the Hints switch) */
+  hints: boolean;
+  /** Hints were on at some time in this game (the review says so) */
+  hintsUsed: boolean;
+  start: string | null;
+  variant: string;
+}
+
 /** The engine in WebAssembly: the C functions by name, each answering JSON text. */
 export interface Engine {
   where: "worker" | "page";
