@@ -353,7 +353,7 @@ export function hideGameEnd() {
 export function loadPuzzle(seed, line, at, how, grade, note) {
   return puzzle(S.variant, seed, grade).then(function (p) {
     p.asked = grade || "";
-    endMatch();  // a puzzle is not the game against the computer
+    // (a game against the computer is not on while a puzzle is: New game brings it back)
     $("puzzle-grade").value = p.asked;  // a link's grade is the chooser's
     S.puzzle = p;
     S.puzzleShown = false;
@@ -448,6 +448,8 @@ export function changeVariant(v) {
 export function keepGame() { if (S.variant) S.games[S.variant] = { line: S.line, pos: S.pos, start: S.start }; }
 /** New game: the empty board, the players as they are (after a puzzle, those chosen before it). */
 export function newGame() {
+  // after a game against the computer (or a puzzle in between): another, the same side and level
+  if (S.match) { S.playersBeforePuzzle = null; return startMatch(S.match.human, S.match.level); }
   var before = S.playersBeforePuzzle;
   if (before) {
     ["white", "black"].forEach(function (c) { S.players[c] = before[c]; $(c + "-player").value = before[c]; });

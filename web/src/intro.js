@@ -6,7 +6,7 @@
 import { boardSvg, position } from "./api.js";
 import { newGame, setAnalysis } from "./ctrl.js";
 import { openPlayDialog } from "./match.js";
-import { analysisShown, matchOn, sideName } from "./seen.js";
+import { analysisShown, gameEnd, matchOn, sideName } from "./seen.js";
 import { $, S, count, errText, status } from "./state.js";
 
 /** @typedef {import("./types").PositionAnswer} PositionAnswer */
@@ -85,8 +85,8 @@ export function wireIntro() {
   });
   $("new-game").addEventListener("click", function () {
     if (S.busy) return;
-    // against the computer: its dialog (the same side and level offered; it asks before discarding)
-    if (matchOn()) openPlayDialog(); else newGame();
+    // a game against the computer in progress: its dialog, which asks before discarding it
+    if (matchOn() && S.line.length && !gameEnd()) openPlayDialog(); else newGame();
   });
   $("play-computer").addEventListener("click", openPlayDialog);
   $("analysis-toggle").addEventListener("click", function () { setAnalysis(!analysisShown()); });
