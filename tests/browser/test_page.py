@@ -448,8 +448,10 @@ def test_chart_words_are_at_least_12_px_on_a_phone(driver, static_url):
         open_page(driver, static_url, "#moves=C1,t3,T2,c4")
         # (the chart, hidden until both sides were made human, is drawn again the frame it shows)
         wait(driver, big, 5)
-        # a game against the computer hides the chart; shown again by its button, it is drawn for its width
+        # the computer playing a side hides the chart; shown again by its button, it is drawn for its width
         open_page(driver, static_url, "#moves=C1,t3", explore=False)
+        Select(driver.find_element(By.ID, "black-player")).select_by_index(1)
+        wait(driver, lambda d: d.execute_script("return document.body.getAttribute('data-analysis');") == "hidden")
         driver.find_element(By.ID, "analysis-toggle").click()
         wait(driver, big, 5)
         sizes = driver.execute_script(CHART_FONT_JS)

@@ -28,7 +28,7 @@ export function renderBoard(svgText) {
   S.spaces = {};
   markTops(svg);
   svg.querySelectorAll("circle.space").forEach(function (c) {
-    S.spaces[c.getAttribute("data-space")] = { x: parseFloat(c.getAttribute("cx")), y: parseFloat(c.getAttribute("cy")) };
+    S.spaces[c.getAttribute("data-space") || ""] = { x: parseFloat(c.getAttribute("cx") || "0"), y: parseFloat(c.getAttribute("cy") || "0") };
   });
 }
 
@@ -208,7 +208,7 @@ export function renderSupply() {
       if (opts.length) {
         b.classList.add("selectable");
         if (analysisShown()) {  // an open puzzle, a game against the computer: no result
-          var best = bestOf(opts);
+          var best = resultOf(opts[0]);  // the API lists the moves best first
           b.setAttribute("data-result", best.text);
           b.title += ", best: " + best.text;
         }
@@ -221,5 +221,6 @@ export function renderSupply() {
     });
     box.appendChild(row);
   });
-  if (toFocus) toFocus.focus();
+  var focusOn = /** @type {HTMLButtonElement | null} */ (toFocus);
+  if (focusOn) focusOn.focus();
 }

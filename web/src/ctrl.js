@@ -214,13 +214,13 @@ export function onSpace(space) {
     return;
   }
   var sel = S.selection;
-  /** @type {import("./types").RatedMove | null} */
-  var match = null;
+  /** @type {import("./types").RatedMove | undefined} */
+  var match;
   if (sel && sel.kind === "shape") {
-    d.moves.forEach(function (m) { if (!match && m.from == null && m.shape === sel.shape && m.to === space) match = m; });
+    match = d.moves.find(function (m) { return m.from == null && m.shape === sel.shape && m.to === space; });
     if (!match) { S.selection = null; redrawSelection(); explain(placementText(sel.shape, space)); return; }
   } else if (sel && sel.kind === "piece" && sel.from !== space) {
-    d.moves.forEach(function (m) { if (!match && m.from === sel.from && m.to === space) match = m; });
+    match = d.moves.find(function (m) { return m.from === sel.from && m.to === space; });
     if (!match && !movesFrom(space).length) { S.selection = null; redrawSelection(); explain(sel.from + "-" + space); return; }
   }
   if (match) { humanPlay(match.move); return; }
@@ -248,13 +248,11 @@ export function onMoveInput(ev) {
   var inp = $("move-input");
   var txt = inp.value.trim();
   if (!txt || !S.data) return;
-  /** @type {import("./types").RatedMove | null} */
-  var m = null;
-  S.data.moves.forEach(function (x) { if (!m && x.move === txt) m = x; });
+  /** @type {import("./types").RatedMove | undefined} */
+  var m = S.data.moves.find(function (x) { return x.move === txt; });
   if (!m) {
-    /** @type {import("./types").RatedMove | null} */
-    var other = null;
-    S.data.moves.forEach(function (x) { if (!other && x.move.toLowerCase() === txt.toLowerCase()) other = x; });
+    /** @type {import("./types").RatedMove | undefined} */
+    var other = S.data.moves.find(function (x) { return x.move.toLowerCase() === txt.toLowerCase(); });
     if (other) status("Not legal: " + txt + " names " + (S.data.to_move === "white" ? "Black" : "White") + "'s piece; " +
                       sideName(S.data.to_move) + " is to move (" + other.move + ").", true);
     else explain(txt);

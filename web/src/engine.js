@@ -118,7 +118,7 @@ export function askHeavy(name, note) {
     el.appendChild(no);
     document.body.setAttribute("data-asking", name);
     setReady(true);
-    go.addEventListener("click", function () { document.body.removeAttribute("data-asking"); setReady(false); resolve(); });
+    go.addEventListener("click", function () { document.body.removeAttribute("data-asking"); setReady(false); resolve(undefined); });
     no.addEventListener("click", function () {
       document.body.removeAttribute("data-asking");
       var e = new Error("the " + name + " reading was not solved");

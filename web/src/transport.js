@@ -32,7 +32,7 @@ export function httpGet(url, tries) {
           httpSlots++;  // the slot is free before any wait
           httpNext();
           if (r.status === 503 && tries < 5) {
-            var wait = Math.min(10, Math.max(1, parseInt(r.retry, 10) || 1)) * 1000;
+            var wait = Math.min(10, Math.max(1, parseInt(r.retry || "", 10) || 1)) * 1000;
             return new Promise(function (ok) { setTimeout(ok, wait); }).then(function () { return httpGet(url, tries + 1); });
           }
           return { status: r.status, type: r.type, text: r.text };
