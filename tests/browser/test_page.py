@@ -716,3 +716,16 @@ def test_the_editor_edits_the_board_and_infers_the_side(driver, static_url, tabl
           return out;""")
         assert shown == {str(i + 1): len(st) for i, st in enumerate(stacks) if st != "-"}, (text, shown)
         assert "the only side the pieces allow" in driver.find_element(By.ID, "editor-status").text
+
+
+def test_a_drag_plays_the_move(driver, static_url, tables):
+    """A piece dragged from its space to another plays that movement, as two clicks do."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    moves = ["C1", "t3", "T2", "c4", "T1", "c3", "C5", "t5"]
+    open_page(driver, static_url, "#moves=" + ",".join(moves))
+    mv = native(tables, "standard", moves)["moves"][0]["move"]
+    a, b = mv.split("-")
+    ActionChains(driver).drag_and_drop(driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%s"]' % a),
+                                       driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%s"]' % b)).perform()
+    wait(driver, lambda d: ready(d) and len(at(d)[0]) == len(moves) + 1)
+    assert at(driver)[0] == moves + [mv]

@@ -1,5 +1,5 @@
 // @ts-check
-import { onShape, onSpace } from "./ctrl.js";
+import { dragMove, onShape, onSpace } from "./ctrl.js";
 import { editSpace } from "./editor.js";
 import { ratedMove, resultOf } from "./results.js";
 import { analysisShown, movesFrom, placementsOf } from "./seen.js";
@@ -223,4 +223,27 @@ export function renderSupply() {
   });
   var focusOn = /** @type {HTMLButtonElement | null} */ (toFocus);
   if (focusOn) focusOn.focus();
+}
+
+// Drag a piece from its space to another: the same move as a click on each.
+// (A click on one space, then another, plays it too; a drag that ends where it
+// began is a click.)
+export function wireDrag() {
+  var board = $("board");
+  /** @type {number | null} */
+  var from = null;
+  board.addEventListener("pointerdown", function (/** @type {PointerEvent} */ e) {
+    var hit = e.target instanceof Element ? e.target.closest(".hit") : null;
+    from = hit ? +(hit.getAttribute("data-space") || 0) : null;
+  });
+  board.addEventListener("pointerup", function (/** @type {PointerEvent} */ e) {
+    var start = from;
+    from = null;
+    if (start == null || (S.edit && $("editor").open)) return;
+    // (a touch's pointer is captured by the element it began on: the space under it is found by position)
+    var under = document.elementFromPoint(e.clientX, e.clientY);
+    var hit = under ? under.closest(".hit") : null;
+    var to = hit ? +(hit.getAttribute("data-space") || 0) : null;
+    if (to && to !== start) dragMove(start, to);
+  });
 }

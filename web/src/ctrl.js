@@ -240,6 +240,14 @@ export function onSpace(space) {
   }
   redrawSelection();
 }
+// A piece dragged from one space to another: picked there, then put here.
+/** @param {number} from @param {number} to */
+export function dragMove(from, to) {
+  if (S.busy || !S.data) return;
+  S.selection = null;
+  onSpace(from);
+  if (S.selection && S.selection.kind === "piece" && S.selection.from === from) onSpace(to);
+}
 // The board's marks and the supply drawn again (a piece or a shape picked).
 export function redrawSelection() { renderPanels(["board marks", "supply"]); }
 export function onMoveInput(ev) {

@@ -1,7 +1,7 @@
 // @ts-check
 // The page's start: its panels registered in the order render() draws them,
 // each control wired to a controller action (ctrl.js), and the engine loaded.
-import { renderBoardPanel, renderOverlay, renderSupply } from "./board.js";
+import { renderBoardPanel, renderOverlay, renderSupply, wireDrag } from "./board.js";
 import { renderChart } from "./chart.js";
 import { renderControls } from "./controls.js";
 import { changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, loadPuzzle, onMoveInput, openReview,
@@ -178,4 +178,5 @@ $("skip-moves").addEventListener("click", function () {
   h.focus();
 });
 wireIntro();
+wireDrag();
 start();
