@@ -8,7 +8,32 @@ import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
 // ---- rendering --------------------------------------------------------------
 // The board: the engine's picture of the position shown (S.svgText, the
 // controller's), with its spaces made controls.
-export function renderBoardPanel() { if (S.svgText) renderBoard(S.svgText); }
+export function renderBoardPanel() {
+  if (!S.svgText) return;
+  renderBoard(S.svgText);
+  var shown = S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos).join(",");
+  // one move on from the position drawn before: that move, played out briefly
+  if (lastShown && S.pos > 0 && lastShown === S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos - 1).join(","))
+    animateMove(S.line[S.pos - 1]);
+  lastShown = shown;
+}
+/** The game's moves drawn last (the board panel's own memory, to animate the next move). @type {string | null} */
+var lastShown = null;
+// The piece of the last move slides from its space (a movement) or grows in
+// place (a placement), for 0.2 s; never with reduced motion, nor on a turned board.
+/** @param {string} mv */
+function animateMove(mv) {
+  if (S.flipped || !window.matchMedia || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  var entry = ratedMove(S.answers[S.pos - 1], mv);
+  if (!entry || !S.spaces[entry.to]) return;
+  var pieces = S.svg.querySelectorAll('.piece[data-space="' + entry.to + '"]');
+  var top = /** @type {SVGGraphicsElement | undefined} */ (pieces[pieces.length - 1]);
+  if (!top || typeof top.animate !== "function") return;
+  var to = S.spaces[entry.to], from = entry.from != null ? S.spaces[entry.from] : null;
+  var frames = from ? [{ transform: "translate(" + (from.x - to.x) + "px, " + (from.y - to.y) + "px)" }, { transform: "none" }]
+                    : [{ opacity: 0 }, { opacity: 1 }];
+  top.animate(frames, { duration: 200, easing: "ease-out" });
+}
 
 export function renderBoard(svgText) {
   var board = $("board");
