@@ -183,9 +183,8 @@ def page_review(drv):
                 refutation: li.querySelector('.review-refutation').getAttribute('data-refutation')}; });""")
 
 
-def open_review(drv):
-    """Opens the review from the board's end note; skips when the engine has no review route (404)."""
-    drv.find_element(By.ID, "game-end-review").click()
+def wait_review(drv):
+    """Until the review is shown; skips when the engine has no review route (404)."""
     wait(drv, lambda d: d.find_element(By.ID, "review-body").get_attribute("data-state") in
          ("shown", "unavailable", "error"))
     state = drv.find_element(By.ID, "review-body").get_attribute("data-state")
@@ -220,13 +219,12 @@ def test_a_whole_game_against_each_level_shows_no_value_until_its_end(driver, st
     """For each level the page offers, a whole game played by clicking (the
     last at 390x844), the player's side alternating: no value anywhere while
     it is on; the keyboard's place back on the board after each reply; the
-    result and its reason on the board at the end; then the review, each
-    mistake equal to a move-by-move `fano query --json` walk."""
+    result and its reason on the board at the end (`fano query`'s game_over),
+    and the values in sight again."""
     open_fresh(driver, static_url)
     offered = levels(driver)
     assert offered, "no level offered"
     rng = random.Random(53)
-    reviewed = None
     for i, level in enumerate(offered):
         phone = i == len(offered) - 1
         if phone:
@@ -244,11 +242,29 @@ def test_a_whole_game_against_each_level_shows_no_value_until_its_end(driver, st
                 driver.save_screenshot(os.path.join(artifacts, "play-end-390.png"))
             # the game over, its values are in sight again
             assert driver.find_element(By.ID, "value").text
-            reviewed = (moves, level)
+            PLAYED.append(moves)
         finally:
             driver.set_window_size(1280, 900)
-    open_review(driver)
-    assert_review_equals_native(driver, tables, reviewed[0])
+
+
+# The games played against the levels (the review's test reviews the longest).
+PLAYED = []
+
+
+def test_the_review_of_a_game_equals_a_fano_query_walk(driver, static_url, tables):
+    """The review of a game played against the computer (loaded from its link,
+    "Review this game"): each side's mistakes, the first decisive one, the moves
+    that keep the value and the refutation, equal to a move-by-move
+    `fano query --json` walk; "Go to ply N" shows the position it was played in.
+    Skipped only while the engine answers 404 for the review route."""
+    if not PLAYED:
+        pytest.skip("no game played (the game test did not run)")
+    moves = max(PLAYED, key=len)
+    open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    driver.find_element(By.ID, "review-open").click()
+    wait_review(driver)
+    assert_review_equals_native(driver, tables, moves)
 
 
 def test_the_dialog_remembers_and_asks_before_discarding(driver, static_url):
