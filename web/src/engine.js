@@ -2,37 +2,76 @@
 import * as routes from "./api.js";
 import { $, S, errText, setReady, status } from "./state.js";
 
-// ---- transport: the same API over HTTP or in WebAssembly ------------------
+// ---- the engine in WebAssembly, off the page's thread ---------------------------
 // Static mode: the engine (fano_web.js) runs in a Web Worker (fano_worker.js)
-// so that solving a variant never blocks the page; where a worker cannot
-// start (a file:// page: Chromium refuses workers there) it runs on the
-// page's thread instead. Either way S.engine.call(fn, args) -> Promise of
-// the C function's JSON text.
-export function mainThreadEngine() {
+// so that solving a variant never blocks the page. A file:// page may not
+// start a worker from a file, but it may from a Blob URL: there the page
+// loads fano_web.js as a script (its WebAssembly is inside it) and starts a
+// worker from the engine's own code and the same few lines of protocol.
+// Only where no worker starts at all does the engine run on the page's
+// thread. Either way S.engine.call(fn, args) -> Promise of the C function's JSON text.
+
+/** fano_web.js loaded on the page as a script: its factory createFano. @returns {Promise<void>} */
+function loadEngineScript() {
   return new Promise(function (resolve, reject) {
+    if (typeof createFano === "function") { resolve(); return; }
     var s = document.createElement("script");
     s.src = "fano_web.js";
     s.onload = function () {
-      if (typeof createFano !== "function") { reject(new Error("fano_web.js defines no engine")); return; }
-      createFano().then(function (mod) {
-        resolve({ where: "page", call: function (fn, args) {
-          return new Promise(function (res) {
-            res(mod.ccall(fn, "string", args.map(function () { return "string"; }), args));
-          });
-        } });
-      }, reject);
+      if (typeof createFano !== "function") reject(new Error("fano_web.js defines no engine"));
+      else resolve();
     };
     s.onerror = function () { reject(new Error("cannot load the engine (fano_web.js)")); };
     document.head.appendChild(s);
   });
 }
-export function workerEngine() {
+/** The engine on the page's thread. @returns {Promise<import("./types").Engine>} */
+export function mainThreadEngine() {
+  return loadEngineScript().then(function () { return createFano(); }).then(function (mod) {
+    return { where: "page", call: function (/** @type {string} */ fn, /** @type {string[]} */ args) {
+      return new Promise(function (res) {
+        res(mod.ccall(fn, "string", args.map(function () { return "string"; }), args));
+      });
+    } };
+  });
+}
+// The worker's side (fano_worker.js says the same): {id, fn, args} in, {id, result} or {id, error} out.
+// Its source text is the Blob worker's code: it reads nothing from this module.
+function blobWorkerMain() {
+  var ctx = /** @type {any} */ (self);
+  var engine = createFano();
+  engine.then(function () { ctx.postMessage({ ready: true, bytes: 0 }); },
+    function (/** @type {any} */ e) { ctx.postMessage({ failed: "cannot load the engine (" + (e && e.message ? e.message : String(e)) + ")" }); });
+  ctx.onmessage = function (/** @type {MessageEvent} */ e) {
+    var m = e.data;
+    engine.then(function (mod) {
+      var result;
+      try {
+        result = mod.ccall(m.fn, "string", m.args.map(function () { return "string"; }), m.args);
+      } catch (err) {
+        ctx.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
+        return;
+      }
+      ctx.postMessage({ id: m.id, result: result });
+    });
+  };
+}
+/** A worker made from a Blob URL: the engine's factory's source, then the protocol. @returns {Worker} */
+function blobWorker() {
+  // (the factory reads its script's address only to find a .wasm file; here it has it inside)
+  var src = "var _scriptDir = undefined;\nvar createFano = (" + createFano.toString() + ");\n(" +
+            blobWorkerMain.toString() + ")();\n";
+  return new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+}
+/** The engine talking to worker `w`; if the worker fails before it is ready, `fallback()`.
+ *  @param {Worker} w @param {() => Promise<import("./types").Engine>} fallback
+ *  @returns {Promise<import("./types").Engine>} */
+function connect(w, fallback) {
   return new Promise(function (resolve, reject) {
-    var w;
-    // ?thread=page: the engine on the page's thread (bench/static-explorer.py compares the two)
-    if (/[?&]thread=page\b/.test(location.search)) { resolve(mainThreadEngine()); return; }
-    try { w = new Worker("fano_worker.js"); } catch (e) { resolve(mainThreadEngine()); return; }
-    var pending = {}, next = 1, started = false;
+    /** @type {Record<string, {resolve: (v: string) => void, reject: (e: Error) => void}>} */
+    var pending = {};
+    var next = 1, started = false;
+    /** @type {import("./types").Engine} */
     var engine = { where: "worker", call: function (fn, args) {
       return new Promise(function (res, rej) {
         var id = next++;
@@ -50,11 +89,29 @@ export function workerEngine() {
     };
     w.onerror = function (e) {
       if (e.preventDefault) e.preventDefault();
-      if (!started) { started = true; w.terminate(); resolve(mainThreadEngine()); return; }
+      if (!started) { started = true; w.terminate(); resolve(fallback()); return; }
       var msg = "the engine stopped (" + (e.message || "worker error") + ")";
       Object.keys(pending).forEach(function (id) { pending[id].reject(new Error(msg)); });
       pending = {};
     };
+  });
+}
+/** The engine in a worker: from fano_worker.js, else (a file:// page) from a Blob URL, else on the page's thread. */
+export function workerEngine() {
+  // ?thread=page: the engine on the page's thread (bench/static-explorer.py compares the two)
+  if (/[?&]thread=page\b/.test(location.search)) return mainThreadEngine();
+  /** @type {Worker} */
+  var w;
+  try { w = new Worker("fano_worker.js"); } catch (e) { return fromBlob(); }
+  return connect(w, fromBlob);
+}
+/** @returns {Promise<import("./types").Engine>} */
+function fromBlob() {
+  return loadEngineScript().then(function () {
+    /** @type {Worker} */
+    var w;
+    try { w = blobWorker(); } catch (e) { return mainThreadEngine(); }
+    return connect(w, mainThreadEngine);
   });
 }
 // The report of the position after `moves` in the game in play (cached).
