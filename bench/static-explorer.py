@@ -128,9 +128,42 @@ def one_run(url):
             WebDriverWait(d, 30).until(lambda x, n=start + i + 1: ready(x) and
                                        len(x.execute_script("return window.fanoStats.shows;")) >= n)
         out["moves"] = [s["ms"] for s in d.execute_script("return window.fanoStats.shows;")[start:]]
+        out["replies"] = computer_replies(d, url)
         return out
     finally:
         d.quit()
+
+
+def computer_replies(d, url, plies=24):
+    """A game against the computer (Play the computer: White, each level the page
+    offers in turn, the computer's delay set to 0 by ?delay=0): the player's moves
+    by Play best with Hints on, the computer's replies timed by the page
+    (fanoStats.replies: its move from the player route, then its position shown).
+    Returns {level: [{move_ms, shown_ms}, ...]}."""
+    d.get(url + ("&" if "?" in url else "?") + "delay=0")
+    WebDriverWait(d, 60).until(ready)
+    levels = d.execute_script("return Array.from(document.querySelectorAll('#black-player option'))"
+                              ".map(function (o) { return o.value; }).filter(function (v) { return v !== 'human'; });")
+    out = {}
+    for level in levels:
+        start = len(d.execute_script("return window.fanoStats.replies;"))
+        d.find_element(By.ID, "play-computer").click()
+        d.find_element(By.ID, "play-side-white").click()
+        d.execute_script("document.getElementById('play-level').value = arguments[0];", level)
+        d.find_element(By.ID, "play-start").click()
+        WebDriverWait(d, 60).until(ready)
+        d.find_element(By.ID, "hints").click()
+        for i in range(plies // 2):
+            if not d.find_element(By.ID, "play-best").is_enabled() or \
+                    d.find_element(By.ID, "game-end").is_displayed():
+                break
+            d.find_element(By.ID, "play-best").click()
+            WebDriverWait(d, 30).until(lambda x, n=start + i + 1: (
+                len(x.execute_script("return window.fanoStats.replies;")) >= n or
+                x.find_element(By.ID, "game-end").is_displayed()) and ready(x) and
+                not x.execute_script("return document.body.hasAttribute('data-thinking');"))
+        out[level] = d.execute_script("return window.fanoStats.replies;")[start:]
+    return out
 
 
 STAGES = ("enumerate", "graph", "retrograde", "table")
@@ -245,6 +278,13 @@ def main():
                results[0]["solve"][v]["classes"], results[0]["solve"][v].get("where", "page")))
     moves = [m for r in results for m in r["moves"]]
     print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
+    # the computer's reply in a game against it: its move (the player route) and then its position shown
+    for level in results[0]["replies"]:
+        rs = [x for r in results for x in r["replies"].get(level, [])]
+        if rs:
+            print("computer's reply (%s, %d replies): its move median %.1f ms (max %.1f), its position shown median %.1f ms"
+                  " (max %.1f)" % (level, len(rs), med([x["move_ms"] for x in rs]), max(x["move_ms"] for x in rs),
+                                   med([x["shown_ms"] for x in rs]), max(x["shown_ms"] for x in rs)))
     httpd.shutdown()
 
 

@@ -100,6 +100,9 @@ def test_redo_brings_back_the_computers_reply(driver, app, tables):
     driver.find_element(By.ID, "redo").click()
     settle(driver, 2)
     assert at(driver)[0] == moves
+    # the computer plays a side: no value in sight until the analysis is asked for
+    assert page_state(driver)["value"] == ""
+    driver.find_element(By.ID, "analysis-toggle").click()
     ref = native(tables, "standard", moves)
     assert page_state(driver)["value"] == base.value_text(ref["value"], ref["plies"])
     assert ref["to_move"] == "white"
@@ -203,11 +206,16 @@ def test_first_time_player_at_phone_width(driver, static_url, tables):
     try:
         open_page(driver, static_url, explore=False)
         driver.execute_script("localStorage.clear();")
-        assert driver.find_element(By.ID, "black-player").get_attribute("value") != "human"
-        assert driver.execute_script("return document.body.getAttribute('data-analysis');") == "hidden"
         driver.find_element(By.ID, "how-open").click()
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#how-figures figure")) == len(HOW_FIGURES))
         driver.find_element(By.ID, "how-open").click()
+        # Play the computer: White, at the level the dialog offers first (the weakest)
+        tap(driver, driver.find_element(By.ID, "play-computer"))
+        tap(driver, driver.find_element(By.ID, "play-side-white"))
+        tap(driver, driver.find_element(By.ID, "play-start"))
+        wait(driver, ready)
+        assert driver.find_element(By.ID, "black-player").get_attribute("value") != "human"
+        assert driver.execute_script("return document.body.getAttribute('data-analysis');") == "hidden"
         for _ in range(150):
             moves, _ = at(driver)
             ref = native(tables, "standard", moves)
@@ -308,7 +316,8 @@ def test_a_puzzle_hides_its_answer_until_solved(driver, static_url, tables):
       return ['legal-moves', 'pv', 'value', 'chart'].map(function (id) {
         return document.getElementById(id).offsetParent === null; }).concat(
         [Array.from(document.querySelectorAll('#board g.marker')).every(function (g) {
-          return getComputedStyle(g).display === 'none'; })]);""")
+          // the board's marks say where a piece can go, never its result
+          return !g.hasAttribute('data-result') && !/\b(win|loss|draw)\b/.test(g.textContent); })]);""")
     assert hidden == [True] * 5, hidden
     before = driver.execute_script("return (localStorage.getItem('fano-puzzles-solved') || '[]');")
     driver.find_element(By.ID, "move-input").send_keys(wrong[0] + "\ue007")
@@ -345,6 +354,10 @@ def test_new_game_after_a_puzzle_brings_the_computer_back(driver, static_url, ta
     open_page(driver, static_url, explore=False)
     players = lambda: [Select(driver.find_element(By.ID, c + "-player")).first_selected_option
                        .get_attribute("value") for c in ("white", "black")]
+    driver.find_element(By.ID, "play-computer").click()
+    driver.find_element(By.ID, "play-side-white").click()
+    driver.find_element(By.ID, "play-start").click()
+    wait(driver, ready)
     before = players()
     assert before[1] != "human", before
     driver.find_element(By.ID, "puzzle-new").click()
@@ -435,8 +448,10 @@ def test_chart_words_are_at_least_12_px_on_a_phone(driver, static_url):
         open_page(driver, static_url, "#moves=C1,t3,T2,c4")
         # (the chart, hidden until both sides were made human, is drawn again the frame it shows)
         wait(driver, big, 5)
-        # a game against the computer hides the chart; shown again by its button, it is drawn for its width
+        # the computer playing a side hides the chart; shown again by its button, it is drawn for its width
         open_page(driver, static_url, "#moves=C1,t3", explore=False)
+        Select(driver.find_element(By.ID, "black-player")).select_by_index(1)
+        wait(driver, lambda d: d.execute_script("return document.body.getAttribute('data-analysis');") == "hidden")
         driver.find_element(By.ID, "analysis-toggle").click()
         wait(driver, big, 5)
         sizes = driver.execute_script(CHART_FONT_JS)
@@ -670,3 +685,47 @@ def test_a_reading_the_server_has_not_solved_is_offered_and_waited_for(driver, t
         proc.send_signal(base.signal.SIGTERM)
         proc.wait(timeout=60)
         log.close()
+
+
+def test_the_editor_edits_the_board_and_infers_the_side(driver, static_url, tables):
+    """With a piece in hand, each click shows on the board at once (the board's
+    pieces are the stacks of the position `fano query` reads from the text), and
+    where only one side can be to move (the engine refuses the other) the page
+    sets it: after C1 Black, after t3 White."""
+    open_page(driver, static_url)
+    driver.find_element(By.CSS_SELECTOR, "#editor summary").click()
+    driver.find_element(By.ID, "position-empty").click()
+    wait(driver, ready)
+    for piece, space, side in (("C", 1, "b"), ("t", 3, "w"), ("T", 3, "b"), ("c", 5, "w")):
+        driver.find_element(By.CSS_SELECTOR, '#palette button[data-edit="%s"]' % piece).click()
+        before = driver.find_element(By.ID, "position-input").get_attribute("value")
+        driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%d"]' % space).click()
+        wait(driver, lambda d: ready(d) and d.find_element(By.ID, "position-input").get_attribute("value") != before and
+             d.find_element(By.ID, "editor-status").get_attribute("data-verdict") == "ok" and
+             urllib.parse.parse_qs(d.execute_script("return location.hash;").lstrip("#"))
+             .get("position", [""])[0].replace("_", " ") == d.find_element(By.ID, "position-input").get_attribute("value"))
+        text = driver.find_element(By.ID, "position-input").get_attribute("value")
+        assert text.split(" ")[1] == side, text
+        ref = native_at(tables, text)
+        stacks = ref["position"].split(" ")[0].split("/")
+        shown = driver.execute_script("""
+          var out = {};
+          document.querySelectorAll('#board svg .piece').forEach(function (p) {
+            var s = p.getAttribute('data-space');
+            out[s] = (out[s] || 0) + 1; });
+          return out;""")
+        assert shown == {str(i + 1): len(st) for i, st in enumerate(stacks) if st != "-"}, (text, shown)
+        assert "the only side the pieces allow" in driver.find_element(By.ID, "editor-status").text
+
+
+def test_a_drag_plays_the_move(driver, static_url, tables):
+    """A piece dragged from its space to another plays that movement, as two clicks do."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    moves = ["C1", "t3", "T2", "c4", "T1", "c3", "C5", "t5"]
+    open_page(driver, static_url, "#moves=" + ",".join(moves))
+    mv = native(tables, "standard", moves)["moves"][0]["move"]
+    a, b = mv.split("-")
+    ActionChains(driver).drag_and_drop(driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%s"]' % a),
+                                       driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%s"]' % b)).perform()
+    wait(driver, lambda d: ready(d) and len(at(d)[0]) == len(moves) + 1)
+    assert at(driver)[0] == moves + [mv]

@@ -442,12 +442,12 @@ def test_position_editor_and_share_link(driver, app, tables):
     inp.clear()
     inp.send_keys("CC/-/-/-/-/-/- b")
     wait(driver, lambda d: d.find_element(By.ID, "editor-status").get_attribute("data-verdict") == "illegal")
-    # set up by clicking: black triangle on 3 after a white circle on 4 (black to move is wrong: fixed by Side)
+    # set up by clicking: a white circle on 4
     inp.clear()
     inp.send_keys("-/-/-/-/-/-/- w")
     driver.find_element(By.CSS_SELECTOR, '#palette button[data-edit="C"]').click()
     driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="4"]').click()
-    driver.find_element(By.ID, "position-side").click()
+    # the side to move follows from the pieces (the engine refuses White to move after one white piece)
     wait(driver, lambda d: d.find_element(By.ID, "position-input").get_attribute("value") == "-/-/-/C/-/-/- b")
     wait(driver, lambda d: d.find_element(By.ID, "editor-status").get_attribute("data-verdict") == "ok")
     driver.find_element(By.ID, "position-explore").click()
@@ -473,12 +473,14 @@ def test_strength_levels_play_legally_and_lose_to_perfect(driver, static_url, ta
     moves = at(driver)[0]
     ref = native(tables, "standard", moves)  # every move legal (the CLI replays them), the game over
     assert ref["game_over"] and ref["game_over"]["loser"] == "white", ref["game_over"]
-    # pause and step in engine-vs-engine
-    open_page(driver, static_url, "#seed=3")
-    driver.find_element(By.ID, "pause").click()
+    # pause and step in engine-vs-engine (Pause acts while the computer thinks: 5 s here, ?delay=5000)
+    open_page(driver, static_url + "?delay=5000", "#seed=3")
+    assert not driver.find_element(By.ID, "pause").is_enabled()  # nothing to pause
     for side, player in (("white", "search:2"), ("black", "random")):
         driver.execute_script("var s = document.getElementById(arguments[0] + '-player'); s.value = arguments[1];"
                               "s.dispatchEvent(new Event('change'));", side, player)
+        if side == "white":
+            driver.find_element(By.ID, "pause").click()
     base.time.sleep(1.0)
     assert at(driver)[0] == []  # paused: nothing played
     for n in (1, 2):
@@ -497,10 +499,10 @@ def test_strength_levels_play_legally_and_lose_to_perfect(driver, static_url, ta
     start = engine_game(tables, 10)
     best = native(tables, "standard", start)
     for level in levels[1:]:
-        open_page(driver, static_url, "#seed=5&moves=" + ",".join(start))
-        driver.find_element(By.ID, "pause").click()
+        open_page(driver, static_url + "?delay=5000", "#seed=5&moves=" + ",".join(start))
         driver.execute_script("var s = document.getElementById('white-player'); s.value = arguments[0];"
                               "s.dispatchEvent(new Event('change'));", level)
+        driver.find_element(By.ID, "pause").click()  # while it thinks
         driver.find_element(By.ID, "step").click()
         settle(driver, len(start) + 1)
         played = at(driver)[0][-1]

@@ -1,36 +1,38 @@
 // @ts-check
-import { renderChart } from "./chart.js";
-import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
-import { onShape, onSpace } from "./play.js";
-import { puzzleHides, renderPuzzle } from "./puzzles.js";
-import { renderRulesInPlay } from "./readings.js";
-import { renderSolutionSays } from "./intro.js";
+import { dragMove, onShape, onSpace } from "./ctrl.js";
+import { editSpace } from "./editor.js";
 import { ratedMove, resultOf } from "./results.js";
+import { analysisShown, movesFrom, placementsOf } from "./seen.js";
 import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
-import { loadStats } from "./stats.js";
 
 // ---- rendering --------------------------------------------------------------
-export function render(svgText) {
-  renderBoard(svgText);
-  renderOverlay();
-  renderSupply();
-  renderValue();
-  renderLegal();
-  renderPlayed();
-  renderPv();
-  renderChart();
-  renderPuzzle();
-  if ($("stats").open) loadStats();
-  $("refutation").textContent = "";
-  $("nav-start").disabled = $("nav-back").disabled = S.pos === 0;
-  $("nav-forward").disabled = $("nav-end").disabled = S.pos >= S.line.length;
-  $("undo").disabled = S.pos === 0;
-  $("redo").disabled = S.pos >= S.line.length;
-  // an open puzzle's answer is the engine's move: neither played nor stepped to until it is solved
-  $("play-best").disabled = $("step").disabled = !S.data.engine_move || puzzleHides();
-  $("variant").value = S.variant;
-  renderRulesInPlay();
-  renderSolutionSays();
+// The board: the engine's picture of the position shown (S.svgText, the
+// controller's), with its spaces made controls.
+export function renderBoardPanel() {
+  if (!S.svgText) return;
+  renderBoard(S.svgText);
+  var shown = S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos).join(",");
+  // one move on from the position drawn before: that move, played out briefly
+  if (lastShown && S.pos > 0 && lastShown === S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos - 1).join(","))
+    animateMove(S.line[S.pos - 1]);
+  lastShown = shown;
+}
+/** The game's moves drawn last (the board panel's own memory, to animate the next move). @type {string | null} */
+var lastShown = null;
+// The piece of the last move slides from its space (a movement) or grows in
+// place (a placement), for 0.2 s; never with reduced motion, nor on a turned board.
+/** @param {string} mv */
+function animateMove(mv) {
+  if (S.flipped || !window.matchMedia || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  var entry = ratedMove(S.answers[S.pos - 1], mv);
+  if (!entry || !S.spaces[entry.to]) return;
+  var pieces = S.svg.querySelectorAll('.piece[data-space="' + entry.to + '"]');
+  var top = /** @type {SVGGraphicsElement | undefined} */ (pieces[pieces.length - 1]);
+  if (!top || typeof top.animate !== "function") return;
+  var to = S.spaces[entry.to], from = entry.from != null ? S.spaces[entry.from] : null;
+  var frames = from ? [{ transform: "translate(" + (from.x - to.x) + "px, " + (from.y - to.y) + "px)" }, { transform: "none" }]
+                    : [{ opacity: 0 }, { opacity: 1 }];
+  top.animate(frames, { duration: 200, easing: "ease-out" });
 }
 
 export function renderBoard(svgText) {
@@ -51,7 +53,7 @@ export function renderBoard(svgText) {
   S.spaces = {};
   markTops(svg);
   svg.querySelectorAll("circle.space").forEach(function (c) {
-    S.spaces[c.getAttribute("data-space")] = { x: parseFloat(c.getAttribute("cx")), y: parseFloat(c.getAttribute("cy")) };
+    S.spaces[c.getAttribute("data-space") || ""] = { x: parseFloat(c.getAttribute("cx") || "0"), y: parseFloat(c.getAttribute("cy") || "0") };
   });
 }
 
@@ -82,8 +84,6 @@ export function el(name, attrs, parent) {
   if (parent) parent.appendChild(e);
   return e;
 }
-export function movesFrom(space) { return S.data.moves.filter(function (m) { return m.from === space; }); }
-export function placementsOf(shape) { return S.data.moves.filter(function (m) { return m.from == null && m.shape === shape; }); }
 // The best result of some of the legal moves: the API lists them best first.
 export function bestOf(list) { return list.length ? resultOf(list[0]) : null; }
 
@@ -107,9 +107,11 @@ export function renderOverlay() {
     d.moves.forEach(function (m) { if (m.from != null) froms[m.from] = true; });
     Object.keys(froms).forEach(function (f) { markers.push({ space: +f, r: bestOf(movesFrom(+f)), piece: true }); });
   }
+  var valued = analysisShown();
   markers.forEach(function (mk) {
     var p = S.spaces[mk.space];
     if (!p) return;
+    if (!valued) { neutralMark(g, mk, p); return; }
     var colour = mk.r.cat === "win" ? "#17692f" : mk.r.cat === "loss" ? "#b0281a" : "#555b66";
     var mg = el("g", { "class": "marker", "data-space": mk.space, "data-result": mk.r.text, "pointer-events": "none" }, g);
     if (mk.piece) el("circle", { cx: p.x, cy: p.y, r: 19, fill: "none", stroke: colour, "stroke-width": 4, "stroke-dasharray": "5 3" }, mg);
@@ -126,7 +128,12 @@ export function renderOverlay() {
     var h = el("circle", { "class": "hit", "data-space": s, cx: p.x, cy: p.y, r: 30, fill: "transparent", "pointer-events": "all" }, g);
     h.style.cursor = "pointer";
     actionable(h, spaceLabel(+s) + (S.selection && S.selection.kind === "piece" && S.selection.from === +s ? " (selected)" : ""),
-               function (ev) { ev.preventDefault(); if (ev.type === "keydown") S.focusSpace = +s; onSpace(+s); });
+               function (ev) {
+                 ev.preventDefault();
+                 if (ev.type === "keydown") S.focusSpace = +s;
+                 // the editor's piece in hand: the click edits the position; else it plays
+                 if (S.edit && $("editor").open) editSpace(+s); else onSpace(+s);
+               });
   });
   if (S.focusSpace) {  // keep the keyboard's place across a redraw
     var f = /** @type {SVGElement | null} */ (g.querySelector('.hit[data-space="' + S.focusSpace + '"]'));
@@ -134,6 +141,17 @@ export function renderOverlay() {
     S.focusSpace = null;
   }
   applyFlip();
+}
+
+// A mark that says where a move goes (or which piece may move) and nothing of
+// its result: while values are hidden (a game against the computer, a puzzle).
+/** @param {Element} g @param {{space: number, move?: string, piece?: boolean}} mk @param {{x: number, y: number}} p */
+function neutralMark(g, mk, p) {
+  var mg = el("g", { "class": "marker dest", "data-space": mk.space, "pointer-events": "none" }, g);
+  if (mk.piece) el("circle", { cx: p.x, cy: p.y, r: 19, fill: "none", stroke: "#555b66", "stroke-width": 3, "stroke-dasharray": "5 3" }, mg);
+  else el("circle", { cx: p.x, cy: p.y, r: 8, fill: "#1f5fbf", "fill-opacity": 0.75, stroke: "#ffffff", "stroke-width": 2 }, mg);
+  var title = el("title", {}, mg);
+  title.textContent = mk.piece ? "space " + mk.space + ": this piece can move" : (mk.move || "") + ": a legal move";
 }
 
 // The last move: a ring around the space of a placement, an arrow for a movement.
@@ -214,8 +232,8 @@ export function renderSupply() {
       var opts = mine ? placementsOf(shape) : [];
       if (opts.length) {
         b.classList.add("selectable");
-        if (!puzzleHides()) {  // an open puzzle shows no result
-          var best = bestOf(opts);
+        if (analysisShown()) {  // an open puzzle, a game against the computer: no result
+          var best = resultOf(opts[0]);  // the API lists the moves best first
           b.setAttribute("data-result", best.text);
           b.title += ", best: " + best.text;
         }
@@ -228,5 +246,29 @@ export function renderSupply() {
     });
     box.appendChild(row);
   });
-  if (toFocus) toFocus.focus();
+  var focusOn = /** @type {HTMLButtonElement | null} */ (toFocus);
+  if (focusOn) focusOn.focus();
+}
+
+// Drag a piece from its space to another: the same move as a click on each.
+// (A click on one space, then another, plays it too; a drag that ends where it
+// began is a click.)
+export function wireDrag() {
+  var board = $("board");
+  /** @type {number | null} */
+  var from = null;
+  board.addEventListener("pointerdown", function (/** @type {PointerEvent} */ e) {
+    var hit = e.target instanceof Element ? e.target.closest(".hit") : null;
+    from = hit ? +(hit.getAttribute("data-space") || 0) : null;
+  });
+  board.addEventListener("pointerup", function (/** @type {PointerEvent} */ e) {
+    var start = from;
+    from = null;
+    if (start == null || (S.edit && $("editor").open)) return;
+    // (a touch's pointer is captured by the element it began on: the space under it is found by position)
+    var under = document.elementFromPoint(e.clientX, e.clientY);
+    var hit = under ? under.closest(".hit") : null;
+    var to = hit ? +(hit.getAttribute("data-space") || 0) : null;
+    if (to && to !== start) dragMove(start, to);
+  });
 }

@@ -1,8 +1,8 @@
 // @ts-check
 import { el } from "./board.js";
-import { goTo } from "./play.js";
-import { isBlunderMove } from "./panels.js";
-import { ratedMove, valueText } from "./results.js";
+import { goTo } from "./ctrl.js";
+import { isBlunderMove, ratedMove, valueText } from "./results.js";
+import { analysisShown } from "./seen.js";
 import { $, S, actionable } from "./state.js";
 
 // ---- the results by ply ---------------------------------------------------------
@@ -23,6 +23,7 @@ export function isBlunder(i) {
 export function renderChart() {
   var box = $("chart");
   box.innerHTML = "";
+  if (!analysisShown()) return;  // each point is a value
   var n = S.all.length - 1, W = 600, H = 170, X0 = 30, X1 = 585, YM = 85, YA = 68;
   var vals = S.all.map(function (_, i) { return chartPoint(i); });
   var maxPlies = 1;

@@ -1,37 +1,77 @@
 // @ts-check
+import * as routes from "./api.js";
 import { $, S, errText, setReady, status } from "./state.js";
 
-// ---- transport: the same API over HTTP or in WebAssembly ------------------
+// ---- the engine in WebAssembly, off the page's thread ---------------------------
 // Static mode: the engine (fano_web.js) runs in a Web Worker (fano_worker.js)
-// so that solving a variant never blocks the page; where a worker cannot
-// start (a file:// page: Chromium refuses workers there) it runs on the
-// page's thread instead. Either way S.engine.call(fn, args) -> Promise of
-// the C function's JSON text.
-export function mainThreadEngine() {
+// so that solving a variant never blocks the page. A file:// page may not
+// start a worker from a file, but it may from a Blob URL: there the page
+// loads fano_web.js as a script (its WebAssembly is inside it) and starts a
+// worker from the engine's own code and the same few lines of protocol.
+// Only where no worker starts at all does the engine run on the page's
+// thread. Either way S.engine.call(fn, args) -> Promise of the C function's JSON text.
+
+/** fano_web.js loaded on the page as a script: its factory createFano. @returns {Promise<void>} */
+function loadEngineScript() {
   return new Promise(function (resolve, reject) {
+    if (typeof createFano === "function") { resolve(); return; }
     var s = document.createElement("script");
     s.src = "fano_web.js";
     s.onload = function () {
-      if (typeof createFano !== "function") { reject(new Error("fano_web.js defines no engine")); return; }
-      createFano().then(function (mod) {
-        resolve({ where: "page", call: function (fn, args) {
-          return new Promise(function (res) {
-            res(mod.ccall(fn, "string", args.map(function () { return "string"; }), args));
-          });
-        } });
-      }, reject);
+      if (typeof createFano !== "function") reject(new Error("fano_web.js defines no engine"));
+      else resolve();
     };
     s.onerror = function () { reject(new Error("cannot load the engine (fano_web.js)")); };
     document.head.appendChild(s);
   });
 }
-export function workerEngine() {
+/** The engine on the page's thread. @returns {Promise<import("./types").Engine>} */
+export function mainThreadEngine() {
+  return loadEngineScript().then(function () { return createFano(); }).then(function (mod) {
+    return { where: "page", call: function (/** @type {string} */ fn, /** @type {string[]} */ args) {
+      return new Promise(function (res) {
+        res(mod.ccall(fn, "string", args.map(function () { return "string"; }), args));
+      });
+    } };
+  });
+}
+// The worker's side (fano_worker.js says the same): {id, fn, args} in, {id, result} or {id, error} out.
+// Its source text is the Blob worker's code: it reads nothing from this module.
+function blobWorkerMain() {
+  var ctx = /** @type {any} */ (self);
+  var engine = createFano();
+  engine.then(function () { ctx.postMessage({ ready: true, bytes: 0 }); },
+    function (/** @type {any} */ e) { ctx.postMessage({ failed: "cannot load the engine (" + (e && e.message ? e.message : String(e)) + ")" }); });
+  ctx.onmessage = function (/** @type {MessageEvent} */ e) {
+    var m = e.data;
+    engine.then(function (mod) {
+      var result;
+      try {
+        result = mod.ccall(m.fn, "string", m.args.map(function () { return "string"; }), m.args);
+      } catch (err) {
+        ctx.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
+        return;
+      }
+      ctx.postMessage({ id: m.id, result: result });
+    });
+  };
+}
+/** A worker made from a Blob URL: the engine's factory's source, then the protocol. @returns {Worker} */
+function blobWorker() {
+  // (the factory reads its script's address only to find a .wasm file; here it has it inside)
+  var src = "var _scriptDir = undefined;\nvar createFano = (" + createFano.toString() + ");\n(" +
+            blobWorkerMain.toString() + ")();\n";
+  return new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+}
+/** The engine talking to worker `w`; if the worker fails before it is ready, `fallback()`.
+ *  @param {Worker} w @param {() => Promise<import("./types").Engine>} fallback
+ *  @returns {Promise<import("./types").Engine>} */
+function connect(w, fallback) {
   return new Promise(function (resolve, reject) {
-    var w;
-    // ?thread=page: the engine on the page's thread (bench/static-explorer.py compares the two)
-    if (/[?&]thread=page\b/.test(location.search)) { resolve(mainThreadEngine()); return; }
-    try { w = new Worker("fano_worker.js"); } catch (e) { resolve(mainThreadEngine()); return; }
-    var pending = {}, next = 1, started = false;
+    /** @type {Record<string, {resolve: (v: string) => void, reject: (e: Error) => void}>} */
+    var pending = {};
+    var next = 1, started = false;
+    /** @type {import("./types").Engine} */
     var engine = { where: "worker", call: function (fn, args) {
       return new Promise(function (res, rej) {
         var id = next++;
@@ -49,95 +89,37 @@ export function workerEngine() {
     };
     w.onerror = function (e) {
       if (e.preventDefault) e.preventDefault();
-      if (!started) { started = true; w.terminate(); resolve(mainThreadEngine()); return; }
+      if (!started) { started = true; w.terminate(); resolve(fallback()); return; }
       var msg = "the engine stopped (" + (e.message || "worker error") + ")";
       Object.keys(pending).forEach(function (id) { pending[id].reject(new Error(msg)); });
       pending = {};
     };
   });
 }
-// api(path, params) -> Promise of {status, type, text}: what `fano serve`
-// answers for GET path?params, from the server or from the WebAssembly Api.
-export function api(path, params) {
-  var pairs = [];
-  Object.keys(params || {}).forEach(function (k) { pairs.push([k, params[k]]); });
-  if (S.engine) {
-    return S.engine.call("fano_request", ["GET", path, JSON.stringify(pairs)]).then(function (text) {
-      var r = JSON.parse(text);
-      return { status: r.status, type: r.content_type, text: r.body };
-    });
-  }
-  var q = new URLSearchParams(pairs).toString();
-  return httpGet(path + (q ? "?" + q : ""), 0);
+/** The engine in a worker: from fano_worker.js, else (a file:// page) from a Blob URL, else on the page's thread. */
+export function workerEngine() {
+  // ?thread=page: the engine on the page's thread (bench/static-explorer.py compares the two)
+  if (/[?&]thread=page\b/.test(location.search)) return mainThreadEngine();
+  /** @type {Worker} */
+  var w;
+  try { w = new Worker("fano_worker.js"); } catch (e) { return fromBlob(); }
+  return connect(w, fromBlob);
 }
-// The server computes at most two long analyses at once (fano serve
-// --expensive, default 2) and answers more with 503 and Retry-After: the
-// page keeps at most two requests in flight, and waits as told on a 503
-// (another client's load) before asking again, a few times.
-export var httpSlots = 2, httpQueue = [];
-export function httpGet(url, tries) {
-  return new Promise(function (resolve, reject) {
-    httpQueue.push(function () {
-      fetch(url).then(function (r) {
-        return r.text().then(function (t) { return { status: r.status, retry: r.headers.get("Retry-After"), type: r.headers.get("Content-Type"), text: t }; });
-      }, function (e) { throw new Error("the server does not answer (" + errText(e) + ")"); })
-        .then(function (r) {
-          httpSlots++;  // the slot is free before any wait
-          httpNext();
-          if (r.status === 503 && tries < 5) {
-            var wait = Math.min(10, Math.max(1, parseInt(r.retry, 10) || 1)) * 1000;
-            return new Promise(function (ok) { setTimeout(ok, wait); }).then(function () { return httpGet(url, tries + 1); });
-          }
-          return { status: r.status, type: r.type, text: r.text };
-        }, function (e) { httpSlots++; httpNext(); throw e; })
-        .then(resolve, reject);
-    });
-    httpNext();
+/** @returns {Promise<import("./types").Engine>} */
+function fromBlob() {
+  return loadEngineScript().then(function () {
+    /** @type {Worker} */
+    var w;
+    try { w = blobWorker(); } catch (e) { return mainThreadEngine(); }
+    return connect(w, mainThreadEngine);
   });
 }
-export function httpNext() {
-  while (httpSlots > 0 && httpQueue.length) { httpSlots--; httpQueue.shift()(); }
-}
-export function apiJson(path, params) {
-  return api(path, params).then(function (r) {
-    var j = null;
-    try { j = JSON.parse(r.text); } catch (e) { /* not JSON */ }
-    if (r.status !== 200 || !j || j.error) {
-      var err = new Error(j && j.error ? j.error : "HTTP " + r.status + " for " + path);
-      err.status = r.status;
-      err.answered = true;  // the engine answered: the request itself is refused
-      throw err;
-    }
-    return j;
-  });
-}
-export function apiText(path, params) {
-  return api(path, params).then(function (r) {
-    if (r.status !== 200) {
-      var msg = "HTTP " + r.status;
-      try { msg = JSON.parse(r.text).error; } catch (e) { /* ignore */ }
-      throw new Error(msg);
-    }
-    return r.text;
-  });
-}
-// The request's game: moves= from the empty board, or from the editor's position=.
-export function gp(moves) {
-  var p = { moves: moves.join(",") };
-  if (S.start) p.position = S.start;
-  return p;
-}
-// The routes of the reading in play, in the one vocabulary (/api/v2): the
-// position's report ("": `fano query --json`'s, with its principal variation
-// and each move's result for its mover, spaces, shape and trap) or another
-// route of the reading ("svg", "player", ...).
-export function vpath(kind) {
-  return "/api/v2/" + encodeURIComponent(S.variant) + (kind ? "/" + kind : "");
-}
+// The report of the position after `moves` in the game in play (cached).
+/** @param {string[]} moves @returns {Promise<import("./types").PositionAnswer>} */
 export function getPos(moves) {
   var key = S.variant + "|" + (S.start || "") + "|" + moves.join(",");
   if (S.cache.has(key)) return Promise.resolve(S.cache.get(key));
-  return apiJson(vpath(""), gp(moves)).then(function (j) { S.cache.set(key, j); return j; });
+  return routes.position(S.variant, moves, S.start).then(function (j) { S.cache.set(key, j); return j; });
 }
 // A short form of the engine's refusal of a move list: "move 3 (ply 3), move 't5': ..." -> "move 't5': ..."
 export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /, ""); }
@@ -150,7 +132,7 @@ export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /,
 // reading keeps every option that is not part of the base name at its
 // default (the rulebook's lines and material), as the options' description says.
 export function listVariants() {
-  return apiJson("/api/v2/rules", {}).then(function (j) {
+  return routes.rules().then(function (j) {
     return j.readings.map(function (r) {
       r.named = j.options.every(function (o) {
         return o.base || r.options[o.key] === o["default"];
@@ -160,10 +142,8 @@ export function listVariants() {
   });
 }
 // The levels a person may choose a computer opponent from, strongest first
-// (GET /api/v2/players, from C++): [{name, label}].
-export function listPlayers() {
-  return apiJson("/api/v2/players", {}).then(function (j) { return j.players; });
-}
+// (GET /api/v2/players, from C++): [{name, label, ...}].
+export function listPlayers() { return routes.players(); }
 export function nextFrame() { return new Promise(function (r) { setTimeout(r, 30); }); }
 // Static mode: solve the variant in the page the first time it is chosen;
 // over HTTP, wait for the server's table of it.
@@ -195,7 +175,7 @@ export function askHeavy(name, note) {
     el.appendChild(no);
     document.body.setAttribute("data-asking", name);
     setReady(true);
-    go.addEventListener("click", function () { document.body.removeAttribute("data-asking"); setReady(false); resolve(); });
+    go.addEventListener("click", function () { document.body.removeAttribute("data-asking"); setReady(false); resolve(undefined); });
     no.addEventListener("click", function () {
       document.body.removeAttribute("data-asking");
       var e = new Error("the " + name + " reading was not solved");
@@ -247,7 +227,7 @@ export function ensureServed(name) {
   var info = S.variantInfo && S.variantInfo[name];
   if (!info || info.served) return Promise.resolve();
   var began = Date.now();
-  var url = "/api/v2/" + encodeURIComponent(name) + "?moves=";
+  var url = routes.tableProbeUrl(name);
   function ask() {
     return fetch(url).then(function (r) {
       return r.text().then(function (t) { return { status: r.status, retry: r.headers.get("Retry-After"), text: t }; });

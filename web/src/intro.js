@@ -3,10 +3,10 @@
 // from the engine's answer for the start), "How to play" (the rules text and
 // small boards the engine draws), and the buttons a newcomer needs: play the
 // computer, a new game, the link to this game.
-import { apiJson, apiText } from "./engine.js";
-import { go } from "./navigate.js";
-import { analysisShown, applyAnalysis, renderValue, sideName } from "./panels.js";
-import { scheduleEngine } from "./play.js";
+import { boardSvg, position } from "./api.js";
+import { newGame, setAnalysis } from "./ctrl.js";
+import { openPlayDialog } from "./match.js";
+import { analysisShown, gameEnd, matchOn, sideName } from "./seen.js";
 import { $, S, count, errText, status } from "./state.js";
 
 /** @typedef {import("./types").PositionAnswer} PositionAnswer */
@@ -29,7 +29,7 @@ var EXAMPLES = [
 export function renderSolutionSays() {
   var start = S.answers && S.answers[0];
   var el = $("solution-says");
-  if (!start || S.start) { el.textContent = ""; return; }
+  if (!start || S.start || !analysisShown()) { el.textContent = ""; return; }
   /** @type {PositionAnswer} */
   var a = start;
   if (a.game_over) { el.textContent = ""; return; }
@@ -50,9 +50,9 @@ function loadHow() {
   var reading = S.variantInfo && S.variantInfo[S.variant];
   $("how-rules").textContent = reading && reading.rules_text ? reading.rules_text.join(" ") : "";
   return Promise.all(EXAMPLES.map(function (ex) {
-    var p = { moves: ex.moves };
-    return Promise.all([apiText("/api/v2/standard/svg", p),
-                        ex.caption ? Promise.resolve(null) : apiJson("/api/v2/standard", p)]);
+    var moves = ex.moves.split(",");
+    return Promise.all([boardSvg("standard", moves, null),
+                        ex.caption ? Promise.resolve(null) : position("standard", moves, null)]);
   })).then(function (all) {
     all.forEach(function (r, i) {
       var fig = document.createElement("figure");
@@ -85,26 +85,11 @@ export function wireIntro() {
   });
   $("new-game").addEventListener("click", function () {
     if (S.busy) return;
-    // after a puzzle (both sides the player's), the game's players come back
-    var before = S.playersBeforePuzzle;
-    if (before) {
-      ["white", "black"].forEach(function (c) { S.players[c] = before[c]; $(c + "-player").value = before[c]; });
-      S.playersBeforePuzzle = null;
-    }
-    go(S.variant, [], 0, "push", { start: null, engine: true });
+    // a game against the computer in progress: its dialog, which asks before discarding it
+    if (matchOn() && S.line.length && !gameEnd()) openPlayDialog(); else newGame();
   });
-  $("play-computer").addEventListener("click", function () {
-    if (S.busy) return;
-    // the computer takes Black at a friendly level (perfect half of the time); both one click to change
-    $("white-player").value = S.players.white = "human";
-    $("black-player").value = S.players.black = "perfect:0.5";
-    go(S.variant, [], 0, "push", { start: null }).then(function () { scheduleEngine(); });
-  });
-  $("analysis-toggle").addEventListener("click", function () {
-    S.analysis = !analysisShown();
-    applyAnalysis();
-    if (S.data) renderValue();
-  });
+  $("play-computer").addEventListener("click", openPlayDialog);
+  $("analysis-toggle").addEventListener("click", function () { setAnalysis(!analysisShown()); });
   $("copy-link").addEventListener("click", function () {
     var done = function () { status("The link to this game is copied."); };
     if (navigator.clipboard && window.isSecureContext) {

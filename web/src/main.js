@@ -1,17 +1,46 @@
 // @ts-check
-import { applyFlip } from "./board.js";
+// The page's start: its panels registered in the order render() draws them,
+// each control wired to a controller action (ctrl.js), and the engine loaded.
+import { renderBoardPanel, renderOverlay, renderSupply, wireDrag } from "./board.js";
 import { renderChart } from "./chart.js";
+import { renderControls } from "./controls.js";
+import { changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, loadPuzzle, onMoveInput, openReview,
+         pickEditPiece, playBest, redo, rematch, setEngine, setLevels, setPlayer, showPuzzleSolution, step, switchHints,
+         togglePause, undo } from "./ctrl.js";
 import { checkPosition, editorText, explorePosition } from "./editor.js";
 import { listPlayers, listVariants, workerEngine } from "./engine.js";
-import { go } from "./navigate.js";
-import { renderValue } from "./panels.js";
-import { PLAYERS, clearEngine, computerMove, goTo, isComputer, onMoveInput, playMove, redo, redrawSelection, scheduleEngine, setPlayers, undo } from "./play.js";
-import { loadPuzzle, puzzleHides, renderPuzzle } from "./puzzles.js";
-import { loadLegendStack, populateVariants } from "./readings.js";
+import { renderSolutionSays, wireIntro } from "./intro.js";
+import { describeLevel, onPlayDialogClose, renderGameEnd } from "./match.js";
+import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
+import { renderPuzzle } from "./puzzles.js";
+import { loadLegendStack, populateVariants, renderRulesInPlay } from "./readings.js";
+import { addPanel } from "./registry.js";
+import { renderReview } from "./review.js";
 import { fromHash } from "./route.js";
-import { wireIntro } from "./intro.js";
+import { PLAYERS, matchHides, matchOn, puzzleHides } from "./seen.js";
 import { $, ENGINE, S, errText, setReady, status } from "./state.js";
 import { loadStats } from "./stats.js";
+
+// ---- the panels, each a function of the state, in the order render() draws them ----
+addPanel("board", renderBoardPanel);
+addPanel("board marks", renderOverlay);
+addPanel("supply", renderSupply);
+addPanel("value", renderValue);
+addPanel("legal moves", renderLegal);
+addPanel("moves played", renderPlayed);
+addPanel("principal variation", renderPv);
+addPanel("value history", renderChart);
+addPanel("puzzle", renderPuzzle);
+addPanel("statistics", function () { if ($("stats").open) loadStats(); });
+addPanel("refutation", function () { $("refutation").textContent = ""; });
+addPanel("controls", renderControls);
+addPanel("rules in play", renderRulesInPlay);
+addPanel("what the solution says", renderSolutionSays);
+addPanel("game end", renderGameEnd);
+addPanel("review", renderReview);
+addPanel("review button", function () {
+  $("review-open").disabled = !S.line.length || matchHides() || puzzleHides();
+});
 
 // ---- wiring -------------------------------------------------------------------
 window.addEventListener("error", function (e) { status("Error: " + (e.message || e), true); setReady(true); });
@@ -21,11 +50,18 @@ window.addEventListener("unhandledrejection", function (e) {
   setReady(true);
 });
 $("undo").addEventListener("click", undo);
+$("play-dialog").addEventListener("close", onPlayDialogClose);
+$("play-level").addEventListener("change", describeLevel);
+$("hints").addEventListener("click", function () { if (matchOn()) switchHints(); });
+$("rematch").addEventListener("click", rematch);
+$("game-end-review").addEventListener("click", function () { openReview(); });
+$("game-end-hide").addEventListener("click", hideGameEnd);
+$("review-open").addEventListener("click", function () { openReview(); });
 $("puzzle-new").addEventListener("click", function () {
   if (S.busy) return;
   loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push", $("puzzle-grade").value);
 });
-$("puzzle-solution").addEventListener("click", function () { S.puzzleShown = true; renderPuzzle(); if (S.data) renderValue(); });
+$("puzzle-solution").addEventListener("click", showPuzzleSolution);
 $("stats").addEventListener("toggle", function () { if ($("stats").open && S.data) loadStats(); });
 $("legend").addEventListener("toggle", function () { if ($("legend").open) loadLegendStack(); });
 $("position-input").addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); explorePosition(); } });
@@ -42,9 +78,9 @@ $("editor").addEventListener("toggle", function () {
 });
 document.querySelectorAll("#palette button[data-edit]").forEach(function (b) {
   b.addEventListener("click", function () {
-    S.edit = S.edit === b.getAttribute("data-edit") ? null : b.getAttribute("data-edit");
+    var inHand = pickEditPiece(b.getAttribute("data-edit") || "");
     document.querySelectorAll("#palette button[data-edit]").forEach(function (x) {
-      x.setAttribute("aria-pressed", x.getAttribute("data-edit") === S.edit ? "true" : "false");
+      x.setAttribute("aria-pressed", x.getAttribute("data-edit") === inHand ? "true" : "false");
     });
   });
 });
@@ -52,25 +88,21 @@ $("nav-start").addEventListener("click", function () { goTo(0); });
 $("nav-back").addEventListener("click", function () { if (S.pos > 0) goTo(S.pos - 1); });
 $("nav-forward").addEventListener("click", function () { if (S.pos < S.line.length) goTo(S.pos + 1); });
 $("nav-end").addEventListener("click", function () { goTo(S.line.length); });
-$("flip").addEventListener("click", function () { S.flipped = !S.flipped; if (S.svg) applyFlip(); });
+$("flip").addEventListener("click", flipBoard);
 $("redo").addEventListener("click", redo);
 $("play-best").addEventListener("click", function () {
-  // the engine's move for the side to move (also the engine's own turn after Undo); never a puzzle's answer
-  if (S.busy || S.thinking || !S.data || !S.data.engine_move || puzzleHides()) return;
-  playMove(S.data.engine_move);
+  // never a puzzle's answer, nor a hint in a game against the computer
+  if (!puzzleHides() && !matchHides()) playBest();
 });
 $("move-input").addEventListener("keydown", onMoveInput);
 $("variant").addEventListener("change", function () {
   var v = $("variant").value;
   if (S.busy) { $("variant").value = S.variant; return; }
-  // the game of the variant left is kept: choosing it again (or Back) returns to it
-  S.games[S.variant] = { line: S.line, pos: S.pos, start: S.start };
-  var g = S.games[v] || { line: [], pos: 0, start: null };
-  go(v, g.line, g.pos, "push", { loadPrefix: true, start: g.start });
+  changeVariant(v);
 });
 // The side pickers: a human, or a level the engine offers (listPlayers).
 export function fillPlayers(levels) {
-  setPlayers(levels);
+  setLevels(levels);
   ["white", "black"].forEach(function (c) {
     var sel = $(c + "-player");
     sel.innerHTML = "";
@@ -86,25 +118,11 @@ export function fillPlayers(levels) {
 ["white", "black"].forEach(function (c) {
   var sel = $(c + "-player");
   sel.addEventListener("change", function () {
-    S.players[c] = sel.value;
-    if (!S.busy && S.data) { renderValue(); if (isComputer(S.data.to_move)) scheduleEngine(); else clearEngine(); }
+    setPlayer(c === "white" ? "white" : "black", sel.value);
   });
 });
-$("pause").addEventListener("click", function () {
-  S.paused = !S.paused;
-  $("pause").setAttribute("aria-pressed", S.paused ? "true" : "false");
-  $("pause").textContent = S.paused ? "Resume" : "Pause";
-  if (S.data && !S.busy) { if (S.paused) { clearEngine(); status("Paused."); } else scheduleEngine(); }
-});
-$("step").addEventListener("click", function () {
-  // one move of the side to move's computer player (the engine's for a human side)
-  if (S.busy || S.thinking || !S.data || S.data.game_over || puzzleHides()) return;
-  clearEngine();
-  var d = S.data;
-  (isComputer(d.to_move) ? computerMove() : Promise.resolve(d.engine_move)).then(function (mv) {
-    if (d === S.data && !S.busy) playMove(mv);
-  }, function (e) { status("The computer player cannot move: " + errText(e), true); });
-});
+$("pause").addEventListener("click", togglePause);
+$("step").addEventListener("click", function () { if (!puzzleHides() && !matchHides()) step(); });
 document.addEventListener("keydown", function (e) {
   var target = /** @type {HTMLElement | null} */ (e.target);
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT")) return;
@@ -112,7 +130,7 @@ document.addEventListener("keydown", function (e) {
   else if (e.key === "ArrowRight") { if (S.pos < S.line.length) goTo(S.pos + 1); }
   else if (e.key === "Home") { e.preventDefault(); goTo(0); }
   else if (e.key === "End") { e.preventDefault(); goTo(S.line.length); }
-  else if (e.key === "Escape") { S.selection = null; if (S.data) redrawSelection(); }
+  else if (e.key === "Escape") clearSelection();
 });
 // The value history's words are sized for the chart's width: drawn again when
 // that width changes (the window's, or the chart shown after it was hidden).
@@ -132,7 +150,7 @@ window.addEventListener("hashchange", function () { fromHash("none"); });
 export function start() {
   var ready = ENGINE === "wasm"
     ? (status("Loading the engine\u2026", "busy"), workerEngine().then(function (e) {
-        S.engine = e;
+        setEngine(e);
         document.body.setAttribute("data-engine-thread", e.where);
       }))
     : Promise.resolve();
@@ -160,4 +178,5 @@ $("skip-moves").addEventListener("click", function () {
   h.focus();
 });
 wireIntro();
+wireDrag();
 start();

@@ -1,26 +1,24 @@
 // The value, the legal moves, the moves played and the principal variation.
 // @ts-check
-import { go } from "./navigate.js";
-import { goTo, humanPlay, isComputer, playerName } from "./play.js";
-import { plyLabel, ratedMove, resultOf, valueText } from "./results.js";
+import { go, goTo, humanPlay } from "./ctrl.js";
+import { isBlunderMove, plyLabel, ratedMove, resultOf, valueText } from "./results.js";
+import { analysisShown, gameEnd, isComputer, matchOn, playerName, sideName } from "./seen.js";
 import { $, PV_SHOWN, S, actionable, count, listAction } from "./state.js";
-import { puzzleHides } from "./puzzles.js";
 import { showRefutation } from "./why.js";
 
-export function sideName(c) { return c === "white" ? "White" : "Black"; }
-// Whether the analysis (values, results, lines) is in sight: as asked, else
-// hidden while a computer plays a side (a game) and shown when exploring.
-export function analysisShown() {
-  if (puzzleHides()) return false;
-  if (S.analysis != null) return S.analysis;
-  return !(S.players.white !== "human" || S.players.black !== "human");
-}
 export function applyAnalysis() {
   var shown = analysisShown();
   document.body.setAttribute("data-analysis", shown ? "shown" : "hidden");
   var b = $("analysis-toggle");
   b.textContent = shown ? "Hide analysis" : "Show analysis";
   b.setAttribute("aria-pressed", shown ? "true" : "false");
+  // during a game against the computer its Hints switch stands in for the analysis button
+  var playing = matchOn() && !gameEnd();
+  b.hidden = playing;
+  var h = $("hints");
+  h.hidden = !playing;
+  h.setAttribute("aria-checked", playing && S.match.hints ? "true" : "false");
+  h.textContent = playing && S.match.hints ? "Hints: on" : "Hints: off";
 }
 export function renderValue() {
   applyAnalysis();
@@ -32,6 +30,14 @@ export function renderValue() {
     tm.textContent = "Game over";
     cap.textContent = "Game over: " + d.game_over.text;
     cap.className = "over";
+  } else if (!analysisShown()) {
+    // no value anywhere: not in the panel's text, nor in its class
+    v.textContent = "";
+    v.className = "";
+    tm.textContent = sideName(d.to_move) + " to move";
+    var mover = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : matchOn() ? " (you)" : "";
+    cap.textContent = sideName(d.to_move) + " to move" + mover;
+    cap.className = "";
   } else {
     v.textContent = valueText(d.value, d.plies);
     v.className = d.value || "";
@@ -53,6 +59,7 @@ export function resSpan(r) {
 export function renderLegal() {
   var ul = $("legal-moves");
   ul.innerHTML = "";
+  if (!analysisShown()) return;  // the list rates every move: out of the page while values are hidden
   S.data.moves.forEach(function (m) {
     var r = resultOf(m);
     var li = document.createElement("li");
@@ -93,10 +100,6 @@ export function renderLegal() {
   }
 }
 
-// A move is a blunder when its result for its mover is not the value of the
-// position it was played in (that value is the best move's result).
-export function isBlunderMove(before, entry) { return !!before && !!entry && entry.result !== before.value; }
-
 export function renderPlayed() {
   var ol = $("moves-played");
   ol.innerHTML = "";
@@ -109,7 +112,7 @@ export function renderPlayed() {
     if (i >= S.pos) {
       li.classList.add("future");
       li.setAttribute("data-future", "1");
-    } else if (before && !puzzleHides()) {  // an open puzzle's tries show no result
+    } else if (before && analysisShown()) {  // an open puzzle's tries, a game against the computer: no result
       var entry = ratedMove(before, mv);
       if (entry) {
         var r = resultOf(entry);
@@ -140,6 +143,7 @@ export function renderPlayed() {
 export function renderPv() {
   var box = $("pv"), d = S.data;
   box.innerHTML = "";
+  if (!analysisShown()) return;
   var line = d.pv || [], end = d.pv_end;
   if (!line.length) box.appendChild(document.createTextNode("(no moves) "));
   var shown = line.slice(0, PV_SHOWN);

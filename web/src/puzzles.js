@@ -1,10 +1,9 @@
 // @ts-check
-import { apiJson } from "./engine.js";
-import { go } from "./navigate.js";
-import { applyAnalysis, sideName } from "./panels.js";
-import { goTo } from "./play.js";
+import { goTo } from "./ctrl.js";
+import { applyAnalysis } from "./panels.js";
 import { ratedMove, valueText } from "./results.js";
-import { $, S, count, errText, setReady, status } from "./state.js";
+import { sideName } from "./seen.js";
+import { $, S, count } from "./state.js";
 
 // ---- puzzles: exactly one move keeps the value (the API finds them in the table) ----
 var SOLVED_KEY = "fano-puzzles-solved";
@@ -33,31 +32,7 @@ export function solvedByGrade() {
   return n;
 }
 
-// Whether an open puzzle hides the values, the moves' results, the lines and
-// "why?": until it is solved or its solution shown.
-export function puzzleHides() {
-  var p = S.puzzle;
-  if (!p || S.start !== p.position || S.puzzleShown) return false;
-  return !(S.pos >= 1 && S.line[0] === p.solution);
-}
 
-// grade: "easy", "medium" or "hard" (a puzzle of that grade), else any; note: said once shown.
-export function loadPuzzle(seed, line, at, how, grade, note) {
-  /** @type {Record<string, string>} */
-  var q = { seed: String(seed) };
-  if (grade) q.grade = grade;
-  return apiJson("/api/v2/" + encodeURIComponent(S.variant) + "/puzzle", q).then(function (p) {
-    p.asked = grade || "";
-    $("puzzle-grade").value = p.asked;  // a link's grade is the chooser's
-    S.puzzle = p;
-    S.puzzleShown = false;
-    // a puzzle is solved, not played against the computer: both sides are the player's
-    // (the players chosen before, kept until New game brings them back)
-    if (!S.playersBeforePuzzle) S.playersBeforePuzzle = { white: S.players.white, black: S.players.black };
-    ["white", "black"].forEach(function (c) { S.players[c] = "human"; $(c + "-player").value = "human"; });
-    return go(S.variant, line || [], at || 0, how || "push", { start: p.position, loadPrefix: true, note: note || null });
-  }, function (e) { status("No puzzle: " + errText(e), true); setReady(true); return false; });
-}
 export function renderPuzzle() {
   applyAnalysis();
   var box = $("puzzle-info"), p = S.puzzle;

@@ -1,7 +1,7 @@
 // The reading picker and the rules text, from GET /api/v2/rules.
 // @ts-check
 import { markTops } from "./board.js";
-import { apiText } from "./engine.js";
+import { boardSvg } from "./api.js";
 import { $, S } from "./state.js";
 
 // The named variants, then (static mode) the other readings of the rules:
@@ -47,7 +47,7 @@ export function renderRulesInPlay() {
 export function loadLegendStack() {
   var box = $("legend-stack");
   if (box.childNodes.length) return Promise.resolve();
-  return apiText("/api/v2/standard/svg", { moves: "C1,t1" }).then(function (text) {
+  return boardSvg("standard", ["C1", "t1"], null).then(function (text) {
     if (box.childNodes.length) return;
     /** @type {Element} */
     var svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;

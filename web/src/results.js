@@ -25,3 +25,7 @@ export function ratedMove(answer, move) {
 }
 // Plies are numbered from the start of the game: ply N is the Nth move played.
 export function plyLabel(n) { return n + "."; }
+
+// A move is a blunder when its result for its mover is not the value of the
+// position it was played in (that value is the best move's result).
+export function isBlunderMove(before, entry) { return !!before && !!entry && entry.result !== before.value; }

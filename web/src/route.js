@@ -1,8 +1,7 @@
 // The URL to the game: a link, Back and Forward.
 // @ts-check
 import { ensureSolved } from "./engine.js";
-import { go } from "./navigate.js";
-import { loadPuzzle } from "./puzzles.js";
+import { fromLink, go, keepGame, loadPuzzle } from "./ctrl.js";
 import { S } from "./state.js";
 import { parseHash } from "./url.js";
 
@@ -16,18 +15,18 @@ export function fromHash(how) {
       (S.variants.length <= 6 ? S.variants.join(", ") : "see the variant list") + "): showing " + S.variants[0] +
       (h.line.length ? " from the start, without the link's moves" : "") + "." });
   }
-  S.seed = h.seed;
+  fromLink("", h.seed);
   if (h.puzzle != null && (!S.puzzle || S.puzzle.seed !== h.puzzle || S.puzzle.asked !== h.grade ||
                             S.variant !== h.variant)) {
     // a puzzle link: the puzzle's position (asked of the API) is the game's start
     return ensureSolved(h.variant).then(function () {
-      S.variant = h.variant;
+      fromLink(h.variant, h.seed);
       return loadPuzzle(h.puzzle, h.line, h.at, how || "none", h.grade, skipped);
     });
   }
   if (S.data && h.variant === S.variant && h.line.join(",") === S.line.join(",") && h.at === S.pos &&
       h.start === S.start) return Promise.resolve();
-  if (S.variant && S.variant !== h.variant) S.games[S.variant] = { line: S.line, pos: S.pos, start: S.start };
+  if (S.variant && S.variant !== h.variant) keepGame();
   return go(h.variant, h.line, h.at, how || "none", { loadPrefix: true, start: h.start, note: skipped })
     .then(function (ok) {
       // a link the engine refuses (its position, its reading): said, and the empty board shown

@@ -4,7 +4,11 @@
 export var SVGNS = "http://www.w3.org/2000/svg";
 export var ENGINE = (/** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="fano-engine"]')) || { content: "" }).content || "http";
 export var PV_SHOWN = 40;       // plies of a principal variation shown before "continues"
-export var ENGINE_DELAY = 700;  // ms the engine "thinks" before its move is played
+// ms the engine "thinks" before its move is played (?delay=N sets it: the tests and the bench)
+export var ENGINE_DELAY = (function () {
+  var m = /[?&]delay=(\d{1,5})\b/.exec(location.search);
+  return m ? +m[1] : 700;
+})();
 /**
  * @typedef {import("./types").PositionAnswer} PositionAnswer
  * @typedef {import("./types").Reading} Reading
@@ -27,7 +31,10 @@ export var S = {
   edit: null,        // the editor's piece for a click on a space ("C", "T", "c", "t", "-": take off)
   editToken: 0,
   // a new visitor plays White against the computer at a friendly level (both one click to change)
-  players: { white: "human", black: "perfect:0.5" },
+  // both sides the player's (exploring, the values in sight); "Play the computer" starts a game
+  players: { white: "human", black: "human" },
+  match: null,       // the game against the computer (match.js), or null
+  review: null,      // the review of the game shown (review.js), or null
   /** the players before a puzzle made both sides the player's, for New game */
   playersBeforePuzzle: null,
   analysis: null,    // the analysis panels: true shown, false hidden, null: hidden while a computer plays
@@ -35,7 +42,7 @@ export var S = {
   games: {},         // variant -> {line, pos}: a game kept when the variant changes
   cache: new Map(),
   engine: null,      // the WebAssembly engine (static mode): {where, call}
-  stats: { solve: {}, firstAnalysed: null, engineLoaded: null, shows: [] }  // read by bench/static-explorer.py
+  stats: { solve: {}, firstAnalysed: null, engineLoaded: null, shows: [], replies: [] }  // read by bench/static-explorer.py
 };
 window.fanoStats = S.stats;
 /** The element with this id (any: each caller knows its element's kind). @type {(id: string) => any} */
@@ -82,11 +89,23 @@ export function spaceLabel(space) {
 export function setReady(v) { document.body.setAttribute("data-ready", v ? "1" : "0"); }
 export function status(msg, kind) {  // kind: undefined | "error" | "busy"
   var el = $("status");
-  el.textContent = msg || "";
+  el.textContent = cutLong(msg || "");
   el.className = kind === true ? "error" : (kind || "");
 }
 // A count as the page shows it, with thousands separators ("1,639,939"): the
 // one format of every number of things on the page.
 /** @param {number} n @returns {string} */
 export function count(n) { return Number(n).toLocaleString("en"); }
+// A message with every fragment longer than 80 characters (a link's part, a
+// move list the engine echoes) cut there with an ellipsis.
+/** @param {string} msg @returns {string} */
+export function cutLong(msg) {
+  return msg.replace(/\S{81,}/g, function (w) { return trimmed(w); });
+}
+// A fragment of text (a link's part, an engine's echo of it) cut for a message.
+/** @param {string} s @param {number} [n] @returns {string} */
+export function trimmed(s, n) {
+  n = n || 80;
+  return s.length > n ? s.slice(0, n) + "\u2026" : s;
+}
 export function errText(e) { return e && e.message ? e.message : String(e); }

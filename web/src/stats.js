@@ -1,6 +1,6 @@
 // @ts-check
-import { apiJson } from "./engine.js";
-import { go } from "./navigate.js";
+import { stats } from "./api.js";
+import { go } from "./ctrl.js";
 import { valueText } from "./results.js";
 import { $, S, count, errText } from "./state.js";
 
@@ -9,7 +9,7 @@ export function loadStats() {
   var body = $("stats-body"), variant = S.variant;
   if (body.getAttribute("data-variant") === variant) return;
   body.textContent = "Counting\u2026";
-  apiJson("/api/v2/" + encodeURIComponent(variant) + "/stats", {}).then(function (st) {
+  stats(variant).then(function (st) {
     if (variant !== S.variant) return;
     body.innerHTML = "";
     body.setAttribute("data-variant", variant);
@@ -28,7 +28,7 @@ export function loadStats() {
     var tb = document.createElement("tbody");
     st.by_plies.forEach(function (r) {
       var tr = document.createElement("tr");
-      tr.setAttribute("data-plies", r.plies);
+      tr.setAttribute("data-plies", String(r.plies));
       [r.plies, r.win, r.loss].forEach(function (x) { var td = document.createElement("td"); td.textContent = count(x); tr.appendChild(td); });
       tb.appendChild(tr);
     });

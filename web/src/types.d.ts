@@ -81,10 +81,97 @@ export interface PositionAnswer {
   history_note: string | null;
   supply: Record<"white" | "black", { circle: number; triangle: number }>;
 }
-/** GET /api/v2/players: a level a person may choose an opponent from. */
+/** GET /api/v2/players: a level a person may choose an opponent from (strongest first).
+ *  rating, interval and description come with the measured levels. */
 export interface PlayerLevel {
   name: string;
   label: string;
+  rating?: number;
+  interval?: [number, number];
+  description?: string;
+}
+/** GET /api/v2/players: a list (the measured levels) or {players: [...]} (before them). */
+export type PlayersAnswer = PlayerLevel[] | { players: PlayerLevel[] };
+/** GET /api/v2/{variant}/player?player=NAME&seed=S&moves=...: the player's move. */
+export interface PlayerMoveAnswer {
+  move: string;
+}
+/** GET /api/v2/{variant}/puzzle?seed=S[&grade=G]: one move alone keeps the value. */
+export interface PuzzleAnswer {
+  variant: string;
+  seed: number;
+  position: string;
+  to_move: "white" | "black";
+  value: Value;
+  plies: number | null;
+  moves: number;
+  tempting: number;
+  trap_plies: number;
+  difficulty: "easy" | "medium" | "hard";
+  solution: string;
+  /** the page's own: the grade asked for ("" any) */
+  asked?: string;
+}
+/** GET /api/v2/{variant}/stats: the reachable positions by value and plies. */
+export interface StatsAnswer {
+  classes: number;
+  positions: { reachable: number; win: number; draw: number; loss: number };
+  by_plies: { plies: number; win: number; loss: number }[];
+  longest_wins: { position: string; value: Value; plies: number | null; line: string[] }[];
+}
+/** A mover's value (before) or a move's result (after) in a review. */
+export interface ReviewValue {
+  result: Value;
+  plies: number | null;
+}
+/** One move of a reviewed game. */
+export interface ReviewPly {
+  ply: number;
+  mover: "white" | "black";
+  move: string;
+  position: string;
+  before: ReviewValue;
+  after: ReviewValue;
+  mistake: boolean;
+  decisive: boolean;
+  /** the moves that keep `before`, best first; null unless a mistake */
+  best: string[] | null;
+  /** the principal variation after the move played; null unless a mistake */
+  refutation: string[] | null;
+  text: string | null;
+}
+/** GET /api/v2/{variant}/review?moves=...[&position=P]: each side's mistakes. */
+export interface ReviewAnswer {
+  variant: string;
+  start: string;
+  moves_played: string[];
+  end: { over: boolean; text: string; winner: "white" | "black" | null };
+  mistakes: { white: number; black: number };
+  first_decisive: number | null;
+  plies: ReviewPly[];
+}
+/** The answer of fano_solve (the static app's in-page solve). */
+export interface SolveAnswer {
+  error?: string;
+  seconds: number;
+  classes: number;
+  stages: unknown;
+  memory_bytes: number;
+}
+
+export type Colour = "white" | "black";
+/** The game against the computer in play (the page's own state). */
+export interface Match {
+  /** the player's side */
+  human: Colour;
+  /** the computer's level: a name of GET /api/v2/players */
+  level: string;
+  /** values shown in this game (the Hints switch) */
+  hints: boolean;
+  /** Hints were on at some time in this game (the review says so) */
+  hintsUsed: boolean;
+  start: string | null;
+  variant: string;
 }
 
 /** The engine in WebAssembly: the C functions by name, each answering JSON text. */

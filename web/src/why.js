@@ -1,7 +1,7 @@
 // @ts-check
 import { getPos } from "./engine.js";
-import { sideName } from "./panels.js";
 import { plyLabel, valueText } from "./results.js";
+import { sideName } from "./seen.js";
 import { $, PV_SHOWN, S, count, errText } from "./state.js";
 
 // ---- "why does this lose?": the best line after a move ------------------------

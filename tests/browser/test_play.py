@@ -1,0 +1,352 @@
+"""A game against the computer, as a person plays it, in headless Chromium:
+the dialog (side and level, remembered; a game in progress not discarded
+without asking), no value anywhere while the game is on with hints off (the
+DOM's text, its aria labels and titles, the title), the Hints switch, the
+result and its reason on the board at the end (also at 390x844), Rematch
+with the colours swapped, the keyboard's place back on the board after the
+computer's move, and the review of the game against a move-by-move
+`fano query --json` walk. Every value is compared with the native engine's.
+
+Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytest -q tests/browser/test_play.py
+(the fixtures and helpers are test_static.py's).
+"""
+import os
+import random
+import time
+
+import pytest
+
+import test_static as base
+from test_page import axe_violations
+from test_static import (app, artifacts, driver, no_console_errors, serve_url, static_url,  # noqa: F401
+                         tables, web_dir)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+native, at, wait, ready = base.native, base.at, base.wait, base.ready
+
+# Text that states a value or a move's result (the engine's words and the page's signs).
+VALUE_JS = r"""
+var pattern = /\b(win|loss|lose|loses|wins) in \d+|\bdraw\b|\bdrawn\b|best: |[+\u2212=] ?(win|loss|draw)\b|\b(keeps|throws|gives) the (win|draw)/i;
+// the static words of the page: the rules, the legend (its examples), the statistics' heading
+var skip = ['legend', 'how', 'stats', 'play-dialog', 'intro-title'];
+var out = [];
+var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+var n;
+while ((n = walker.nextNode())) {
+  var p = n.parentElement, skipped = false;
+  for (var e = p; e; e = e.parentElement) {
+    if (skip.indexOf(e.id) >= 0 || e.tagName === 'SCRIPT' || e.tagName === 'STYLE') { skipped = true; break; }
+  }
+  if (!skipped && pattern.test(n.textContent)) out.push('text in ' + (p.id || p.className || p.tagName) + ': ' + n.textContent.trim().slice(0, 80));
+}
+document.querySelectorAll('[aria-label], [title], [data-result], [data-value]').forEach(function (e) {
+  if (e.closest('#legend, #how, #stats, #play-dialog')) return;
+  if (e.hasAttribute('data-result') && e.id !== 'puzzle-info') out.push('data-result on ' + (e.id || e.className.baseVal || e.className));
+  if (e.hasAttribute('data-value')) out.push('data-value on ' + (e.id || e.className.baseVal || e.className));
+  var t = (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || '');
+  if (pattern.test(t)) out.push('named: ' + t.trim().slice(0, 80));
+});
+document.querySelectorAll('#board svg title').forEach(function (t) {
+  if (pattern.test(t.textContent)) out.push('svg title: ' + t.textContent);
+});
+if (pattern.test(document.title)) out.push('title: ' + document.title);
+['value'].forEach(function (id) { if (document.getElementById(id).textContent.trim()) out.push('#' + id + ' says ' + document.getElementById(id).textContent); });
+return out;"""
+
+
+def values_shown(drv):
+    return drv.execute_script(VALUE_JS)
+
+
+def open_fresh(drv, url, fragment=""):
+    """The page as a new visitor meets it (no choice remembered), the computer replying at once."""
+    drv.get("about:blank")
+    drv.get(url + "?delay=0" + fragment)
+    wait(drv, ready)
+    drv.execute_script("localStorage.clear();")
+
+
+def choose(drv, side, level):
+    """Play the computer: the dialog, its side and level chosen, Play."""
+    drv.find_element(By.ID, "play-computer").click()
+    wait(drv, lambda d: d.find_element(By.ID, "play-dialog").get_attribute("open") is not None)
+    drv.find_element(By.ID, "play-side-" + side).click()
+    Select(drv.find_element(By.ID, "play-level")).select_by_value(level)
+    drv.find_element(By.ID, "play-start").click()
+    wait(drv, lambda d: ready(d) and d.find_element(By.ID, "play-dialog").get_attribute("open") is None)
+
+
+def levels(drv):
+    return drv.execute_script("return Array.from(document.querySelectorAll('#black-player option'))"
+                              ".map(function (o) { return o.value; }).filter(function (v) { return v !== 'human'; });")
+
+
+def human_side(drv):
+    return "white" if drv.find_element(By.ID, "white-player").get_attribute("value") == "human" else "black"
+
+
+def wait_my_turn(drv, tables, human):
+    """Until the game is over or the player is to move (the computer's reply shown); the native position."""
+    def settled(d):
+        if not ready(d) or d.execute_script("return document.body.hasAttribute('data-thinking');"):
+            return False
+        ref = native(tables, "standard", at(d)[0])
+        return ref if (ref["game_over"] or ref["to_move"] == human) else False
+    end = time.time() + 60
+    while time.time() < end:
+        ref = settled(drv)
+        if ref:
+            return ref
+        time.sleep(0.05)
+    raise AssertionError("the computer did not reply")
+
+
+def play_out(drv, tables, human, rng, check_values=True, max_moves=120, fresh=True):
+    """Plays the player's side by clicking (a seeded choice among the legal
+    moves, the engine's move half of the time), the computer replying, until
+    the game ends; at each turn no value shows. fresh: the game has just
+    begun (the computer's first move, if any, came after the dialog). Returns the moves."""
+    for turn in range(max_moves):
+        ref = wait_my_turn(drv, tables, human)
+        if ref["game_over"]:
+            return at(drv)[0]
+        if check_values:
+            assert values_shown(drv) == [], at(drv)[0]
+        moves = at(drv)[0]
+        if moves and (turn > 0 or fresh):  # the computer moved last: the keyboard's place is back on the board
+            assert drv.execute_script("var a = document.activeElement;"
+                                      " return !!a && a.classList && a.classList.contains('hit');"), moves
+        legal = [m["move"] for m in ref["moves"]]
+        mv = ref["engine_move"] if rng.random() < 0.5 else rng.choice(legal)
+        base.click_move(drv, mv, human)
+        wait(drv, lambda d: len(at(d)[0]) > len(moves))
+        assert at(drv)[0][len(moves)] == mv
+    raise AssertionError("no end within %d of the player's moves" % max_moves)
+
+
+def assert_end_on_board(drv, tables, moves, human):
+    """The result and its reason, in the engine's words, inside the board's rectangle and in view."""
+    ref = native(tables, "standard", moves)
+    over = ref["game_over"]
+    wait(drv, lambda d: d.find_element(By.ID, "game-end").is_displayed())
+    result = drv.find_element(By.ID, "game-end-result").text
+    reason = drv.find_element(By.ID, "game-end-reason").text
+    loser = over["loser"]
+    expected = "Draw" if loser is None else ("You win" if loser != human else "The computer wins")
+    assert result == expected, (result, over)
+    assert reason == over["text"] + ".", (reason, over)
+    inside = drv.execute_script("""
+      var b = document.getElementById('board').getBoundingClientRect(),
+          e = document.getElementById('game-end').getBoundingClientRect();
+      return e.left >= b.left - 1 && e.right <= b.right + 1 && e.top >= b.top - 1 && e.bottom <= b.bottom + 1;""")
+    assert inside, "the result is not on the board"
+
+
+def better(a, b):
+    """Whether value a (result, plies) is better for its player than b: win > draw > loss,
+    a faster win, a slower loss."""
+    rank = {"loss": 0, "draw": 1, "win": 2}
+    if rank[a[0]] != rank[b[0]]:
+        return rank[a[0]] > rank[b[0]]
+    if a[0] == "win":
+        return a[1] < b[1]
+    if a[0] == "loss":
+        return a[1] > b[1]
+    return False
+
+
+def native_review(tables, moves):
+    """Each ply's mover value before and result after, the mistakes and the
+    first decisive one, from `fano query --json` of each prefix."""
+    plies = []
+    for i, mv in enumerate(moves):
+        before = native(tables, "standard", moves[:i])
+        rated = [m for m in before["moves"] if m["move"] == mv][0]
+        b, a = (before["value"], before["plies"]), (rated["result"], rated["plies"])
+        after = native(tables, "standard", moves[:i + 1])
+        plies.append({"ply": i + 1, "mover": before["to_move"], "before": b, "after": a,
+                      "mistake": better(b, a), "decisive": better(b, a) and b[0] != a[0],
+                      "engine": before["engine_move"],
+                      "keeping": [m["move"] for m in before["moves"] if (m["result"], m["plies"]) == b],
+                      "pv_after": [] if after["game_over"] else after["pv"][:40]})
+    return plies
+
+
+def page_review(drv):
+    return drv.execute_script("""
+      return Array.from(document.querySelectorAll('#review-body li[data-ply]')).map(function (li) {
+        return {ply: +li.getAttribute('data-ply'), move: li.getAttribute('data-move'),
+                decisive: li.hasAttribute('data-decisive'), text: li.textContent,
+                side: li.closest('ol').getAttribute('data-side'),
+                best: li.querySelector('.review-best').getAttribute('data-best'),
+                refutation: li.querySelector('.review-refutation').getAttribute('data-refutation')}; });""")
+
+
+def wait_review(drv):
+    """Until the review is shown; skips when the engine has no review route (404)."""
+    wait(drv, lambda d: d.find_element(By.ID, "review-body").get_attribute("data-state") in
+         ("shown", "unavailable", "error"))
+    state = drv.find_element(By.ID, "review-body").get_attribute("data-state")
+    if state == "unavailable":
+        drv.get_log("browser")  # the 404 over HTTP is the answer that says so, not a fault
+        pytest.skip("the engine answers 404 for /api/v2/{variant}/review (the review route is not built in)")
+    assert state == "shown", drv.find_element(By.ID, "review-body").text
+
+
+def assert_review_equals_native(drv, tables, moves):
+    ref = native_review(tables, moves)
+    shown = page_review(drv)
+    mistakes = [p for p in ref if p["mistake"]]
+    assert [(s["ply"], s["move"], s["side"]) for s in shown] == \
+           [(p["ply"], moves[p["ply"] - 1], p["mover"]) for p in mistakes], (shown, mistakes)
+    decisive = [p["ply"] for p in ref if p["decisive"]][:1]
+    assert [s["ply"] for s in shown if s["decisive"]] == decisive
+    for s in shown:
+        p = ref[s["ply"] - 1]
+        best = s["best"].split(",")
+        assert best[0] == p["engine"] and sorted(best) == sorted(p["keeping"]), (s, p)
+        assert s["refutation"] == ",".join(p["pv_after"]), (s, p)
+    # a jump to the first mistake: the position it was played in
+    if shown:
+        first = shown[0]
+        drv.find_element(By.CSS_SELECTOR, '#review-body li[data-ply="%d"] .review-jump' % first["ply"]).click()
+        wait(drv, lambda d: ready(d) and len(at(d)[0]) == first["ply"] - 1)
+        assert at(drv)[1] == moves  # the game's moves are kept after the jump
+
+
+def test_a_whole_game_against_each_level_shows_no_value_until_its_end(driver, static_url, tables, artifacts):
+    """For each level the page offers, a whole game played by clicking (the
+    last at 390x844), the player's side alternating: no value anywhere while
+    it is on; the keyboard's place back on the board after each reply; the
+    result and its reason on the board at the end (`fano query`'s game_over),
+    and the values in sight again."""
+    open_fresh(driver, static_url)
+    offered = levels(driver)
+    assert offered, "no level offered"
+    rng = random.Random(53)
+    for i, level in enumerate(offered):
+        phone = i == len(offered) - 1
+        if phone:
+            driver.set_window_size(390, 844)
+        try:
+            open_fresh(driver, static_url)
+            side = "white" if i % 2 == 0 else "black"
+            choose(driver, side, level)
+            assert human_side(driver) == side
+            moves = play_out(driver, tables, side, rng)
+            assert_end_on_board(driver, tables, moves, side)
+            if phone:
+                driver.execute_script("document.getElementById('board').scrollIntoView({block: 'start'});")
+                assert driver.find_element(By.ID, "game-end-result").is_displayed()
+                driver.save_screenshot(os.path.join(artifacts, "play-end-390.png"))
+            # the game over, its values are in sight again
+            assert driver.find_element(By.ID, "value").text
+            PLAYED.append(moves)
+        finally:
+            driver.set_window_size(1280, 900)
+
+
+# The games played against the levels (the review's test reviews the longest).
+PLAYED = []
+
+
+def test_the_review_of_a_game_equals_a_fano_query_walk(driver, static_url, tables):
+    """The review of a game played against the computer (loaded from its link,
+    "Review this game"): each side's mistakes, the first decisive one, the moves
+    that keep the value and the refutation, equal to a move-by-move
+    `fano query --json` walk; "Go to ply N" shows the position it was played in.
+    Skipped only while the engine answers 404 for the review route."""
+    if not PLAYED:
+        pytest.skip("no game played (the game test did not run)")
+    moves = max(PLAYED, key=len)
+    open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    driver.find_element(By.ID, "review-open").click()
+    wait_review(driver)
+    assert_review_equals_native(driver, tables, moves)
+
+
+def test_the_dialog_remembers_and_asks_before_discarding(driver, static_url):
+    """Side and level are remembered; with a game in progress the dialog says it
+    will be discarded, and Cancel keeps the game."""
+    open_fresh(driver, static_url)
+    offered = levels(driver)
+    choose(driver, "black", offered[0])
+    wait(driver, lambda d: ready(d) and len(at(d)[0]) == 1)  # the computer, White, moved first
+    assert human_side(driver) == "black"
+    driver.find_element(By.ID, "play-computer").click()
+    assert driver.find_element(By.ID, "play-side-black").is_selected()
+    assert Select(driver.find_element(By.ID, "play-level")).first_selected_option.get_attribute("value") == offered[0]
+    assert driver.find_element(By.ID, "play-discard").is_displayed()
+    assert "discarded" in driver.find_element(By.ID, "play-discard").text
+    driver.find_element(By.ID, "play-cancel").click()
+    wait(driver, lambda d: d.find_element(By.ID, "play-dialog").get_attribute("open") is None)
+    assert len(at(driver)[0]) == 1
+    driver.get("about:blank")
+    driver.get(static_url + "?delay=0")
+    wait(driver, ready)
+    driver.find_element(By.ID, "play-computer").click()
+    assert driver.find_element(By.ID, "play-side-black").is_selected()
+    assert Select(driver.find_element(By.ID, "play-level")).first_selected_option.get_attribute("value") == offered[0]
+    assert not driver.find_element(By.ID, "play-discard").is_displayed()
+    driver.find_element(By.ID, "play-cancel").click()
+
+
+def test_hints_show_the_values_for_that_game_and_rematch_swaps_colours(driver, static_url, tables):
+    """Hints on: the value equals `fano query`'s; off again: none shows. Rematch
+    after the end: the same level, the player's colour swapped, hints off."""
+    open_fresh(driver, static_url)
+    level = levels(driver)[-1]
+    choose(driver, "white", level)
+    assert values_shown(driver) == []
+    driver.find_element(By.ID, "hints").click()
+    wait(driver, lambda d: d.find_element(By.ID, "hints").get_attribute("aria-checked") == "true")
+    ref = native(tables, "standard", at(driver)[0])
+    assert driver.find_element(By.ID, "value").text.endswith(base.value_text(ref["value"], ref["plies"]))
+    base.click_move(driver, ref["engine_move"], "white")
+    ref = wait_my_turn(driver, tables, "white")
+    assert driver.find_element(By.ID, "value").text.endswith(base.value_text(ref["value"], ref["plies"]))
+    driver.find_element(By.ID, "hints").click()
+    wait(driver, lambda d: d.find_element(By.ID, "hints").get_attribute("aria-checked") == "false")
+    assert values_shown(driver) == []
+    moves = play_out(driver, tables, "white", random.Random(3), check_values=False, fresh=False)
+    assert_end_on_board(driver, tables, moves, "white")
+    assert driver.find_element(By.ID, "rematch").is_displayed()
+    driver.find_element(By.ID, "rematch").click()
+    wait(driver, lambda d: ready(d) and human_side(d) == "black" and len(at(d)[0]) >= 1)
+    assert driver.find_element(By.ID, "white-player").get_attribute("value") == level
+    assert driver.find_element(By.ID, "hints").get_attribute("aria-checked") == "false"
+    wait_my_turn(driver, tables, "black")
+    assert values_shown(driver) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_violation_in_the_dialog_the_game_and_its_end(driver, static_url, tables, scheme):
+    """axe-core's WCAG 2.2 AA rules on the dialog, a game with hints off, its end
+    on the board and the review, light and dark."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    try:
+        open_fresh(driver, static_url)
+        driver.find_element(By.ID, "play-computer").click()
+        time.sleep(0.3)
+        assert axe_violations(driver, wcag22=True) == [], (scheme, "dialog")
+        driver.find_element(By.ID, "play-side-white").click()
+        Select(driver.find_element(By.ID, "play-level")).select_by_index(len(levels(driver)) - 1)
+        driver.find_element(By.ID, "play-start").click()
+        wait(driver, ready)
+        time.sleep(0.3)
+        assert axe_violations(driver, wcag22=True) == [], (scheme, "a game")
+        play_out(driver, tables, "white", random.Random(11), check_values=False)
+        wait(driver, lambda d: d.find_element(By.ID, "game-end").is_displayed())
+        time.sleep(0.3)
+        assert axe_violations(driver, wcag22=True) == [], (scheme, "the end")
+        driver.find_element(By.ID, "game-end-review").click()
+        wait(driver, lambda d: d.find_element(By.ID, "review-body").get_attribute("data-state") != "loading")
+        if driver.find_element(By.ID, "review-body").get_attribute("data-state") == "unavailable":
+            driver.get_log("browser")  # over HTTP the 404 that says there is no review route
+        time.sleep(0.3)
+        assert axe_violations(driver, wcag22=True) == [], (scheme, "the review")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
