@@ -801,6 +801,44 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
       }
 }
 
+// The ranking's sort of large games by buckets against std::sort: keys
+// distinct above low_bit (the ranking's are: the class number, then the id)
+// come out in the same order as from radix_sorted, on one and two threads,
+// for keys spread evenly, keys crowded into a few top digits (buckets of
+// unequal size, one of them most of the keys) and keys that differ only in
+// their low bits; the segmented source is emptied.
+TEST(SolverRadixSort, BucketSortMatchesSortForDistinctKeys) {
+  std::mt19937_64 rng(20261207);
+  for (const std::size_t n : {2, 1000, 300000, 1500000})
+    for (const int spread : {0, 1, 2}) {
+      const int low_bit = 25;
+      std::vector<std::uint64_t> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        // Distinct class numbers: spread over 39 bits, crowded into 7 top
+        // digits, or in the low 21 bits only; the id below them.
+        std::uint64_t number = (i * 0x9E3779B97Full) & ((1ull << 39) - 1);
+        if (spread == 1) number = (i % 7) << 33 | i / 7;
+        if (spread == 2) number = i;
+        keys[i] = number << low_bit | (rng() & ((1ull << low_bit) - 1));
+      }
+      std::shuffle(keys.begin(), keys.end(), rng);
+      std::vector<std::uint64_t> want = keys;
+      std::sort(want.begin(), want.end());
+      const int high = std::max(low_bit + 1, int(std::bit_width(want.back())));
+      for (const int threads : {1, 2}) {
+        detail::CodeArray segmented;
+        segmented.resize(n);
+        for (std::size_t i = 0; i < n; ++i) segmented[i] = keys[i];
+        UninitVector<std::uint64_t> sorted;
+        tbb::task_arena(threads).execute(
+            [&] { sorted = detail::bucket_sorted(segmented, low_bit, high); });
+        EXPECT_TRUE(std::equal(sorted.begin(), sorted.end(), want.begin(), want.end()))
+            << n << " keys, spread " << spread << ", " << threads << " thread(s)";
+        EXPECT_EQ(segmented.size(), 0u);
+      }
+    }
+}
+
 // The successor lists' segmented array: entries keep their values across
 // segment boundaries while it grows, and for_each_stretch hands out exactly
 // [first, end) in order.

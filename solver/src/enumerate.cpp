@@ -60,6 +60,10 @@ constexpr std::size_t kRound = std::size_t(1) << 18;
 // the top bit of a table value, so ids must stay below 2^26, 67 M classes
 // (checked as each layer is numbered; the largest game here has 20.8 M).
 constexpr std::uint32_t kNew = std::uint32_t(1) << (CodeTable::kValueBits - 1);
+// Above this many classes the ranking sorts by buckets (bucket_sorted): its
+// blocks are given back to the system only by a large arena, and below it
+// the two arrays of radix_sorted are a few megabytes.
+constexpr std::size_t kBucketSortFrom = std::size_t(1) << 20;
 
 // One per thread, kept across layers so that its buffers grow instead of being
 // allocated (and faulted in) again for every layer; it holds the layer being
@@ -322,7 +326,12 @@ void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_del
   });
   const int high_bit = int(std::bit_width(any_number.load())) + kIdBits;
   if (high_bit > 64) throw std::length_error("too many classes to rank");
-  UninitVector<std::uint64_t> keys = radix_sorted(codes, kIdBits, high_bit);
+  // Large games sort by buckets, holding one array of the keys rather than
+  // two (the ranking runs beside the levels, the largest solves' peak:
+  // results/solve-memory.md); the keys are distinct (the id is in them), so
+  // both sorts give the same order.
+  UninitVector<std::uint64_t> keys = n > kBucketSortFrom ? bucket_sorted(codes, kIdBits, high_bit)
+                                                         : radix_sorted(codes, kIdBits, high_bit);
   // The sorted class numbers are the codes section's input: its deltas are
   // taken here, and the table writer never numbers the classes again.
   if (with_deltas)

@@ -122,4 +122,128 @@ UninitVector<std::uint64_t> radix_sorted(Keys& keys, int low_bit, int high_bit =
   return sorted;
 }
 
+// Sorts a[0, n) ascending by the bits [low_bit, high_bit) of its keys, in
+// place, on one thread, with tmp (n entries) between the passes: 11-bit
+// digits, a pass skipped where every key has the same digit.
+inline void radix_sort_in_place(std::uint64_t* a, std::uint64_t* tmp, std::size_t n, int low_bit,
+                                int high_bit) {
+  constexpr int kDigitBits = 11;
+  constexpr std::size_t kDigits = std::size_t(1) << kDigitBits;
+  std::array<std::uint32_t, kDigits> count;
+  std::uint64_t* from = a;
+  std::uint64_t* to = tmp;
+  for (int shift = low_bit; shift < high_bit; shift += kDigitBits) {
+    const int bits = std::min(kDigitBits, high_bit - shift);
+    const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+    count.fill(0);
+    for (std::size_t i = 0; i < n; ++i) ++count[(from[i] >> shift) & mask];
+    if (count[(from[0] >> shift) & mask] == n) continue;  // one digit: in order already
+    std::uint32_t at = 0;
+    for (std::size_t d = 0; d <= mask; ++d) {
+      const std::uint32_t here = count[d];
+      count[d] = at;
+      at += here;
+    }
+    for (std::size_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & mask]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != a) std::copy_n(from, n, a);
+}
+
+// The same order as radix_sorted for keys that are distinct in the bits
+// [low_bit, high_bit) (any sort gives it then), for large arrays: at most
+// one array of the keys and a few blocks are alive at once, where the
+// passes of radix_sorted hold two (16 bytes a key; the ranking's was the
+// largest moment of the largest solves: results/solve-memory.md).
+//
+// A count of the keys' top 16 bits splits them into buckets of nearly equal
+// size (consecutive digits); one pass moves the keys into blocks of their
+// bucket, one thread's blocks apart from another's, freeing each segment of
+// `keys` once read; then each bucket's blocks are copied into its place in
+// the result, freed as they are read, and the bucket is sorted there. The
+// blocks are 64 KiB, the smallest a large arena gives back to the system at
+// once (buffer.cpp), so the result's pages replace theirs.
+inline UninitVector<std::uint64_t> bucket_sorted(CodeArray& keys, int low_bit, int high_bit) {
+  constexpr int kTopBits = 16;
+  constexpr std::size_t kTop = std::size_t(1) << kTopBits;
+  constexpr std::size_t kBlock = std::size_t(1) << 13;  // keys: 64 KiB
+  const std::size_t n = keys.size();
+  const std::size_t segments = CodeArray::segments_of(n);
+  const int shift = std::max(low_bit, high_bit - kTopBits);
+  const auto top = [shift](std::uint64_t k) { return std::size_t(k >> shift) & (kTop - 1); };
+  const auto segment_keys = [&](std::size_t s) {
+    return std::pair{keys.at(s * CodeArray::kSegment),
+                     std::min(CodeArray::kSegment, n - s * CodeArray::kSegment)};
+  };
+  // The top digits' counts.
+  par::enumerable_thread_specific<std::vector<std::uint32_t>> counts;
+  par::parallel_for(std::size_t(0), segments, [&](std::size_t s) {
+    auto& count = counts.local();
+    if (count.empty()) count.assign(kTop, 0);
+    const auto [k, m] = segment_keys(s);
+    for (std::size_t i = 0; i < m; ++i) ++count[top(k[i])];
+  });
+  std::vector<std::uint32_t> count(kTop, 0);
+  for (const auto& c : counts)
+    if (!c.empty())
+      for (std::size_t d = 0; d < kTop; ++d) count[d] += c[d];
+  // Buckets of about kBlock * 8 keys each, at most 256 (a thread's last
+  // block of each bucket is partly empty: half a block a bucket and thread).
+  const std::size_t target = std::max(n / 256, kBlock * 8);
+  std::vector<std::uint16_t> bucket_of(kTop);
+  std::vector<std::size_t> bucket_at{0};  // where each bucket starts in the result
+  for (std::size_t d = 0, in = 0; d < kTop; ++d) {
+    bucket_of[d] = std::uint16_t(bucket_at.size() - 1);
+    in += count[d];
+    if (in >= target) bucket_at.push_back(bucket_at.back() + in), in = 0;
+  }
+  if (bucket_at.back() < n) bucket_at.push_back(n);
+  const std::size_t buckets = bucket_at.size() - 1;
+  // A thread's blocks of each bucket; the last one's end.
+  struct Blocks {
+    std::vector<std::vector<UninitVector<std::uint64_t>>> of;
+    std::vector<std::uint64_t*> next, end;
+  };
+  par::enumerable_thread_specific<Blocks> blocks;
+  par::parallel_for(std::size_t(0), segments, [&](std::size_t s) {
+    Blocks& b = blocks.local();
+    if (b.of.empty()) b.of.resize(buckets), b.next.assign(buckets, nullptr), b.end = b.next;
+    const auto [k, m] = segment_keys(s);
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t d = bucket_of[top(k[i])];
+      if (b.next[d] == b.end[d]) {
+        b.of[d].emplace_back(kBlock);
+        b.next[d] = b.of[d].back().data(), b.end[d] = b.next[d] + kBlock;
+      }
+      *b.next[d]++ = k[i];
+    }
+    keys.release_segment(s);
+  });
+  free_buffer(keys);
+  std::vector<Blocks*> all;
+  for (Blocks& b : blocks)
+    if (!b.of.empty()) all.push_back(&b);
+  UninitVector<std::uint64_t> sorted(n);
+  par::enumerable_thread_specific<UninitVector<std::uint64_t>> spare;
+  par::parallel_for(std::size_t(0), buckets, [&](std::size_t d) {
+    std::uint64_t* const out = sorted.data() + bucket_at[d];
+    std::size_t filled = 0;
+    for (Blocks* b : all) {
+      auto& list = b->of[d];
+      for (std::size_t j = 0; j < list.size(); ++j) {
+        const std::size_t m =
+            j + 1 < list.size() ? kBlock : std::size_t(b->next[d] - list[j].data());
+        std::copy_n(list[j].data(), m, out + filled);
+        filled += m;
+        free_buffer(list[j]);
+      }
+    }
+    assert(filled == bucket_at[d + 1] - bucket_at[d]);
+    auto& tmp = spare.local();
+    if (tmp.size() < filled) tmp.resize(filled);
+    if (filled > 1) radix_sort_in_place(out, tmp.data(), filled, low_bit, high_bit);
+  });
+  return sorted;
+}
+
 }  // namespace fano::detail

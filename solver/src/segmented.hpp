@@ -47,6 +47,10 @@ class Segmented {
       first += count;
     }
   }
+  static constexpr std::size_t segments_of(std::size_t n) { return (n + kSegment - 1) >> kBits; }
+  // Frees segment k's memory while the others stay (a pass that reads the
+  // array once gives back what it has read; the array is then only emptied).
+  void release_segment(std::size_t k) noexcept { free_buffer(segments_[k]); }
   void swap(Segmented& other) noexcept {
     segments_.swap(other.segments_);
     std::swap(size_, other.size_);
