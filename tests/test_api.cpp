@@ -8,10 +8,12 @@
 
 #include "api_fixtures.hpp"
 #include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/game_facts.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
+#include "fano/review.hpp"
 #include "fano/rules_options.hpp"
 
 namespace fano {
@@ -1081,6 +1083,76 @@ TEST(Api, AReadingThatWillNotComeSaysWhy) {
   EXPECT_EQ(refused.status, 404);
   EXPECT_NE(refused.body.find("past this server's limit"), std::string::npos) << refused.body;
   EXPECT_TRUE(header_of(refused, "Retry-After").empty());
+}
+
+// ---------------------------------------------------------------------------
+// The review of a game
+
+// The review route answers the library's review of the game it names (the
+// same bytes as review_json, as `fano review --json` and Python print it),
+// from the empty board or a position, in every reading; its cost is the
+// position route's (any moves= history is expensive).
+TEST(Api, ReviewRouteIsTheLibrarysReview) {
+  std::mt19937 rng(56);
+  for (const Variant& v : kAllVariants) {
+    const Rules rules(v);
+    for (int g = 0; g < 3; ++g) {
+      GameRecord game(rules);
+      while (!game.over() && game.plies() < std::size_t(10 + 20 * g)) {
+        std::vector<Move> moves = legal_moves(rules, game.current());
+        if (g > 0) moves = careful_moves(game.current(), moves);
+        game.play(moves[rng() % moves.size()]);
+      }
+      SCOPED_TRACE(variant_slug(v) + " " + game.move_list());
+      const std::string path = "/api/v2/" + variant_slug(v) + "/review";
+      const Response r = get(path, {{"moves", game.move_list()}});
+      ASSERT_EQ(r.status, 200) << r.body;
+      EXPECT_EQ(r.body, json_text(review_json(review_game(table_of(v), game))));
+      // The same moves from the position two plies in: a bare start there.
+      if (game.plies() < 3) continue;
+      GameRecord tail(rules, game.positions()[2]);
+      for (std::size_t i = 2; i < game.plies(); ++i) tail.play(game.moves()[i]);
+      const std::string rest = tail.move_list();
+      const Response from =
+          get(path, {{"position", format_position(tail.start())}, {"moves", rest}});
+      ASSERT_EQ(from.status, 200) << from.body;
+      EXPECT_EQ(from.body, json_text(review_json(review_game(table_of(v), tail))));
+      EXPECT_EQ(parse_json(from.body)["plies"].size(), tail.plies());
+    }
+  }
+  EXPECT_EQ(server::match_route("GET", "/api/v2/standard/review").route->cost,
+            server::RouteCost::kAnyHistory);
+}
+
+// A bad game is refused as the position route refuses it (the same status
+// and message); a review whose request is interrupted is 503, not kept.
+TEST(Api, ReviewRefusesWhatThePositionRouteRefuses) {
+  const std::vector<std::multimap<std::string, std::string>> cases = {
+      {},
+      {{"moves", "C4,Q9"}},
+      {{"moves", "C1,c2,C4,c3"}},
+      {{"moves", "C4"}, {"moves", "C5"}},
+      {{"position", "x/-/-/-/-/-/- w"}},
+      {{"position", "C/T/c/C/t/-/c w"}},
+      {{"position", "-/-/-/\xff/-/-/- w"}},
+  };
+  for (const auto& params : cases) {
+    SCOPED_TRACE(params.empty() ? "no parameter" : params.begin()->second);
+    const Response review = get("/api/v2/standard/review", params);
+    const Response position = get("/api/v2/standard", params);
+    EXPECT_GE(review.status, 400);
+    EXPECT_EQ(review.status, position.status);
+    EXPECT_EQ(review.body, position.body);
+  }
+  Request r;
+  r.path = "/api/v2/cap3-projective/review";
+  r.params = {{"moves", "C4,t1,C5,c6,T1,t4,T4,c2,1-5,6-1,5-1"}};
+  r.interrupt = Interrupt().until(Interrupt::Clock::now());
+  const Response stopped = api().handle(r);
+  EXPECT_EQ(stopped.status, 503);
+  EXPECT_NE(stopped.body.find("deadline"), std::string::npos) << stopped.body;
+  r.interrupt = {};
+  EXPECT_EQ(api().handle(r).status, 200);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "fano/files.hpp"
 #include "fano/notation.hpp"
 #include "fano/render.hpp"
+#include "fano/review.hpp"
 #include "fano/tablebase.hpp"
 
 namespace fano::cli {
@@ -74,6 +75,7 @@ constexpr const char* kHelp =
     "  a move      a placement such as C4 or T4 (your colour is implied), or a movement such "
     "as 7-5\n"
     "  hint        every legal move with its result for you, best first\n"
+    "  review      each side's mistakes so far, with the moves that kept the result\n"
     "  undo        take back your last move (and the engine's reply)\n"
     "  moves       the moves played so far\n"
     "  new         start the game again (from the --moves or POSITION given)\n"
@@ -164,7 +166,9 @@ class HumanVsEngine {
 
   void announce_end(const std::string& end) {
     if (end.empty() || announced_) return;
-    std::cout << end << "type 'new' for a new game, 'undo' to take back moves, or 'quit'\n";
+    std::cout << end
+              << "type 'review' for each side's mistakes; type 'new' for a new game, 'undo' to "
+                 "take back moves, or 'quit'\n";
     announced_ = true;
   }
 
@@ -197,6 +201,8 @@ class HumanVsEngine {
         std::cout << kGameOver;
       else
         print_moves(std::cout, tb_, game_);
+    } else if (cmd == "review") {
+      print_review(std::cout, review_game(tb_, game_));
     } else if (cmd == "undo") {
       undo();
     } else if (split_moves(input).size() == 1 && looks_like_command(cmd)) {
@@ -257,7 +263,7 @@ class HumanVsEngine {
   }
 
   static constexpr const char* kGameOver =
-      "the game is over: 'new', 'undo' to take back moves, or 'quit'\n";
+      "the game is over: 'review', 'new', 'undo' to take back moves, or 'quit'\n";
 
   const Tablebase& tb_;
   const GameRecord start_;
@@ -298,7 +304,8 @@ int cmd_play(const Args& args) {
                   "notation (C4, T4: a placement, your colour implied; 7-5: a movement), one per "
                   "line; the board is shown after every move. Commands: hint (every move with "
                   "its result, best first, as 'fano query' prints them), undo (takes back your "
-                  "last move and the engine's reply; never the moves given with --moves), moves, "
+                  "last move and the engine's reply; never the moves given with --moves), review "
+                  "(each side's mistakes so far, as 'fano review' lists them), moves, "
                   "board, new (start again), help, quit. When your move changes your result, it "
                   "is said (\"C7: draw -> loss in 13 plies\"). The game ends "
                   "when a line of three tops of one colour or one shape stands (its maker "

@@ -1,5 +1,6 @@
 // fano review: a game's review (analysis library) printed as text or JSON.
 #include <iostream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,28 +21,37 @@ std::string count_words(int n, const char* one, const char* many) {
 
 // One side's mistakes, each with the moves that kept the value and the
 // refutation: what a player reads after the game.
-void print_mistakes(const GameReview& r, Colour c) {
-  std::cout << side_name(c) << ": "
-            << count_words(r.mistakes[std::size_t(c)], "mistake", "mistakes") << "\n";
+void print_mistakes(std::ostream& out, const GameReview& r, Colour c) {
+  out << side_name(c) << ": " << count_words(r.mistakes[std::size_t(c)], "mistake", "mistakes")
+      << "\n";
   for (const ReviewedPly& p : r.plies) {
     if (!p.mistake || p.position.to_move() != c) continue;
-    std::cout << "  " << p.text << "\n";
-    if (p.decisive) std::cout << "     the first mistake that changed the result\n";
-    std::cout << "     best: " << moves_text(p.best) << "\n";
+    out << "  " << p.text << "\n";
+    if (p.decisive) out << "     the first mistake that changed the result\n";
+    out << "     best: " << moves_text(p.best) << "\n";
     if (p.refutation.empty()) continue;  // the move ended the game: its text says how
-    std::cout << "     refutation: " << moves_text(p.refutation);
+    out << "     refutation: " << moves_text(p.refutation);
     if (p.refutation_end) {
       State last = r.game.positions()[p.ply];
       for (const Move& m : p.refutation) last = apply_move(last, m);
-      std::cout << " (" << describe_end(*p.refutation_end, last) << ")";
+      out << " (" << describe_end(*p.refutation_end, last) << ")";
     } else {
-      std::cout << " ...";
+      out << " ...";
     }
-    std::cout << "\n";
+    out << "\n";
   }
 }
 
 }  // namespace
+
+void print_review(std::ostream& out, const GameReview& r) {
+  const GameRecord& game = r.game;
+  out << "moves: " << (game.plies() ? moves_text(game.moves()) : "none") << " (" << game.plies()
+      << (game.plies() == 1 ? " ply" : " plies") << " from " << format_position(game.start())
+      << ")\n";
+  for (const Colour c : {Colour::kWhite, Colour::kBlack}) print_mistakes(out, r, c);
+  out << "end: " << review_end_text(r) << "\n";
+}
 
 int cmd_review(const Args& args) {
   po::options_description desc("options");
@@ -79,11 +89,7 @@ int cmd_review(const Args& args) {
     print_json(review_json(r));
     return 0;
   }
-  std::cout << "moves: " << (game.plies() ? moves_text(game.moves()) : "none") << " ("
-            << game.plies() << (game.plies() == 1 ? " ply" : " plies") << " from "
-            << format_position(game.start()) << ")\n";
-  for (const Colour c : {Colour::kWhite, Colour::kBlack}) print_mistakes(r, c);
-  std::cout << "end: " << review_end_text(r) << "\n";
+  print_review(std::cout, r);
   return 0;
 }
 

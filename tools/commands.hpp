@@ -2,8 +2,13 @@
 // the process exit code; errors are thrown (see cli.hpp) and reported by main.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
+
+namespace fano {
+struct GameReview;
+}  // namespace fano
 
 namespace fano::cli {
 
@@ -28,6 +33,10 @@ int cmd_strategy(const Args& args);
 // `fano serve`: runs fano-serve from the folder of this executable (the
 // server's code lives there alone: every other command starts without it).
 int exec_serve(const Args& args);
+
+// The review of a game in words, each side's mistakes listed (`fano review`,
+// and `fano play`'s review command).
+void print_review(std::ostream& out, const GameReview& review);
 
 // Runs a command, reporting its errors (one line, the exit code of their kind).
 int run_command(const std::string& name, int (*run)(const Args&), const Args& args);

@@ -17,6 +17,7 @@
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
+#include "fano/review.hpp"
 #include "fano/rules_options.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase_json.hpp"
@@ -520,6 +521,16 @@ Response v2_puzzle(const RouteCall& c) {
 
 Response v2_stats(const RouteCall& c) { return json_response(200, stats_json(c.table->table)); }
 
+// GET /api/v2/{variant}/review?moves=...: the game's review (review_json),
+// its walk polling the request's Interrupt once a ply.
+Response v2_review(const RouteCall& c) {
+  const Tablebase& tb = c.table->table;
+  const GameRecord game = game_of(c.req, Rules(tb.variant()));
+  ReviewOptions options;
+  options.interrupt = c.req.interrupt;
+  return json_response(200, review_json(review_game(tb, game, options)));
+}
+
 Response v2_batch(const RouteCall& c) {
   return batch_response(c.table->table, Rules(c.table->table.variant()), c.req.body,
                         c.req.interrupt, c.route.max_items);
@@ -530,7 +541,7 @@ constexpr RouteCost kCheap = RouteCost::kCheap, kLong = RouteCost::kLongHistory,
                     kAny = RouteCost::kAnyHistory;
 constexpr RouteCaching kPage = RouteCaching::kPage, kAnswer = RouteCaching::kAnswer,
                        kList = RouteCaching::kList;
-constexpr std::array<Route, 14> kRoutes{{
+constexpr std::array<Route, 15> kRoutes{{
     {"GET", "/", kCheap, kPage, 0, index_page},
     {"GET", "/index.html", kCheap, kPage, 0, index_page},
     {"GET", "/api", kCheap, kPage, 0, api_page},
@@ -542,6 +553,8 @@ constexpr std::array<Route, 14> kRoutes{{
     {"GET", "/api/v2/{variant}", kAny, kAnswer, 0, v2_position},
     {"GET", "/api/v2/{variant}/mainline", kAny, kAnswer, 0, v2_mainline},
     {"GET", "/api/v2/{variant}/svg", kLong, kAnswer, 0, board_picture},
+    // An analysis of every ply of the game, and a refutation of each mistake.
+    {"GET", "/api/v2/{variant}/review", kAny, kAnswer, 0, v2_review},
     // Their moves= is a principal variation's worth of analysis at most.
     {"GET", "/api/v2/{variant}/player", kAny, kAnswer, 0, v2_player},
     {"GET", "/api/v2/{variant}/puzzle", kAny, kAnswer, 0, v2_puzzle},

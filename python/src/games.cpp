@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "common.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/game.hpp"
 #include "fano/grade.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
+#include "fano/review.hpp"
 #include "fano/svg.hpp"
 
 namespace fano::python {
@@ -128,6 +130,23 @@ Move python_move(const py::object& player, const GameRecord& game, const Variant
     return copy.play(got.cast<std::string>());
   }
   return move_of_action(game, got);
+}
+
+// Game.review: the game's review from the table given, or the variant's default one.
+py::object game_review(const PyGame& g, const py::object& table) {
+  std::optional<PyTablebase> opened;
+  const PyTablebase* t = table.is_none() ? nullptr : &table.cast<const PyTablebase&>();
+  if (!t) t = &opened.emplace(open_table(std::nullopt, VariantArg{g.variant}, true));
+  if (!(t->variant == g.variant))
+    throw py::value_error("the game is of the variant " + variant_repr(g.variant) +
+                          ", the table of " + variant_repr(t->variant));
+  const auto keep = t->hold();
+  Json j;
+  {
+    py::gil_scoped_release release;
+    j = review_json(review_game(*keep, g.record));
+  }
+  return to_python(j);
 }
 
 PlayerSpec player_spec(const std::string& text, const char* what) {
@@ -288,6 +307,11 @@ void bind_games(py::module_& m) {
             return out;
           },
           "The moves played, in notation.")
+      .def("review", &game_review, py::arg("table") = py::none(),
+           "The review of the game so far, as Tablebase.review(moves, position) of its moves "
+           "and start: each side's mistakes, the first one that changed the result, the best "
+           "moves there and the refuting line. From `table`, or the default table of the "
+           "game's variant (solved on first use, as open_tablebase()).")
       .def("__str__", [](const PyGame& g) { return format_position(g.record.current()); })
       .def("__repr__",
            [](const PyGame& g) {

@@ -13,6 +13,7 @@
 #include "fano/errors.hpp"
 #include "fano/game.hpp"
 #include "fano/notation.hpp"
+#include "fano/review.hpp"
 #include "fano/solver.hpp"
 #include "fano/solver_json.hpp"
 #include "fano/strategy.hpp"
@@ -501,6 +502,31 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
           "'fano strategy --allowed' reads (exact positions; one the follower reaches that "
           "the dict lacks fails the rule). max_positions > 0 stops the search "
           "undecided past that many positions.")
+      .def(
+          "review",
+          [](const PyTablebase& t, const MovesArg& moves, const std::optional<Position>& position) {
+            const GameRecord game = game_for(t, position, moves);
+            const auto keep = t.hold();
+            Json j;
+            {
+              py::gil_scoped_release release;
+              j = review_json(review_game(*keep, game));
+            }
+            return to_python(j);
+          },
+          py::arg("moves"), py::arg("position") = py::none(),
+          "The review of a game as `fano review --json` and the HTTP API's review route give it: "
+          "a dict with variant, start, moves_played, end (over, text, winner, to_move, value, "
+          "plies, game_over), mistakes ({'white': n, 'black': n}), first_decisive (the ply of "
+          "the first mistake that changed the result, or None) and plies: one dict per move "
+          "(ply from 1, mover, move, position before it, position_after, before and after: "
+          "{result, plies} for the mover, the value before the move under the game's history "
+          "and the move's result; repeats, mistake, decisive, mark (\"??\" or \"?\"); for a "
+          "mistake "
+          "best (the moves keeping the value, the engine's first), refutation (the principal "
+          "variation after the move, at most 40 plies), refutation_end and text, one "
+          "sentence; else None). `moves` ('C4,t3' or a list) are played from the empty board, "
+          "or from `position` (a bare position, no history before it).")
       .def(
           "mainline",
           [](const PyTablebase& t, const std::optional<Position>& position,

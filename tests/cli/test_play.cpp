@@ -414,6 +414,27 @@ TEST_F(Play, HumanMoveThatChangesTheResultIsSaid) {
   EXPECT_EQ(keep.out.find(" -> "), std::string::npos) << keep.out;
 }
 
+// `review` lists each side's mistakes so far as `fano review` does, during the
+// game and after it ends (the end's message offers it).
+TEST_F(Play, ReviewListsTheMistakesAsTheReviewCommand) {
+  const RunResult r = play({}, "C7\nreview\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::size_t at = r.out.find("moves: C7,");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  // The engine's reply is the second move of the game reviewed.
+  const std::string moves = r.out.substr(at + 7, r.out.find(' ', at + 7) - at - 7);
+  const RunResult review = run_fano({"review", "--tb", table_, "--moves", moves});
+  ASSERT_EQ(review.exit_code, 0) << review.err;
+  EXPECT_NE(r.out.find(review.out), std::string::npos) << r.out << review.out;
+  EXPECT_NE(review.out.find("  1. C7 ?? gives the draw away: it loses in 13 plies"),
+            std::string::npos)
+      << review.out;
+  const RunResult ended = play({kAfterChoice}, "6-7\nreview\n");
+  EXPECT_NE(ended.out.find("type 'review' for each side's mistakes"), std::string::npos)
+      << ended.out;
+  EXPECT_NE(ended.out.find("end: "), std::string::npos) << ended.out;
+}
+
 TEST_F(Play, NewGameAfterTheEnd) {
   const RunResult r = play({kAfterChoice}, "6-7\nnew\nmoves\n1-5\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -285,3 +285,48 @@ def test_python_dicts(schema, table):
     for m in MOVE_LISTS[:2]:
         validate(schema, "report", tb.analyse(moves=m))
         validate(schema, "mainline", tb.mainline(moves=m))
+
+
+# Games for the review: mistakes of both kinds, a game ended by a line, the
+# empty game; the moves of a game started from a position.
+REVIEW_GAMES = ["C4,t3,T5,t1,C7", "C7", "C4,t3", ""]
+
+
+def test_review(schema, table):
+    for m in REVIEW_GAMES:
+        r = fano("review", "--tb", table, "--json", "--moves", m)
+        assert r.returncode == 0, r.stderr
+        review = json.loads(r.stdout)
+        validate(schema, "review", review)
+    assert review["plies"] == []
+    r = fano("review", "--tb", table, "--json", "--moves", "T5,t1,C7", "-/-/t/C/-/-/- w")
+    assert r.returncode == 0, r.stderr
+    review = json.loads(r.stdout)
+    validate(schema, "review", review)
+    mistake = review["plies"][2]
+    assert mistake["mistake"] and mistake["decisive"] and mistake["mark"] == "??"
+    # The checks can fail: a mistake without its best moves, a sound move with a text.
+    with pytest.raises(jsonschema.ValidationError):
+        validate(schema, "reviewed_ply", {**mistake, "best": None})
+    with pytest.raises(jsonschema.ValidationError):
+        validate(schema, "reviewed_ply", {**review["plies"][0], "text": "fine"})
+
+
+def test_http_v2_review(schema, server, table):
+    for m in REVIEW_GAMES:
+        status, body = get(server + "/api/v2/standard/review?" + urllib.parse.urlencode({"moves": m}))
+        assert status == 200, body
+        validate(schema, "api_v2_review", body)
+        # One vocabulary: the route's review is the command's.
+        assert body == json.loads(fano("review", "--tb", table, "--json", "--moves", m).stdout)
+    status, body = get(server + "/api/v2/standard/review?moves=" + urllib.parse.quote("C4,Q9"))
+    assert status == 400
+    validate(schema, "error", body)
+
+
+def test_python_review(schema, table):
+    fano_module = pytest.importorskip("fano")
+    tb = fano_module.open_tablebase(table)
+    for m in REVIEW_GAMES:
+        validate(schema, "review", tb.review(m))
+        validate(schema, "review", fano_module.Game(moves=m or None).review(tb))
