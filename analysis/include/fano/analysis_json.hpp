@@ -4,6 +4,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
+#include "fano/players.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
 
@@ -38,6 +39,12 @@ Json rated_move_json(const RatedMove& m);
 // previous seen from the other side one ply later (a draw stays a draw).
 // The HTTP API's v2 /mainline and Python's mainline() return it.
 Json principal_variation_json(const PositionReport& report);
+
+// The levels offered to people (player_levels), strongest first: {"players":
+// [{"name", "label", "rating", "interval": [low, high], "description"}...]}.
+// GET /api/v2/players, `fano selfplay --list-players --json` and Python's
+// fano.player_levels() (the list) give it.
+Json player_levels_json();
 
 // A move's result seen by the opponent in the position it reaches: a win in
 // n for the mover is a loss in n - 1 for the opponent.
