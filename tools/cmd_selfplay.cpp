@@ -119,9 +119,7 @@ int cmd_selfplay(const Args& args) {
       "perfect, perfect:P, nonlosing, horizon:H, engine and keeping read the tablebase.\n\n"
       "The levels offered to people (the page's opponents, GET /api/v2/players) are some of "
       "these, each with a name a player understands and its rating measured by bench/levels.py "
-      "(results/levels.md): 'fano selfplay --list-players' lists them.\n\nexamples:\n"
-      "  fano selfplay --white horizon:3 --black greedy --games 200 --seed 1\n"
-      "  fano selfplay --list-players",
+      "(results/levels.md): 'fano selfplay --list-players' lists them.",
       desc, nullptr, args);
   if (!vm) return 0;
   if (vm->count("list-players")) {
