@@ -310,6 +310,23 @@ def render(doc):
     w("The steps between neighbouring levels (from the one below): " + ", ".join(reversed(steps))
       + ".")
     w("")
+    by = {r["name"]: r for r in ratings}
+    weakest = offered[-1]
+    w("The weakest level, %s (`%s`), rates %s against `%s`'s %d: %s. No level forms a line "
+      "at once while another move exists (`tests/test_analysis.cpp`, `PeopleLevels.*`: every "
+      "reachable position of three small readings, and games of the standard one)." % (
+          weakest["label"], weakest["name"], interval_text(weakest), ANCHOR, ANCHOR_RATING,
+          "stronger" if weakest["interval"][0] > ANCHOR_RATING else
+          "not measurably different" if weakest["interval"][1] >= ANCHOR_RATING else
+          "WORSE, which a level must not be"))
+    if "perfect:0.5" in by:
+        w("")
+        r = by["perfect:0.5"]
+        w("The page's former default, `perfect:0.5`, rates %s: %s `%s`, as its random "
+          "half of the moves forms lines." % (
+              interval_text(r), "below" if r["interval"][1] < ANCHOR_RATING else "about",
+              ANCHOR))
+    w("")
     w("## By reading")
     w("")
     w("The same fit on each reading's games alone.")
