@@ -7,8 +7,11 @@
 # with results/lookahead.md and results/variants.json; then
 # results/strategy-size.md (the smallest never-lose strategies, rule lists
 # and exceptions, the openings with one drawing move) by
-# bench/strategy_size.py; then results/report/ (an HTML page with figures)
-# by bench/report.py, and its PDF (Chromium).
+# bench/strategy_size.py; then results/levels.md (the levels offered to
+# people, rated by a round-robin on the four readings; with results/levels.json
+# and the C++ data analysis/src/level_ratings.inc: rebuild after it) by
+# bench/levels.py; then results/report/ (an HTML page with figures) by
+# bench/report.py, and its PDF (Chromium).
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -98,6 +101,11 @@ mv "$tmp" "$out"
 echo "regenerate.sh: the smallest never-lose strategies (bench/strategy_size.py)" >&2
 FANO_QUIET=1 python3 "$root/bench/strategy_size.py" --fano "$fano" \
   --out "$root/results/strategy-size.md" --json-out "$root/results/strategy-size.json"
+
+# The levels offered to people, measured: a round-robin of seeded games on
+# the four readings, fitted to one Elo scale (results/levels.md).
+echo "regenerate.sh: the levels offered to people (bench/levels.py)" >&2
+FANO_QUIET=1 python3 "$root/bench/levels.py" --fano "$fano" --tables "$dir"
 
 # The report with figures: matplotlib from Debian's python3-matplotlib, so
 # the system's interpreter (another python3 on PATH may not have it).

@@ -14,6 +14,7 @@
 #include "fano/analysis_json.hpp"
 #include "fano/notation.hpp"
 #include "fano/review.hpp"
+#include "fano/players.hpp"
 #include "fano/solver.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
@@ -1181,6 +1182,118 @@ TEST(Review, FromAPositionAndRefusals) {
   ReviewOptions stop;
   stop.interrupt = Interrupt().until(Interrupt::Clock::now());
   EXPECT_THROW(review_game(tb, whole, stop), Interrupted);
+}
+
+// Whether playing `m` in `st` ends the game by a line, by the rules' own end
+// test (not a player's filter): the mover lost at once.
+bool forms_line(const Rules& rules, State st, const Move& m) {
+  const std::optional<GameEnd> end = game_end(rules, apply_move(st, m));
+  return end && end->reason == EndReason::kLine;
+}
+
+// The levels offered to people err as people do, never by forming a line
+// when another move exists: over every reachable position of small readings
+// (each level's whole set of candidate moves, as its strategy rule states it,
+// and the move it picks with a few seeds).
+TEST(PeopleLevels, NoLevelFormsALineWhenAnotherMoveExists) {
+  for (const char* name : {"standard-2c1t", "cap3-board-2c1t", "cap2-projective-colour-2c1t"}) {
+    const Variant v = rules_named(name);
+    const Tablebase& tb = table_of(v);
+    const Rules rules(v);
+    std::vector<StrategyRule> levels;
+    for (const PlayerLevel& level : player_levels())
+      levels.push_back(player_rule(parse_player(level.name), &tb));
+    std::uint64_t tempting = 0;  // positions with a line-forming move and another move
+    for_each_ongoing_position(rules, [&](State st) {
+      const std::vector<Move> moves = legal_moves(rules, st);
+      const auto lines = std::count_if(moves.begin(), moves.end(),
+                                       [&](const Move& m) { return forms_line(rules, st, m); });
+      if (lines == 0 || lines == std::ptrdiff_t(moves.size())) return;
+      ++tempting;
+      const GameRecord game(rules, st);
+      for (const StrategyRule& level : levels) {
+        for (const Move& m : level.allowed(game))
+          ASSERT_FALSE(forms_line(rules, st, m)) << name << " " << level.name << " may play "
+                                                 << format_move(m) << " in " << format_position(st);
+        for (std::uint64_t seed = 0; seed < 2; ++seed) {
+          Rng rng = game_rng(seed, st.code);
+          const Move m = choose_player_move(parse_player(level.name), &tb, game, rng).move;
+          ASSERT_FALSE(forms_line(rules, st, m)) << name << " " << level.name;
+        }
+      }
+    });
+    EXPECT_GT(tempting, 100u) << name;  // the check met many such positions
+  }
+}
+
+// The same in the standard game, along games with their history (rule 3):
+// every level against random play, each of its moves checked.
+TEST(PeopleLevels, NoLevelFormsALineInGamesOfTheStandardGame) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  std::uint64_t checked = 0;
+  for (const PlayerLevel& level : player_levels()) {
+    const PlayerSpec spec = parse_player(level.name);
+    for (std::uint64_t i = 0; i < 60; ++i) {
+      Rng rng = game_rng(7, i);
+      GameRecord game(rules, kEmptyBoard);
+      const Colour side = i % 2 ? Colour::kBlack : Colour::kWhite;
+      while (!game.over()) {
+        const State st = game.current();
+        if (st.to_move() != side) {
+          game.play(choose_player_move(PlayerSpec{PlayerKind::kRandom}, &tb, game, rng).move);
+          continue;
+        }
+        const std::vector<Move> moves = legal_moves(rules, st);
+        const bool other = std::any_of(moves.begin(), moves.end(),
+                                       [&](const Move& m) { return !forms_line(rules, st, m); });
+        const Move m = choose_player_move(spec, &tb, game, rng).move;
+        if (other) {
+          ASSERT_FALSE(forms_line(rules, st, m)) << level.name << " after " << game.move_list();
+          ++checked;
+        }
+        game.play(m);
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
+// horizon:H sees by the table what a depth-H search sees by searching: the
+// same best moves as search:K for K = H (a plain minimax's scores, compared
+// on positions of games with their history).
+TEST(PeopleLevels, HorizonIsASearchOfThatDepth) {
+  const Tablebase& tb = table_of(kStandard);
+  const Rules rules(kStandard);
+  std::size_t positions = 0, differ_from_greedy = 0;
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    Rng rng = game_rng(11, i);
+    GameRecord game(rules, kEmptyBoard);
+    while (!game.over()) {
+      for (const int h : {1, 2, 3}) {
+        const std::vector<Move> horizon = horizon_moves(tb, game, h);
+        ASSERT_EQ(horizon, search_best_moves(game, h))
+            << "horizon:" << h << " after " << game.move_list();
+        differ_from_greedy += h == 3 && horizon != greedy_moves(rules, game.current());
+      }
+      ++positions;
+      game.play(choose_player_move(PlayerSpec{PlayerKind::kGreedy}, &tb, game, rng).move);
+    }
+  }
+  EXPECT_GT(positions, 400u);
+  EXPECT_GT(differ_from_greedy, 20u);  // the horizon matters, it is not greedy's filter
+}
+
+// horizon_score: wins and losses within the horizon, faster wins and slower
+// losses higher; anything further scores as a draw.
+TEST(PeopleLevels, HorizonScoresWhatItSees) {
+  EXPECT_EQ(horizon_score({Value::kWin, 3}, 3), kSearchWin - 3);
+  EXPECT_EQ(horizon_score({Value::kWin, 4}, 3), 0);
+  EXPECT_EQ(horizon_score({Value::kLoss, 1}, 1), -(kSearchWin - 1));
+  EXPECT_EQ(horizon_score({Value::kLoss, 2}, 1), 0);
+  EXPECT_EQ(horizon_score({Value::kDraw, 0}, 99), 0);
+  EXPECT_GT(horizon_score({Value::kLoss, 5}, 9), horizon_score({Value::kLoss, 1}, 9));
+>>>>>>> levels
 }
 
 }  // namespace

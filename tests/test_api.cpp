@@ -966,24 +966,39 @@ TEST(Api, VersionOnePathsAre404NamingVersionTwo) {
     EXPECT_EQ(get(path, {{"moves", "C4"}}).status, 200) << path;
 }
 
-// The levels offered to people: each one a name the player route takes and
-// reads back unchanged, in the library's order (player_levels).
+// The levels offered to people: player_levels_json (the one list, strongest
+// first with its measured ratings), each one a name the player route takes
+// and reads back unchanged; the older names the page offered still play.
 TEST(Api, PlayersRouteListsTheLevelsThePlayerRouteTakes) {
   const json j = get_json("/api/v2/players");
+  EXPECT_EQ(j, parse_json(json_text(player_levels_json())));
   ASSERT_EQ(j["players"].size(), player_levels().size());
-  ASSERT_GE(j["players"].size(), 5u);
+  ASSERT_GE(j["players"].size(), 4u);
   std::size_t i = 0;
+  int previous = 1 << 30;
   for (const json& p : j["players"]) {
     const std::string name = p["name"];
-    EXPECT_EQ(name, player_levels()[i++].name);
-    EXPECT_FALSE(std::string(p["label"]).empty()) << p;
+    const PlayerLevel& level = player_levels()[i++];
+    EXPECT_EQ(name, level.name);
+    EXPECT_EQ(p["label"], std::string(level.label));
+    EXPECT_EQ(p["rating"], level.rating);
+    EXPECT_EQ(p["interval"], json::array({level.low, level.high}));
+    EXPECT_FALSE(std::string(p["description"]).empty()) << p;
+    EXPECT_LT(p["rating"].get<int>(), previous) << "not strongest first: " << p;
+    previous = p["rating"].get<int>();
     EXPECT_EQ(player_name(parse_player(name)), name);
     const json move =
         get_json("/api/v2/standard/player", {{"player", name}, {"seed", "3"}, {"moves", "C4"}});
     EXPECT_EQ(move["player"], name);
   }
-  EXPECT_EQ(j["players"][0]["name"], "engine");  // strongest first
-  EXPECT_EQ(j["players"].back()["name"], "random");
+  EXPECT_EQ(j["players"][0]["label"], "Perfect");
+  EXPECT_EQ(j["players"].back()["label"], "Beginner");
+  for (const char* old : {"perfect:0.5", "perfect:0.8", "nonlosing", "search:3", "greedy", "random",
+                          "perfect", "engine"}) {
+    const json move =
+        get_json("/api/v2/standard/player", {{"player", old}, {"seed", "3"}, {"moves", "C4"}});
+    EXPECT_EQ(move["player"], old);
+  }
 }
 
 // The cost the server's limit reads is the route's: a probe is cheap, a

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/grade.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
@@ -53,9 +54,9 @@ const Rules kRules(kStandard);
 
 std::vector<PlayerSpec> every_player() {
   std::vector<PlayerSpec> out;
-  for (const char* name :
-       {"random", "greedy", "search:1", "search:2", "search:3", "perfect", "engine", "keeping",
-        "cover", "nonlosing", "perfect:0", "perfect:0.8", "perfect:1", "perfect:0.125"})
+  for (const char* name : {"random", "greedy", "search:1", "search:2", "search:3", "perfect",
+                           "engine", "keeping", "cover", "nonlosing", "perfect:0", "perfect:0.8",
+                           "perfect:1", "perfect:0.125", "horizon:2", "horizon:8"})
     out.push_back(parse_player(name));
   for (const MirrorMap m : kAllMirrorMaps) out.push_back({PlayerKind::kMirror, 0, m});
   return out;
@@ -104,12 +105,17 @@ std::vector<GameRecord> sample_games(const Tablebase& tb, int per_pair) {
 TEST(Players, ParseAndName) {
   for (const PlayerSpec& p : every_player()) EXPECT_EQ(parse_player(player_name(p)), p);
   EXPECT_EQ(parse_player("search:8").depth, 8);
+  EXPECT_EQ(parse_player("horizon:12"), (PlayerSpec{PlayerKind::kHorizon, 12}));
+  EXPECT_EQ(player_name(parse_player("horizon:99")), "horizon:99");
   EXPECT_EQ(parse_player("perfect:0.80").probability, 0.8);
   EXPECT_EQ(player_name(parse_player("perfect:0.80")), "perfect:0.8");
   EXPECT_EQ(player_name(parse_player("perfect:1e-1")), "perfect:0.1");
-  for (const char* bad : {"", "Random", "search:", "search:0", "search:9", "search:2x",
-                          "mirror:", "mirror:flip", "perfect ", "perfect:", "perfect:1.5",
-                          "perfect:-0.1", "perfect:x", "perfect:0.5x", "perfect:nan", "Nonlosing"})
+  for (const char* bad : {"",          "Random",       "search:",     "search:0",
+                          "search:9",  "search:2x",    "mirror:",     "mirror:flip",
+                          "perfect ",  "perfect:",     "perfect:1.5", "perfect:-0.1",
+                          "perfect:x", "perfect:0.5x", "perfect:nan", "Nonlosing",
+                          "horizon:",  "horizon:0",    "horizon:100", "horizon:3x",
+                          "horizon:-1"})
     EXPECT_THROW(parse_player(bad), std::invalid_argument) << bad;
 }
 
@@ -573,7 +579,10 @@ TEST_F(Selfplay, BadInput) {
            {"--white", "random", "--black", "random", "--threads", "-1"},
            {"--white", "random", "--black", "random", "--from", "C/T/c/C/t/T/t b"},
            {"--white", "random", "--black", "random", "--from", "x"},
-           {"--white", "random", "--black", "random", "--json", "--markdown"}}) {
+           {"--white", "random", "--black", "random", "--json", "--markdown"},
+           {"--white", "horizon:0", "--black", "random"},
+           {"--list-players", "--white", "random"},
+           {"--list-players", "--markdown"}}) {
     std::vector<std::string> full{"selfplay"};
     full.insert(full.end(), args.begin(), args.end());
     const RunResult r = testing::run_fano(full);
@@ -708,6 +717,134 @@ TEST_F(Selfplay, ResultsFileIsReproduced) {
   EXPECT_NE(text.find(buf), std::string::npos) << buf;
   std::snprintf(buf, sizeof buf, "%.2f^23.77", std::pow(10.0, 19.90 / 23.77));
   EXPECT_NE(text.find(buf), std::string::npos) << buf;
+}
+
+// results/levels.json: the ratings of the levels offered to people.
+nlohmann::json levels_results() {
+  return testing::parse_json(
+      testing::read_text(std::string(FANO_SOURCE_DIR) + "/results/levels.json"));
+}
+
+// The output of a shell command and whether it exited 0.
+std::pair<std::string, bool> shell_output(const std::string& cmd) {
+  std::string out;
+  const auto status = testing::run_shell(cmd, out);
+  return {out, status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0};
+}
+
+// player_levels() is the measured list: the offered players of
+// results/levels.json in its order (strongest first) with its ratings and
+// intervals, labels and descriptions; the generated C++ data is what
+// bench/levels.py writes from the JSON, and results/levels.md is what it lays
+// out from the JSON (the fit recomputed from the runs' counts).
+TEST(Levels, ListIsTheMeasuredOrderAndRatings) {
+  const nlohmann::json d = levels_results();
+  std::vector<nlohmann::json> offered;
+  int greedy = -1, previous = 1 << 30;
+  for (const nlohmann::json& r : d["ratings"]) {
+    EXPECT_LE(r["rating"].get<int>(), previous) << "not strongest first: " << r;
+    previous = r["rating"].get<int>();
+    if (r["offered"].get<bool>()) offered.push_back(r);
+    if (r["name"] == "greedy") greedy = r["rating"].get<int>();
+  }
+  const std::span<const PlayerLevel> levels = player_levels();
+  ASSERT_EQ(offered.size(), levels.size()) << "run bench/levels.py: the levels changed";
+  ASSERT_GE(levels.size(), 4u);
+  ASSERT_LE(levels.size(), 6u);
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const PlayerLevel& l = levels[i];
+    const nlohmann::json& r = offered[i];
+    EXPECT_EQ(r["name"], std::string(l.name)) << "the order differs from results/levels.json";
+    EXPECT_EQ(r["label"], std::string(l.label));
+    EXPECT_EQ(r["description"], std::string(l.description));
+    EXPECT_EQ(r["rating"].get<int>(), l.rating) << l.name;
+    EXPECT_EQ(r["interval"], nlohmann::json::array({l.low, l.high})) << l.name;
+    EXPECT_LT(l.low, l.rating);
+    EXPECT_GT(l.high, l.rating);
+    if (i > 0) {
+      EXPECT_GT(levels[i - 1].rating, l.rating) << "two levels of one strength";
+    }
+  }
+  // The weakest level is not measurably worse than greedy.
+  ASSERT_GE(greedy, 0);
+  EXPECT_GE(levels.back().high, greedy);
+  EXPECT_EQ(d["anchor"], (nlohmann::json{{"name", "greedy"}, {"rating", 1000}}));
+  // The readings the page offers by default: the four named ones.
+  std::vector<std::string> readings;
+  for (const Variant& v : kAllVariants) readings.push_back(variant_slug(v));
+  EXPECT_EQ(d["variants"].get<std::vector<std::string>>(), readings);
+  const std::string script =
+      testing::shell_quote(std::string(FANO_SOURCE_DIR) + "/bench/levels.py");
+  const std::string json =
+      testing::shell_quote(std::string(FANO_SOURCE_DIR) + "/results/levels.json");
+  const auto [page, rendered] = shell_output("python3 " + script + " --render " + json + " 2>&1");
+  ASSERT_TRUE(rendered) << page;
+  EXPECT_EQ(page, testing::read_text(std::string(FANO_SOURCE_DIR) + "/results/levels.md"))
+      << "results/levels.md is not what bench/levels.py lays out from results/levels.json";
+  const auto [data, written] = shell_output("python3 " + script + " --inc " + json + " 2>&1");
+  ASSERT_TRUE(written) << data;
+  EXPECT_EQ(data,
+            testing::read_text(std::string(FANO_SOURCE_DIR) + "/analysis/src/level_ratings.inc"))
+      << "analysis/src/level_ratings.inc is not bench/levels.py's from results/levels.json";
+}
+
+// A slice of the tournament (every 25th run, all readings) played again from
+// the command each run recorded: the same counts (the seed decides the games).
+TEST_F(Selfplay, LevelsTournamentIsReproducedFromItsSeed) {
+  const nlohmann::json d = levels_results();
+  for (const nlohmann::json& v : d["variants"]) {
+    const std::string slug = v;
+    if (slug == "standard") continue;
+    const RunResult r = testing::run_fano(
+        {"solve", "--rules", slug, "--out", table_dir() + "/" + slug + ".fanotb"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const nlohmann::json& runs = d["runs"];
+  const std::size_t players = d["ratings"].size();
+  EXPECT_EQ(runs.size(), d["variants"].size() * players * (players - 1));
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < runs.size(); i += 25) {
+    const nlohmann::json& run = runs[i];
+    std::string command = run["command"];
+    ASSERT_EQ(command.rfind("fano selfplay ", 0), 0u) << command;
+    EXPECT_NE(command.find("--white " + run["white"].get<std::string>() + " --black " +
+                           run["black"].get<std::string>()),
+              std::string::npos)
+        << command;
+    const auto [out, ok] =
+        shell_output("FANO_QUIET=1 FANO_TABLES=" + testing::shell_quote(table_dir()) + " " +
+                     testing::shell_quote(FANO_BIN) + command.substr(4) + " --threads 2 --json");
+    ASSERT_TRUE(ok) << command << "\n" << out;
+    const nlohmann::json j = testing::parse_json(out);
+    EXPECT_EQ(j["white_wins"]["count"], run["white_wins"]) << command;
+    EXPECT_EQ(j["draws"]["count"], run["draws"]) << command;
+    EXPECT_EQ(j["black_wins"]["count"], run["black_wins"]) << command;
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
+}
+
+// fano selfplay --list-players: the one list, as text (one level a line,
+// strongest first) and as the API's JSON.
+TEST(Levels, ListPlayersPrintsTheList) {
+  const RunResult json = testing::run_fano({"selfplay", "--list-players", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(testing::parse_json(json.out), testing::parse_json(json_text(player_levels_json())));
+  const RunResult text = testing::run_fano({"selfplay", "--list-players"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  std::size_t at = 0;
+  for (const PlayerLevel& l : player_levels()) {
+    const std::size_t line = text.out.find("\n" + std::string(l.label) + " ", at);
+    ASSERT_NE(line, std::string::npos) << l.label << " missing or out of order:\n" << text.out;
+    const std::size_t end = text.out.find('\n', line + 1);
+    const std::string row = text.out.substr(line + 1, end - line - 1);
+    EXPECT_NE(row.find(" " + std::string(l.name) + " "), std::string::npos) << row;
+    EXPECT_NE(row.find("rating " + std::to_string(l.rating) + " [" + std::to_string(l.low) + ", " +
+                       std::to_string(l.high) + "]"),
+              std::string::npos)
+        << row;
+    at = end;
+  }
 }
 
 }  // namespace

@@ -224,7 +224,9 @@ std::string examples_for(const std::string& command) {
       {"facts", "  fano facts\n  fano facts --no-table --json"},
       {"selfplay",
        "  fano selfplay --white engine --black greedy --games 2000 --seed 1\n"
-       "  fano selfplay --white random --black cover --json"},
+       "  fano selfplay --white random --black cover --json\n"
+       "  fano selfplay --white horizon:3 --black greedy --games 200\n"
+       "  fano selfplay --list-players"},
       {"strategy",
        "  fano strategy --player greedy\n  fano strategy --player search:2 --side black --json\n"
        "  fano strategy --lookahead 4 --rules standard-2c1t\n"

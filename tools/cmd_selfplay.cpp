@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/analysis.hpp"
+#include "fano/analysis_json.hpp"
 #include "fano/notation.hpp"
 #include "fano/selfplay.hpp"
 
@@ -61,26 +62,39 @@ void print_text(const SelfplayReport& r) {
                   static_cast<unsigned long long>(s.mirrored[int(c)]));
 }
 
+// The levels offered to people, strongest first, one a line: rating,
+// interval, label, spec and description.
+void print_levels() {
+  std::printf("The levels offered to people, strongest first (ratings: results/levels.md):\n");
+  for (const PlayerLevel& p : player_levels())
+    std::printf("%-13s %-10s rating %4d [%d, %d]  %s\n", std::string(p.label).c_str(),
+                std::string(p.name).c_str(), p.rating, p.low, p.high,
+                std::string(p.description).c_str());
+}
+
 }  // namespace
 
 int cmd_selfplay(const Args& args) {
   po::options_description desc("options");
   add_variant_options(desc);
   add_table_options(desc);
-  desc.add_options()("white", po::value<std::string>()->required(),
+  desc.add_options()("white", po::value<std::string>(),
                      "White's player (one of the players listed above)")(
-      "black", po::value<std::string>()->required(), "Black's player")(
+      "black", po::value<std::string>(), "Black's player")(
       "games,n", po::value<long long>()->default_value(1000), "games to play (1..10000000)")(
       "seed", po::value<unsigned long long>()->default_value(1),
       "seed of the run: game i plays with a generator seeded from (seed, i)")(
       "from", po::value<std::string>(), "start position (default the empty board), no history")(
-      "markdown", "print the run's row of results/selfplay.md");
+      "markdown", "print the run's row of results/selfplay.md")(
+      "list-players",
+      "list the levels offered to people (strongest first, with their measured ratings) and "
+      "exit; with --json as GET /api/v2/players gives them");
   add_threads_option(desc);
   add_json_option(desc);
   const auto vm = parse(
       "selfplay",
       "--white PLAYER --black PLAYER [--games N] [--seed S] [--threads N] [--from POSITION] "
-      "[--json | --markdown] [variant and table options]",
+      "[--json | --markdown] [variant and table options]\n  fano selfplay --list-players [--json]",
       "Plays seeded games between two players and prints White's wins, draws and Black's wins "
       "with 95% Wilson intervals, the mean and median game length, the mean branching factor, "
       "the share of moves that lose at once (form a line) and mirror fallbacks. The output is "
@@ -89,6 +103,8 @@ int cmd_selfplay(const Args& args) {
       "  random: a uniformly random legal move\n"
       "  greedy: random among the moves that do not lose at once (form no line), if any\n"
       "  search:K: depth-K minimax without the table (K = 1..8), random among the best\n"
+      "  horizon:H: random among the best moves as seen H plies ahead (H = 1..99): wins and "
+      "losses within H plies by the table, anything further looks like a draw\n"
       "  perfect: random among the moves of the best result by the table (rule 3 applies)\n"
       "  perfect:P: with probability P (0..1) a perfect move, else a uniformly random one\n"
       "  nonlosing: random among the moves that do not lose by the table, if any\n"
@@ -100,9 +116,23 @@ int cmd_selfplay(const Args& args) {
       "  mirror:MAP: the image of the opponent's last move under MAP, else random (first move: "
       "the centre); MAP is copy, reflect-x, reflect-y, half-turn, rotate-120, rotate-240, "
       "reflect-5 or reflect-3 (README.md)\n"
-      "perfect, perfect:P, nonlosing, engine and keeping read the tablebase.",
+      "perfect, perfect:P, nonlosing, horizon:H, engine and keeping read the tablebase.\n\n"
+      "The levels offered to people (the page's opponents, GET /api/v2/players) are some of "
+      "these, each with a name a player understands and its rating measured by bench/levels.py "
+      "(results/levels.md): 'fano selfplay --list-players' lists them.",
       desc, nullptr, args);
   if (!vm) return 0;
+  if (vm->count("list-players")) {
+    if (vm->count("white") || vm->count("black") || vm->count("markdown"))
+      throw UsageError("--list-players takes no --white, --black or --markdown");
+    if (vm->count("json"))
+      print_json(player_levels_json());
+    else
+      print_levels();
+    return 0;
+  }
+  if (!vm->count("white") || !vm->count("black"))
+    throw UsageError("give --white PLAYER and --black PLAYER (or --list-players)");
   if (vm->count("json") && vm->count("markdown"))
     throw UsageError("give at most one of --json and --markdown");
   Variant variant = variant_from(*vm);

@@ -51,6 +51,17 @@ Outcome after_move(Outcome mover) {
                  std::uint16_t(mover.plies - 1)};
 }
 
+Json player_levels_json() {
+  Json list = Json::array();
+  for (const PlayerLevel& p : player_levels())
+    list.push_back({{"name", p.name},
+                    {"label", p.label},
+                    {"rating", p.rating},
+                    {"interval", Json::array({p.low, p.high})},
+                    {"description", p.description}});
+  return Json{{"players", std::move(list)}};
+}
+
 Json principal_variation_json(const PositionReport& r) {
   Json line = Json::array();
   Outcome mover = r.value;  // the first mover is the side to move

@@ -307,6 +307,11 @@ StrategyRule player_rule(const PlayerSpec& player, const Tablebase* tb) {
       else
         rule.allowed = every_legal_move;
       break;
+    case PlayerKind::kHorizon:
+      rule.allowed = [tb, horizon = player.depth](const GameRecord& g) {
+        return horizon_moves(*tb, g, horizon);
+      };
+      break;
     case PlayerKind::kNonlosing:
       rule.allowed = [tb](const GameRecord& g) { return nonlosing_moves(*tb, g); };
       break;

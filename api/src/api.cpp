@@ -230,8 +230,8 @@ std::uint64_t seed_param(const Request& req) {
 }
 
 // GET /api/v2/{variant}/player?player=P&seed=S&moves=...: the move a self-play
-// player (fano/players.hpp: random, greedy, search:K, perfect, perfect:P,
-// nonlosing, engine, ...)
+// player (fano/players.hpp: random, greedy, search:K, horizon:H, perfect,
+// perfect:P, nonlosing, engine, ...)
 // makes in the game's position, with game_rng(seed, ply) as its generator, so
 // that a seeded game is the same on every front end and every run.
 constexpr int kMaxApiSearchDepth = 4;  // deeper searches take seconds in a browser
@@ -240,9 +240,9 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
                  const Request& req) {
   const std::optional<std::string> name = param(req, "player");
   if (!name)
-    throw ApiError{
-        ErrorKind::kBadInput,
-        "give player= (random, greedy, search:K, nonlosing, perfect:P, perfect, engine)"};
+    throw ApiError{ErrorKind::kBadInput,
+                   "give player= (random, greedy, search:K, horizon:H, nonlosing, perfect:P, "
+                   "perfect, engine)"};
   const std::uint64_t seed = seed_param(req);
   PlayerSpec spec;
   try {
@@ -474,13 +474,9 @@ Response rules(const RouteCall& c) {
 }
 
 // GET /api/v2/players: the levels a person may choose a computer opponent
-// from (player_levels), each a name the player route takes.
-Response players(const RouteCall&) {
-  Json list = Json::array();
-  for (const PlayerLevel& p : player_levels())
-    list.push_back({{"name", p.name}, {"label", p.label}});
-  return json_response(200, Json{{"players", std::move(list)}});
-}
+// from, strongest first with their measured ratings (player_levels_json),
+// each a name the player route takes.
+Response players(const RouteCall&) { return json_response(200, player_levels_json()); }
 
 // A position's report in the one vocabulary (always with the principal
 // variation): the whole report, or its principal variation as move objects.

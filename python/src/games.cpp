@@ -351,6 +351,12 @@ void bind_games(py::module_& m) {
         "let a won position go, of the moves made in won positions), blunder_positions (game, "
         "ply, position, the moves before it, the move, the value and the result; the first "
         "max_blunders) and games_list. Deterministic for a seed.");
+  m.def(
+      "player_levels", [] { return to_python(player_levels_json()["players"]); },
+      "The levels offered to people as computer opponents, strongest first: a list of dicts "
+      "with name (a built-in player's name, for grade() and fano selfplay), label (Beginner "
+      "... Perfect), rating (measured, on one Elo scale: results/levels.md), interval (its "
+      "95% interval, [low, high]) and description; GET /api/v2/players gives the same list.");
 }
 
 }  // namespace fano::python

@@ -265,3 +265,18 @@ def test_check_strategy_of_a_python_rule():
         small.check_strategy("random", side="red")
     with pytest.raises(TypeError):
         small.check_strategy(42)
+
+
+def test_player_levels_are_the_cli_list_and_grade_takes_them(standard):
+    levels = fano.player_levels()
+    r = subprocess.run([FANO_BIN, "selfplay", "--list-players", "--json"], check=True,
+                       capture_output=True, text=True)
+    assert levels == json.loads(r.stdout)["players"]
+    assert [p["label"] for p in levels][0] == "Perfect"
+    ratings = [p["rating"] for p in levels]
+    assert ratings == sorted(ratings, reverse=True)
+    for p in levels:
+        low, high = p["interval"]
+        assert low < p["rating"] < high
+        # Each level is a built-in player grade() and fano selfplay take.
+        assert fano.grade(p["name"], 2, table=standard)["results"]["wins"]["total"] == 2

@@ -205,6 +205,10 @@ def test_http_v2_players(schema, server):
     status, body = get(server + "/api/v2/players")
     assert status == 200, body
     validate(schema, "api_v2_players", body)
+    # The CLI's list is the route's (one serialiser).
+    r = fano("selfplay", "--list-players", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == body
     # Every level listed is a player the player route takes.
     for p in body["players"]:
         status, move = get(server + "/api/v2/standard/player?" +

@@ -5,6 +5,7 @@
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
 #include "fano/review.hpp"
+#include "fano/players.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
 
@@ -52,6 +53,11 @@ Json principal_variation_json(const PositionReport& report);
 // mover's value before the move, after the move's result for the mover;
 // best, refutation and text are null unless the ply is a mistake.
 Json review_json(const GameReview& review);
+// The levels offered to people (player_levels), strongest first: {"players":
+// [{"name", "label", "rating", "interval": [low, high], "description"}...]}.
+// GET /api/v2/players, `fano selfplay --list-players --json` and Python's
+// fano.player_levels() (the list) give it.
+Json player_levels_json();
 
 // A move's result seen by the opponent in the position it reaches: a win in
 // n for the mover is a loss in n - 1 for the opponent.

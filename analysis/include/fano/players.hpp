@@ -49,6 +49,8 @@ enum class PlayerKind : std::uint8_t {
   // Two levels for people, from the table's ratings:
   kNonlosing,  // uniform among the moves whose result is not a loss, any move when all lose
   kPerfectP,   // with probability P a perfect move (as kPerfect), else a uniformly random one
+  // The levels offered to people (player_levels) read ahead a bounded number of plies:
+  kHorizon,  // uniform among the best moves as seen H plies ahead (horizon_moves), by the table
 };
 
 // Maps of the printed board (corners 6 top, 5 bottom-left, 3 bottom-right, centre
@@ -76,32 +78,43 @@ int mirror_image(MirrorMap map, int space);
 
 struct PlayerSpec {
   PlayerKind kind = PlayerKind::kRandom;
-  int depth = 0;                     // kSearch: plies looked ahead (1..kMaxSearchDepth)
+  int depth = 0;  // kSearch: plies looked ahead (1..kMaxSearchDepth); kHorizon: H (1..kMaxHorizon)
   MirrorMap map = MirrorMap::kCopy;  // kMirror
   double probability = 1;            // kPerfectP: P, 0..1
   bool operator==(const PlayerSpec&) const = default;
 };
 inline constexpr int kMaxSearchDepth = 8;
+// More than the longest forced win of any reading (58 plies, standard): at
+// that horizon the player sees every result and plays perfectly.
+inline constexpr int kMaxHorizon = 99;
 
 // Parses "random", "greedy", "search:K", "perfect", "engine", "keeping", "cover",
-// "mirror:<map>", "nonlosing" or "perfect:P" (P a number 0..1); throws
+// "mirror:<map>", "nonlosing", "perfect:P" (P a number 0..1) or "horizon:H"; throws
 // std::invalid_argument naming what is wrong.
 PlayerSpec parse_player(std::string_view text);
 // The name parse_player reads back ("search:3", "mirror:reflect-y", "perfect:0.8":
 // the shortest decimal that reads back as P).
 std::string player_name(const PlayerSpec& player);
-// The levels a person may choose an opponent from (the explorer's side
-// pickers, through GET /api/v2/players), strongest first: each a name that
-// parse_player reads and that player_name writes back, and a few words on
-// how it plays.
+// The levels a person may choose an opponent from (the explorer's opponent
+// chooser through GET /api/v2/players, Python's fano.player_levels(), `fano
+// selfplay --list-players`), strongest first: each a name that parse_player
+// reads and player_name writes back, a word a player understands, a line on
+// how it plays, and its measured strength: the rating on one Elo scale and its
+// 95% interval, fitted by bench/levels.py to a round-robin of the levels
+// (results/levels.md; the numbers are generated into level_ratings.inc, and a
+// test fails when they or the order disagree with results/levels.json).
+// Every level avoids a move that forms a line at once when another exists.
 struct PlayerLevel {
-  std::string_view name;
-  std::string_view label;
+  std::string_view name;         // the player spec ("horizon:4")
+  std::string_view label;        // "Beginner" ... "Perfect"
+  std::string_view description;  // how it plays, in a few words
+  int rating = 0;                // measured (results/levels.md)
+  int low = 0, high = 0;         // the rating's 95% interval
 };
 std::span<const PlayerLevel> player_levels();
 
 // True for players that read the tablebase (perfect, engine, keeping, nonlosing,
-// perfect:P).
+// perfect:P, horizon:H).
 bool needs_table(const PlayerSpec& player);
 
 // A player's move and, for a mirroring player, whether the image was unavailable.
@@ -127,6 +140,19 @@ std::vector<Move> perfect_moves(const Tablebase& tb, const GameRecord& game);
 // nonlosing: the moves whose result (under the history) is not a loss, or every
 // legal move when each loses; in the rules' move order.
 std::vector<Move> nonlosing_moves(const Tablebase& tb, const GameRecord& game);
+// horizon:H: the moves of the best result as a player reading H plies ahead
+// sees it, by the table under the game's history: a win or a loss in at most H
+// plies is seen exactly (faster wins and slower losses preferred, as search:K
+// scores them: horizon_score), any other result (a draw, or a win or a loss
+// further away) looks like a draw. A move that forms a line loses in 1 ply,
+// so from H = 1 on the player never forms a line while another move exists;
+// H plies of the table's exact results equal a depth-H search's scores, at
+// the cost of one probe per move. In the rules' move order.
+std::vector<Move> horizon_moves(const Tablebase& tb, const GameRecord& game, int horizon);
+// The score horizon:H gives a move of result `result` (for its mover):
+// kSearchWin - p for a win in p <= H plies, -(kSearchWin - p) for a loss in
+// p <= H plies, 0 otherwise.
+int horizon_score(const Outcome& result, int horizon);
 // keeping: the engine's earlier rule, kept to measure the trap rule's
 // gain: among the moves of the best result (as perfect_moves), the first in
 // move order of those leaving the opponent the fewest keeping_replies (a move
