@@ -106,10 +106,10 @@ TEST(Players, ParseAndName) {
   EXPECT_EQ(parse_player("search:8").depth, 8);
   EXPECT_EQ(parse_player("perfect:0.80").probability, 0.8);
   EXPECT_EQ(player_name(parse_player("perfect:0.80")), "perfect:0.8");
-  EXPECT_EQ(player_name(parse_player("perfect:1e-1")), "perfect:0.1");
-  for (const char* bad : {"", "Random", "search:", "search:0", "search:9", "search:2x",
-                          "mirror:", "mirror:flip", "perfect ", "perfect:", "perfect:1.5",
-                          "perfect:-0.1", "perfect:x", "perfect:0.5x", "perfect:nan", "Nonlosing"})
+  for (const char* bad :
+       {"", "Random", "perfect:1e-1", "search:", "search:0", "search:9", "search:2x",
+        "mirror:", "mirror:flip", "perfect ", "perfect:", "perfect:1.5", "perfect:-0.1",
+        "perfect:x", "perfect:0.5x", "perfect:nan", "Nonlosing"})
     EXPECT_THROW(parse_player(bad), std::invalid_argument) << bad;
 }
 
