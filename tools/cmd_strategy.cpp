@@ -17,8 +17,9 @@
 namespace fano::cli {
 namespace {
 
-// --restarts at most: a round takes up to a second on the largest readings,
-// so the bound is a few hours, not the decades an unchecked int allows.
+// --restarts at most: a round of the standard game takes about a second
+// (more on a loaded machine), so the bound is hours, not the decades an
+// unchecked int allowed.
 constexpr int kMaxRestarts = 10000;
 
 // "1 ply", "7 plies".
