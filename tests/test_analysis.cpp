@@ -985,10 +985,11 @@ TEST(StrategyTable, EchoedInputIsQuotedAndCut) {
       EXPECT_LT(what.size(), 400u) << what;
       EXPECT_EQ(what.find('\x1b'), std::string::npos) << escape_text(what);
       EXPECT_EQ(what.find('\x07'), std::string::npos) << escape_text(what);
-      if (line.size() > 1000)
+      if (line.size() > 1000) {
         EXPECT_NE(what.find("...' ("), std::string::npos) << what;
-      else
+      } else {
         EXPECT_NE(what.find("'\\x1b[2J\\x07'"), std::string::npos) << what;
+      }
     }
   }
 }

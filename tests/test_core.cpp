@@ -1103,9 +1103,10 @@ TEST(Actions, EveryActionReadsBackOrIsRefused) {
             move_of_action(game, a);
             ADD_FAILURE() << a << " in " << format_position(st);
           } catch (const std::invalid_argument& e) {
-            if (action_move(a))
+            if (action_move(a)) {
               EXPECT_NE(std::string(e.what()).find(format_position(st)), std::string::npos)
                   << e.what();
+            }
           }
         }
     }
@@ -1127,7 +1128,9 @@ TEST(Actions, ObservationHoldsThePositionAndTheSideToMove) {
         float sum = 0;
         for (int p = 0; p < kPieceKinds; ++p) sum += at(p, s, h);
         EXPECT_EQ(sum, h < st.height(s) ? 1.0f : 0.0f);
-        if (h < st.height(s)) EXPECT_EQ(at(int(st.piece_from_bottom(s, h)), s, h), 1.0f);
+        if (h < st.height(s)) {
+          EXPECT_EQ(at(int(st.piece_from_bottom(s, h)), s, h), 1.0f);
+        }
         EXPECT_EQ(at(kObservationPlanes - 1, s, h), st.to_move() == Colour::kBlack ? 1.0f : 0.0f);
       }
   }

@@ -99,16 +99,24 @@ std::string escape_text(std::string_view text) {
 }
 
 std::string quote(std::string_view text) {
-  if (text.size() <= kMaxQuotedBytes) return "'" + escape_text(text) + "'";
   // Cut at a character's start, so that the kept part stays UTF-8.
-  std::size_t keep = 0;
-  while (keep < text.size()) {
-    const std::size_t n = std::max<std::size_t>(1, utf8_length(text.substr(keep)));
-    if (keep + n > kMaxQuotedBytes) break;
-    keep += n;
+  std::size_t keep = text.size();
+  if (text.size() > kMaxQuotedBytes)
+    for (keep = 0; keep < text.size();) {
+      const std::size_t n = std::max<std::size_t>(1, utf8_length(text.substr(keep)));
+      if (keep + n > kMaxQuotedBytes) break;
+      keep += n;
+    }
+  std::string out(1, '\'');
+  out.append(escape_text(text.substr(0, keep)));
+  if (keep == text.size()) {
+    out.push_back('\'');
+  } else {
+    out.append("...' (");
+    out.append(std::to_string(text.size()));
+    out.append(" bytes)");
   }
-  return "'" + escape_text(text.substr(0, keep)) + "...' (" + std::to_string(text.size()) +
-         " bytes)";
+  return out;
 }
 
 char piece_char(Piece p) { return kPieceChars[int(p)]; }
