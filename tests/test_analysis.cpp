@@ -3,6 +3,7 @@
 // game records, and `fano strategy` end to end.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -620,7 +621,7 @@ TEST(StrategyTable, BadFilesAreRefusedNamingTheLine) {
       {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2", "c2"]})", "twice"},
       {R"({"position": "C/-/-/-/-/-/- b"})", R"(no "moves")"},
       {R"({"moves": ["c2"]})", R"(no "position")"},
-      {R"({"position": "C/-/-/-/-/-/- b", "move": ["c2"]})", R"(unknown field "move")"},
+      {R"({"position": "C/-/-/-/-/-/- b", "move": ["c2"]})", "unknown field 'move'"},
       {R"(["C/-/-/-/-/-/- b", ["c2"]])", "not {"},
       {R"({"position": "C/-/-/-/-/-/- b", "moves": ["c2"], "x": 1})", "unknown field"},
       {R"({"position": "C/-/-/-/-/-/- b", "moves": [2]})", "not a string"},
@@ -885,7 +886,7 @@ TEST(StrategyCommand, AllowedFileIsTheLibrarysVerdict) {
                                 R"({"position": "C/-/-/-/-/-/- b", "moves": ["c9"]})" + "\n");
   const auto bad = testing::run_fano({"strategy", "--tb", table, "--allowed", file});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("--allowed " + file + ": line 2: "), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--allowed '" + file + "': line 2: "), std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
   const auto none =
       testing::run_fano({"strategy", "--tb", table, "--allowed", (dir / "none.jsonl").string()});
@@ -1293,7 +1294,197 @@ TEST(PeopleLevels, HorizonScoresWhatItSees) {
   EXPECT_EQ(horizon_score({Value::kLoss, 2}, 1), 0);
   EXPECT_EQ(horizon_score({Value::kDraw, 0}, 99), 0);
   EXPECT_GT(horizon_score({Value::kLoss, 5}, 9), horizon_score({Value::kLoss, 1}, 9));
->>>>>>> levels
+}
+
+// A line is one JSON object and nothing else, each field given once: bytes
+// after a NUL are not dropped unseen, and a second "position" is not a
+// silent replacement of the first.
+TEST(StrategyTable, ALineIsOneObjectWithEachFieldOnce) {
+  const Variant v = rules_named("standard-2c1t");
+  const std::string good = R"({"position": "-/-/-/-/-/-/- w", "moves": ["C1"]})";
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {good + std::string(1, '\0') + "garbage", "a NUL byte at character 49"},
+      {good + std::string(1, '\0'), "a NUL byte"},
+      {R"({"position": "C/-/-/-/-/-/- b", "position": "-/-/-/-/-/-/- w", "moves": ["C1"]})",
+       "the field 'position' is given twice"},
+      {R"({"position": "-/-/-/-/-/-/- w", "moves": ["C1"], "moves": ["T2"]})",
+       "the field 'moves' is given twice"},
+  };
+  for (const auto& [line, says] : bad) {
+    SCOPED_TRACE(escape_text(line));
+    try {
+      parse_allowed_lines(line + "\n", v);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("line 1: ", 0), 0u) << what;
+      EXPECT_NE(what.find(says), std::string::npos) << what;
+    }
+  }
+  // The same keys inside a value are not the line's fields.
+  EXPECT_EQ(parse_allowed_lines(good + "\n", v).moves.size(), 1u);
+}
+
+// What a bad line echoes is quoted by core's quote(): cut to a bounded length
+// with its size said, control characters written out.
+TEST(StrategyTable, EchoedInputIsQuotedAndCut) {
+  const Variant v = rules_named("standard-2c1t");
+  const std::string huge(60000, 'x');
+  for (const std::string& line :
+       {R"({"position": ")" + huge + R"(", "moves": ["C1"]})",
+        R"({"position": "-/-/-/-/-/-/- w", "moves": [")" + huge + R"("]})",
+        R"({"position": "-/-/-/-/-/-/- w", "moves": [[")" + huge + R"("]]})",
+        R"({")" + huge + R"(": 1})", std::string(R"({"\u001b[2J\u0007": 1})")}) {
+    try {
+      parse_allowed_lines(line, v);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_LT(what.size(), 400u) << what;
+      EXPECT_EQ(what.find('\x1b'), std::string::npos) << escape_text(what);
+      EXPECT_EQ(what.find('\x07'), std::string::npos) << escape_text(what);
+      if (line.size() > 1000) {
+        EXPECT_NE(what.find("...' ("), std::string::npos) << what;
+      } else {
+        EXPECT_NE(what.find("'\\x1b[2J\\x07'"), std::string::npos) << what;
+      }
+    }
+  }
+}
+
+// Fed a line at a time, the reader names a bad line when it is given, before
+// any later line exists (the CLI streams a file through it).
+TEST(StrategyTable, ReaderRefusesABadLineWhenFed) {
+  AllowedLinesReader reader(rules_named("standard-2c1t"));
+  reader.add(R"({"position": "-/-/-/-/-/-/- w", "moves": ["C1"]})");
+  reader.add("   ");
+  try {
+    reader.add(R"({"position": "-/-/-/-/-/-/- w", "moves": ["T1"]})");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("line 3: ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("given twice"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(AllowedLinesReader(rules_named("standard-2c1t")).finish(), std::invalid_argument);
+}
+
+// P of perfect:P has one grammar: 0 or 1, or either with a point and 1 to 4
+// digits; every other spelling strtod would read (signs, exponents, hex, nan,
+// inf) is refused, and the name echoes an accepted P in a form read back.
+TEST(Players, PerfectPIsAPlainDecimalFromZeroToOne) {
+  const std::vector<std::pair<std::string, double>> good = {
+      {"0", 0},         {"1", 1},      {"0.5", 0.5},     {"0.80", 0.8}, {"1.0", 1},
+      {"0.0001", 1e-4}, {"1.0000", 1}, {"0.125", 0.125}, {"0.0", 0},    {"0.9999", 0.9999}};
+  for (const auto& [p, value] : good) {
+    SCOPED_TRACE(p);
+    const PlayerSpec spec = parse_player("perfect:" + p);
+    EXPECT_EQ(spec.probability, value);
+    const PlayerSpec again = parse_player(player_name(spec));
+    EXPECT_EQ(again.probability, value) << player_name(spec);
+  }
+  for (const std::string p :
+       {"1e-400", "-0",     "-1e-400", "0x1p-1", "1e309",   "nan",  "inf",  "-inf",
+        "1.5",    "1.0001", ".5",      "0.",     "0.00001", "+0.5", " 0.5", "0.5 ",
+        "0,5",    "",       "00.5",    "2",      "1e-1",    "0.5x"}) {
+    SCOPED_TRACE(p);
+    try {
+      parse_player("perfect:" + p);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("a decimal from 0 to 1"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Under 1 GiB of address space (the sanitizer build bounds time only).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr const char* kAllowedMemoryBound = "";
+#else
+constexpr const char* kAllowedMemoryBound = "ulimit -v 1048576; ";
+#endif
+
+// --allowed is read a line at a time: an endless or huge input stops at its
+// first bad line with exit 2, in bounded memory (read whole, /dev/urandom and
+// an endless pipe ran out of memory with exit 1).
+TEST(StrategyCommand, AllowedStopsAtTheFirstBadLineOfAnEndlessInput) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  const std::string fano = "timeout 120 " + testing::shell_quote(FANO_BIN) + " strategy --tb " +
+                           testing::shell_quote(table) + " --allowed ";
+  const auto run = [&](const std::string& cmd) {
+    testing::RunResult r;
+    const std::optional<int> status =
+        testing::run_shell(std::string(kAllowedMemoryBound) + cmd + " 2>&1", r.out);
+    if (status && WIFEXITED(*status)) r.exit_code = WEXITSTATUS(*status);
+    return r;
+  };
+  const std::string line = R"({"position": "-/-/-/-/-/-/- w", "moves": ["C1"]})";
+  const testing::RunResult endless = run("yes " + testing::shell_quote(line) + " | " + fano + "-");
+  EXPECT_EQ(endless.exit_code, 2) << endless.out;
+  EXPECT_NE(endless.out.find("--allowed '-': line 2: -/-/-/-/-/-/- w is given twice"),
+            std::string::npos)
+      << endless.out;
+  const testing::RunResult random = run(fano + "/dev/urandom");
+  EXPECT_EQ(random.exit_code, 2) << random.out;
+  EXPECT_NE(random.out.find("line 1"), std::string::npos) << random.out;
+  EXPECT_LT(random.out.size(), 500u) << random.out;
+  // A large file whose second line is bad: refused at line 2, the rest unread.
+  const std::string file = (dir / "big.jsonl").string();
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << line << "\n{\"position\": 1}\n";
+    const std::string filler(1 << 20, 'x');
+    for (int i = 0; i < 64; ++i) out << filler << "\n";
+  }
+  const testing::RunResult big = run(fano + testing::shell_quote(file));
+  EXPECT_EQ(big.exit_code, 2) << big.out;
+  EXPECT_NE(big.out.find(": line 2: no \"position\""), std::string::npos) << big.out;
+  // Bytes after a NUL are refused, not dropped.
+  testing::write_text(file, line + std::string(1, '\0') + "garbage\n");
+  const testing::RunResult nul = run(fano + testing::shell_quote(file));
+  EXPECT_EQ(nul.exit_code, 2) << nul.out;
+  EXPECT_NE(nul.out.find("line 1: a NUL byte at character 49"), std::string::npos) << nul.out;
+}
+
+// --limit and --max-positions take a count or "none"; a negative number is
+// refused (it was read as 2^64 - 1: no bound); --restarts is bounded.
+TEST(StrategyCommand, CountsAreNonNegativeOrNone) {
+  testing::TempDir dir;
+  const std::string table = (dir / "t.fanotb").string();
+  ASSERT_EQ(testing::run_fano({"solve", "--rules", "standard-2c1t", "--out", table}).exit_code, 0);
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--traps", "2", "--limit", "-1"},
+        {"--single-draw", "4", "--limit", "-1"},
+        {"--single-draw", "4", "--limit", "1x"},
+        {"--player", "greedy", "--max-positions", "-1"},
+        {"--player", "greedy", "--max-positions", "0"},
+        {"--player", "greedy", "--max-positions", "18446744073709551616"},
+        {"--size", "--restarts", "1000000000"},
+        {"--size", "--restarts", "10001"}}) {
+    std::vector<std::string> args{"strategy", "--tb", table};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto e = testing::run_fano(args);
+    EXPECT_EQ(e.exit_code, 2) << testing::command_line(args) << ": " << e.err;
+    EXPECT_EQ(e.err_lines(), 1) << e.err;
+  }
+  // "none" lists every trap; a count lists that many.
+  const auto all =
+      testing::run_fano({"strategy", "--tb", table, "--traps", "2", "--limit", "none", "--json"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const auto one =
+      testing::run_fano({"strategy", "--tb", table, "--traps", "2", "--limit", "1", "--json"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const nlohmann::json a = testing::parse_json(all.out)["traps"];
+  const nlohmann::json o = testing::parse_json(one.out)["traps"];
+  const TrapReport lib = find_traps(table_of(rules_named("standard-2c1t")), 2, SIZE_MAX);
+  ASSERT_GT(lib.ranked.size(), 1u);
+  EXPECT_EQ(a["ranked"].size(), lib.ranked.size());
+  EXPECT_EQ(o["ranked"].size(), 1u);
+  const auto bounded = testing::run_fano(
+      {"strategy", "--tb", table, "--player", "random", "--max-positions", "5", "--json"});
+  ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
+  EXPECT_FALSE(testing::parse_json(bounded.out)["results"][0]["decided"].get<bool>());
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "fano/actions.hpp"
 #include "fano/board.hpp"
 #include "fano/geometry.hpp"
 #include "fano/json.hpp"
@@ -877,6 +878,140 @@ TEST(Board, RulesTextSaysEachReadingsRules) {
   for (const Json& reading : catalog["readings"])
     EXPECT_EQ(reading["rules_text"],
               Json(rules_text(*variant_from_name(reading["slug"].get<std::string>()))));
+}
+
+// quote(): text from outside as a message shows it. Control characters (a
+// NUL, ESC, BEL, C1) and bytes that are not UTF-8 are written out, other
+// UTF-8 kept; a long text is cut at a character's start with its length said.
+TEST(Quote, ControlBytesAreWrittenOutAndLongTextIsCut) {
+  EXPECT_EQ(quote("C4"), "'C4'");
+  EXPECT_EQ(quote(std::string("a\0b", 3)), "'a\\x00b'");
+  EXPECT_EQ(quote("\x1b[2J\x07\n\t\r\x7f"), "'\\x1b[2J\\x07\\n\\t\\r\\x7f'");
+  EXPECT_EQ(quote("\xc2\x9b"
+                  "1m"),
+            "'\\xc2\\x9b1m'");  // U+009B, a terminal's CSI
+  EXPECT_EQ(quote("\xff\xfe"), "'\\xff\\xfe'");
+  EXPECT_EQ(quote("caf\xc3\xa9"), "'caf\xc3\xa9'");
+  EXPECT_EQ(escape_text("a\x1b"), "a\\x1b");
+  const std::string exact(kMaxQuotedBytes, 'x');
+  EXPECT_EQ(quote(exact), "'" + exact + "'");
+  const std::string huge(60000, 'x');
+  EXPECT_EQ(quote(huge), "'" + exact + "...' (60000 bytes)");
+  // A cut never splits a character: 'é' is two bytes, the 80th byte starts one.
+  const std::string accents = std::string(kMaxQuotedBytes - 1, 'x') + "\xc3\xa9" + "yyy";
+  EXPECT_EQ(quote(accents), "'" + std::string(kMaxQuotedBytes - 1, 'x') + "...' (" +
+                                std::to_string(accents.size()) + " bytes)");
+  // Escaping happens after the cut: a line of NULs stays bounded too.
+  EXPECT_LT(quote(std::string(100000, '\0')).size(), 4 * kMaxQuotedBytes + 32);
+}
+
+// Messages that echo a name, a flag's value or a move go through quote().
+TEST(Quote, MessagesEchoInputQuoted) {
+  const std::string name = "\x1b[2J" + std::string(5000, 'z');
+  const std::string error = variant_name_error(name);
+  EXPECT_EQ(error.find('\x1b'), std::string::npos);
+  EXPECT_NE(error.find("'\\x1b[2J"), std::string::npos) << error;
+  EXPECT_LT(error.size(), 600u);
+  const std::string values = find_rules_option("stack-cap")->values_error("\a" + name);
+  EXPECT_EQ(values.find('\a'), std::string::npos);
+  EXPECT_LT(values.size(), 300u);
+  try {
+    parse_position(std::string("-/-/-/-/-/-/- w") + '\0' + " and more", kStandard);
+    ADD_FAILURE() << "accepted";
+  } catch (const NotationError& e) {
+    EXPECT_NE(std::string(e.what()).find("\\x00 and more"), std::string::npos) << e.what();
+  }
+}
+
+// The action encoding, written out here as the docs state it: a circle on
+// space s is s - 1, a triangle 7 + s - 1, a movement from f to t
+// 14 + (f - 1) * 7 + (t - 1).
+int documented_action(const MoveText& m) {
+  if (m.placement) return (m.shape == Shape::kCircle ? 0 : 7) + m.to;
+  return 14 + m.from * 7 + m.to;
+}
+
+// Every action is either a move's, whose text reads back to it, or one of
+// the 7 movements onto their own space, refused; the legal moves of sampled
+// positions map one to one onto their actions and back.
+TEST(Actions, EveryActionReadsBackOrIsRefused) {
+  int moves = 0;
+  for (int a = -3; a < kDistinctActions + 3; ++a) {
+    SCOPED_TRACE(a);
+    const std::optional<MoveText> m = action_move(a);
+    const bool onto_itself = a >= 14 && a < 63 && (a - 14) / 7 == (a - 14) % 7;
+    if (a < 0 || a >= 63 || onto_itself) {
+      EXPECT_FALSE(m);
+      EXPECT_THROW(action_text(a), std::invalid_argument);
+      EXPECT_NE(action_error(a).find(onto_itself ? "onto itself" : "out of range (0..62)"),
+                std::string::npos)
+          << action_error(a);
+      continue;
+    }
+    ++moves;
+    ASSERT_TRUE(m);
+    EXPECT_EQ(documented_action(*m), a);
+    EXPECT_EQ(action_of(parse_move_text(action_text(a))), a) << action_text(a);
+  }
+  EXPECT_EQ(moves, 56);
+  EXPECT_EQ(action_text(3), "C4");
+  EXPECT_EQ(action_text(10), "T4");
+  EXPECT_EQ(action_text(60), "7-5");
+  for (const Variant& v : {kStandard, *variant_from_name("cap3-projective")}) {
+    const Rules rules(v);
+    std::mt19937 rng(7);
+    for (const State st : testing::playout(rules, rng, 60, false)) {
+      const GameRecord game(rules, st);
+      const std::vector<int> actions = legal_actions(game);
+      if (game.over()) {  // a line stands: no move, no action
+        EXPECT_TRUE(actions.empty());
+        EXPECT_THROW(move_of_action(game, 0), std::invalid_argument);
+        continue;
+      }
+      const std::vector<Move> legal = legal_moves(rules, st);
+      ASSERT_EQ(actions.size(), legal.size()) << format_position(st);
+      EXPECT_TRUE(std::is_sorted(actions.begin(), actions.end()));
+      for (const Move& mv : legal) {
+        EXPECT_EQ(action_of(mv), documented_action(parse_move_text(format_move(mv))));
+        EXPECT_EQ(move_of_action(game, action_of(mv)), mv);
+      }
+      for (int a = 0; a < kDistinctActions; ++a)
+        if (std::find(actions.begin(), actions.end(), a) == actions.end()) {
+          try {
+            move_of_action(game, a);
+            ADD_FAILURE() << a << " in " << format_position(st);
+          } catch (const std::invalid_argument& e) {
+            if (action_move(a)) {
+              EXPECT_NE(std::string(e.what()).find(format_position(st)), std::string::npos)
+                  << e.what();
+            }
+          }
+        }
+    }
+  }
+}
+
+// The observation's planes: one per piece kind over (space, height from the
+// bottom), then ones when Black is to move; read back into the position.
+TEST(Actions, ObservationHoldsThePositionAndTheSideToMove) {
+  const Rules rules(*variant_from_name("cap3-projective"));
+  std::mt19937 rng(11);
+  for (const State st : testing::playout(rules, rng, 80, false)) {
+    const auto o = observation(st);
+    const auto at = [&](int p, int s, int h) {
+      return o[(std::size_t(p) * kSpaces + std::size_t(s)) * kMaxStackCap + std::size_t(h)];
+    };
+    for (int s = 0; s < kSpaces; ++s)
+      for (int h = 0; h < kMaxStackCap; ++h) {
+        float sum = 0;
+        for (int p = 0; p < kPieceKinds; ++p) sum += at(p, s, h);
+        EXPECT_EQ(sum, h < st.height(s) ? 1.0f : 0.0f);
+        if (h < st.height(s)) {
+          EXPECT_EQ(at(int(st.piece_from_bottom(s, h)), s, h), 1.0f);
+        }
+        EXPECT_EQ(at(kObservationPlanes - 1, s, h), st.to_move() == Colour::kBlack ? 1.0f : 0.0f);
+      }
+  }
 }
 
 }  // namespace

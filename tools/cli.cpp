@@ -361,57 +361,7 @@ std::string seconds_text(double seconds) {
   return buf;
 }
 
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  auto escape = [&](unsigned char c) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\x%02x", c);
-    out += buf;
-  };
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      if (c == '\n')
-        out += "\\n";
-      else if (c == '\r')
-        out += "\\r";
-      else if (c == '\t')
-        out += "\\t";
-      else if (c < 0x20 || c == 0x7f)
-        escape(c);
-      else
-        out += char(c);
-      ++i;
-      continue;
-    }
-    // A UTF-8 sequence: its length from the lead byte, continuation bytes
-    // 10xxxxxx, no overlong form, no surrogate, nothing above U+10FFFF.
-    const std::size_t n = c >= 0xc2 && c <= 0xdf   ? 2
-                          : c >= 0xe0 && c <= 0xef ? 3
-                          : c >= 0xf0 && c <= 0xf4 ? 4
-                                                   : 0;
-    bool ok = n != 0 && i + n <= text.size();
-    for (std::size_t k = 1; ok && k < n; ++k)
-      ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
-    if (ok) {
-      const unsigned char c1 = static_cast<unsigned char>(text[i + 1]);
-      if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0) || (c == 0xf0 && c1 < 0x90) ||
-          (c == 0xf4 && c1 >= 0x90))
-        ok = false;
-      // C1 controls (U+0080..U+009F): a terminal may take U+009B for CSI.
-      if (c == 0xc2 && c1 < 0xa0) ok = false;
-    }
-    if (!ok) {
-      escape(c);
-      ++i;
-      continue;
-    }
-    out.append(text.substr(i, n));
-    i += n;
-  }
-  return out;
-}
+std::string printable(std::string_view text) { return escape_text(text); }
 
 void print_error(const std::string& command, const std::string& message) {
   std::cerr << "fano " << command << ": " << printable(message) << "\n";

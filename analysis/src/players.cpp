@@ -9,6 +9,7 @@
 
 #include "fano/analysis.hpp"
 #include "fano/geometry.hpp"
+#include "fano/notation.hpp"
 
 namespace fano {
 namespace {
@@ -133,7 +134,7 @@ int mirror_image(MirrorMap map, int space) { return map_images()[std::size_t(map
 
 PlayerSpec parse_player(std::string_view text) {
   const auto fail = [&](const std::string& why) {
-    throw std::invalid_argument("player '" + std::string(text) + "': " + why);
+    throw std::invalid_argument("player " + quote(text) + ": " + why);
   };
   if (text == "random") return {PlayerKind::kRandom};
   if (text == "greedy") return {PlayerKind::kGreedy};
@@ -143,12 +144,27 @@ PlayerSpec parse_player(std::string_view text) {
   if (text == "cover") return {PlayerKind::kCover};
   if (text == "nonlosing") return {PlayerKind::kNonlosing};
   if (text.starts_with("perfect:")) {
+    // One grammar, plain decimals: 0 or 1, or either with a point and 1 to 4
+    // digits. No sign, exponent, hex, nan or inf (strtod's other forms), so
+    // every P is read exactly as written and player_name echoes it back in a
+    // form this reads (no 1e-400 shown as perfect:0).
+    const std::string_view p_text = text.substr(8);
+    const std::size_t point = p_text.find('.');
+    const std::string_view whole = p_text.substr(0, point);
+    const std::string_view fraction =
+        point == std::string_view::npos ? std::string_view() : p_text.substr(point + 1);
+    const auto digits = [](std::string_view d) {
+      return d.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const bool decimal = (whole == "0" || whole == "1") && digits(fraction) &&
+                         (point == std::string_view::npos || !fraction.empty()) &&
+                         fraction.size() <= 4;
     // strtod, not from_chars: WebAssembly's libc++ has no floating-point from_chars.
-    const std::string p_text(text.substr(8));
-    char* end = nullptr;
-    const double p = std::strtod(p_text.c_str(), &end);
-    if (p_text.empty() || end != p_text.c_str() + p_text.size() || !(p >= 0 && p <= 1))
-      fail("P of perfect:P must be a number from 0 to 1");
+    const double p = decimal ? std::strtod(std::string(p_text).c_str(), nullptr) : -1;
+    if (!decimal || p > 1)
+      fail(
+          "P of perfect:P must be a decimal from 0 to 1 with at most 4 digits after the point "
+          "(0, 0.5, 0.125, 1)");
     PlayerSpec spec{PlayerKind::kPerfectP};
     spec.probability = p;
     return spec;

@@ -199,55 +199,92 @@ void add_allowed(AllowedTable& table, const Rules& rules, State position,
     throw std::invalid_argument(where + " is given twice");
 }
 
+namespace {
+
+// A line's JSON object, its keys each given once: the parser alone would keep
+// the last of two "position" keys and say nothing.
+Json parse_allowed_object(std::string_view line) {
+  std::vector<std::string> keys;
+  const Json::parser_callback_t once = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::key && depth == 1) {
+      const std::string key = parsed.get<std::string>();
+      if (std::find(keys.begin(), keys.end(), key) != keys.end())
+        throw std::invalid_argument("the field " + quote(key) + " is given twice");
+      keys.push_back(key);
+    }
+    return true;
+  };
+  try {
+    return Json::parse(line, once);
+  } catch (const Json::parse_error& e) {
+    throw std::invalid_argument("not JSON (" +
+                                (e.byte > line.size() ? std::string("it ends too soon")
+                                                      : "at character " + std::to_string(e.byte)) +
+                                ")");
+  } catch (const Json::exception&) {
+    throw std::invalid_argument("not JSON");
+  }
+}
+
+// One line's position and moves added to the table.
+void add_allowed_object(AllowedTable& table, const Rules& rules, std::string_view line) {
+  // The parser reads a NUL as the end of its input: the bytes after one would
+  // be dropped unseen.
+  if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos)
+    throw std::invalid_argument("a NUL byte at character " + std::to_string(nul + 1) +
+                                " (a line is one JSON object and nothing else)");
+  const Json j = parse_allowed_object(line);
+  if (!j.is_object())
+    throw std::invalid_argument(R"(not {"position": "...", "moves": ["...", ...]})");
+  for (const auto& [key, value] : j.items())
+    if (key != "position" && key != "moves")
+      throw std::invalid_argument("unknown field " + quote(key) +
+                                  R"( (the fields are "position" and "moves"))");
+  if (!j.contains("position") || !j["position"].is_string())
+    throw std::invalid_argument(R"(no "position": a position in notation, as a string)");
+  if (!j.contains("moves") || !j["moves"].is_array())
+    throw std::invalid_argument(R"(no "moves": a list of moves, e.g. ["C1", "T2"])");
+  const State st = parse_position(j["position"].get<std::string>(), rules.variant);
+  std::vector<Move> moves;
+  for (const Json& m : j["moves"]) {
+    if (!m.is_string()) throw std::invalid_argument("a move is not a string: " + quote(m.dump()));
+    const std::string token = m.get<std::string>();
+    if (game_end(rules, st))
+      throw std::invalid_argument("the game is over in " + format_position(st) +
+                                  ": there is no move to allow");
+    moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
+  }
+  add_allowed(table, rules, st, moves);
+}
+
+}  // namespace
+
+AllowedLinesReader::AllowedLinesReader(const Variant& variant) : rules_(variant) {}
+
+void AllowedLinesReader::add(std::string_view line) {
+  ++lines_;
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
+  try {
+    add_allowed_object(table_, rules_, line);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("line " + std::to_string(lines_) + ": " + e.what());
+  }
+}
+
+AllowedTable AllowedLinesReader::finish() && {
+  if (table_.moves.empty())
+    throw std::invalid_argument("no position in the file: it allows no move anywhere");
+  return std::move(table_);
+}
+
 AllowedTable parse_allowed_lines(std::string_view text, const Variant& variant) {
-  const Rules rules(variant);
-  AllowedTable table;
-  std::size_t number = 0;
+  AllowedLinesReader reader(variant);
   while (!text.empty()) {
     const std::size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
+    reader.add(text.substr(0, eol));
     text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    const std::string head = "line " + std::to_string(number) + ": ";
-    try {
-      const Json j = Json::parse(line);
-      if (!j.is_object())
-        throw std::invalid_argument(R"(not {"position": "...", "moves": ["...", ...]})");
-      for (const auto& [key, value] : j.items())
-        if (key != "position" && key != "moves")
-          throw std::invalid_argument("unknown field \"" + key +
-                                      R"(" (the fields are "position" and "moves"))");
-      if (!j.contains("position") || !j["position"].is_string())
-        throw std::invalid_argument(R"(no "position": a position in notation, as a string)");
-      if (!j.contains("moves") || !j["moves"].is_array())
-        throw std::invalid_argument(R"(no "moves": a list of moves, e.g. ["C1", "T2"])");
-      const State st = parse_position(j["position"].get<std::string>(), variant);
-      std::vector<Move> moves;
-      for (const Json& m : j["moves"]) {
-        if (!m.is_string()) throw std::invalid_argument("a move is not a string: " + m.dump());
-        const std::string token = m.get<std::string>();
-        if (game_end(rules, st))
-          throw std::invalid_argument("the game is over in " + format_position(st) +
-                                      ": there is no move to allow");
-        moves.push_back(resolve_move(rules, st, parse_move_text(token), token));
-      }
-      add_allowed(table, rules, st, moves);
-    } catch (const Json::parse_error& e) {
-      throw std::invalid_argument(head + "not JSON (" +
-                                  (e.byte > line.size()
-                                       ? std::string("it ends too soon")
-                                       : "at character " + std::to_string(e.byte)) +
-                                  ")");
-    } catch (const Json::exception&) {
-      throw std::invalid_argument(head + "not JSON");
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(head + e.what());
-    }
   }
-  if (table.moves.empty())
-    throw std::invalid_argument("no position in the file: it allows no move anywhere");
-  return table;
+  return std::move(reader).finish();
 }
 
 std::string allowed_line(State position, const std::vector<Move>& moves) {

@@ -376,7 +376,8 @@ AllowedTable strategy_table(const Tablebase& tb, const FixedStrategy& strategy) 
 }
 
 SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int restarts,
-                                int horizon, const Interrupt& interrupt) {
+                                int horizon, const Interrupt& interrupt,
+                                const SearchRound& on_round) {
   const Rules rules(tb.variant());
   // A side with a win to keep needs more than never losing (a strategy that
   // only avoids losses may be held to a repetition): drawn games only.
@@ -484,6 +485,7 @@ SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes
     }
     const std::uint64_t count = improve(next);
     if (count <= best) best = count, choice = std::move(next);
+    if (on_round) on_round(r + 1, best);
   }
   out.strategy = fix_strategy(rules, kEmptyBoard, follower, class_choice(g, choice), interrupt);
   out.smallest = strategy_size(tb, out.strategy);
@@ -507,7 +509,7 @@ Move rule_list_move(const Rules& rules, State st, const std::vector<std::string>
       if (digits.empty() || digits.size() > 2 ||
           digits.find_first_not_of("0123456789") != std::string::npos || std::stoi(digits) < 1 ||
           std::stoi(digits) > kMaxSearchDepth)
-        throw std::invalid_argument("rule list: '" + name + "': the depth must be 1.." +
+        throw std::invalid_argument("rule list: " + quote(name) + ": the depth must be 1.." +
                                     std::to_string(kMaxSearchDepth));
       const int depth = std::stoi(digits);
       score = search_move_scores(GameRecord(rules, st), depth);
@@ -533,8 +535,8 @@ Move rule_list_move(const Rules& rules, State st, const std::vector<std::string>
       for (std::size_t i = 0; i < moves.size(); ++i)
         score[i] = -std::popcount(unsigned(rules.neighbours[std::size_t(moves[i].to)]));
     } else {
-      throw std::invalid_argument("rule list: unknown rule '" + name +
-                                  "' (search:K, no-centre, quiet, corner)");
+      throw std::invalid_argument("rule list: unknown rule " + quote(name) +
+                                  " (search:K, no-centre, quiet, corner)");
     }
     int top = std::numeric_limits<int>::min();
     for (const std::size_t i : left) top = std::max(top, score[i]);

@@ -1,5 +1,6 @@
 #include "fano/board.hpp"
 
+#include "fano/notation.hpp"
 #include "fano/rules_options.hpp"
 
 namespace fano {
@@ -126,8 +127,8 @@ std::optional<Variant> variant_from_name(std::string_view name) {
 }
 
 std::string variant_name_error(std::string_view name) {
-  return "unknown rules '" + std::string(name) +
-         "': expected standard, projective, cap3, cap3-projective (or the slugs cap2-projective, "
+  return "unknown rules " + quote(name) +
+         ": expected standard, projective, cap3, cap3-projective (or the slugs cap2-projective, "
          "cap3-board) with optional suffixes -colour (colour-only lines) and -<c>c<t>t (circles "
          "and triangles per player, 1..3 each), e.g. cap3-projective-colour, standard-3c3t";
 }

@@ -95,7 +95,7 @@ Move GameRecord::play(std::string_view token) {
   try {
     check_not_over();
   } catch (const NotationError& e) {
-    throw NotationError("move '" + std::string(token) + "': " + e.what());
+    throw NotationError("move " + quote(token) + ": " + e.what());
   }
   const Move m = resolve_move(rules_, current(), parse_move_text(token), token);
   play(m);

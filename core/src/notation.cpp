@@ -18,33 +18,25 @@ std::optional<Piece> piece_from_char(char ch) {
   return std::nullopt;
 }
 
-// Text from the input, quoted, with its control characters written out
-// (\n, \r, \t, \xNN), so that a message shows all of it: a NUL byte would
-// end it wherever it is read as a C string (an exception's what()), and an
-// escape sequence would drive a terminal.
-std::string quote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    } else {
-      out.push_back(ch);
-    }
-  }
-  out.push_back('\'');
-  return out;
+// The length of the UTF-8 character `s` starts with (a lead byte, its
+// continuation bytes 10xxxxxx, no overlong form, no surrogate, nothing above
+// U+10FFFF, no C1 control: a terminal may take U+009B for CSI), or 0 when it
+// starts with none.
+std::size_t utf8_length(std::string_view s) {
+  const auto c = static_cast<unsigned char>(s[0]);
+  if (c < 0x80) return 1;
+  const std::size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+                        : c >= 0xe0 && c <= 0xef ? 3
+                        : c >= 0xf0 && c <= 0xf4 ? 4
+                                                 : 0;
+  if (n == 0 || n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[k]) & 0xc0) != 0x80) return 0;
+  const auto c1 = static_cast<unsigned char>(s[1]);
+  if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0) || (c == 0xf0 && c1 < 0x90) ||
+      (c == 0xf4 && c1 >= 0x90) || (c == 0xc2 && c1 < 0xa0))
+    return 0;
+  return n;
 }
 
 std::string shape_name(Shape s) { return s == Shape::kCircle ? "circle" : "triangle"; }
@@ -68,6 +60,64 @@ bool iequals_prefix(std::string_view token, std::string_view word) {
 }
 
 }  // namespace
+
+std::string escape_text(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char c) {
+    out += "\\x";
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (c == '\n')
+        out += "\\n";
+      else if (c == '\r')
+        out += "\\r";
+      else if (c == '\t')
+        out += "\\t";
+      else if (c < 0x20 || c == 0x7f)
+        escape(c);
+      else
+        out.push_back(char(c));
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_length(text.substr(i));
+    if (n == 0) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+std::string quote(std::string_view text) {
+  // Cut at a character's start, so that the kept part stays UTF-8.
+  std::size_t keep = text.size();
+  if (text.size() > kMaxQuotedBytes)
+    for (keep = 0; keep < text.size();) {
+      const std::size_t n = std::max<std::size_t>(1, utf8_length(text.substr(keep)));
+      if (keep + n > kMaxQuotedBytes) break;
+      keep += n;
+    }
+  std::string out(1, '\'');
+  out.append(escape_text(text.substr(0, keep)));
+  if (keep == text.size()) {
+    out.push_back('\'');
+  } else {
+    out.append("...' (");
+    out.append(std::to_string(text.size()));
+    out.append(" bytes)");
+  }
+  return out;
+}
 
 char piece_char(Piece p) { return kPieceChars[int(p)]; }
 

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "fano/notation.hpp"
+
 namespace fano {
 
 namespace {
@@ -86,10 +88,7 @@ std::string RulesOption::values_text(bool with_help) const {
 }
 
 std::string RulesOption::values_error(std::string_view got) const {
-  std::string out = "must be " + values_text(false) + ", got '";
-  out.append(got);
-  out += '\'';
-  return out;
+  return "must be " + values_text(false) + ", got " + quote(got);
 }
 
 std::span<const RulesOption> rules_options() { return kOptions; }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "fano/actions.hpp"
 #include "fano/analysis.hpp"
 #include "fano/batch.hpp"
 #include "fano/notation.hpp"

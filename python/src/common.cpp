@@ -25,7 +25,7 @@ std::string moves_text(const MovesArg& moves) {
   std::string out;
   for (const std::string& m : std::get<std::vector<std::string>>(moves)) {
     if (m.find(',') != std::string::npos)
-      throw py::value_error("a list of moves holds one move per item, got '" + m + "'");
+      throw py::value_error("a list of moves holds one move per item, got " + quote(m));
     out += (out.empty() ? "" : ",") + m;
   }
   return out;
@@ -88,8 +88,8 @@ bool is_bool(PyObject* o) {
   return std::string_view(name) == "numpy.bool_";
 }
 
-// An int of Python, or of numpy: the item as a Python int (a new reference),
-// or null when it is not an integer.
+}  // namespace
+
 py::object as_int(PyObject* item) {
   if (PyLong_Check(item)) return py::reinterpret_borrow<py::object>(item);
   if (is_bool(item) || PyFloat_Check(item) || !PyIndex_Check(item)) return {};
@@ -97,8 +97,6 @@ py::object as_int(PyObject* item) {
   if (!i) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(i);
 }
-
-}  // namespace
 
 std::uint64_t code_arg(const py::handle& item, const std::string& what, const char* expected) {
   const py::object i = PyBool_Check(item.ptr()) ? py::object() : as_int(item.ptr());

@@ -106,9 +106,6 @@ struct PyTablebase {
   }
 };
 
-// A move's action in fano.Game's fixed mapping (games.cpp).
-int action_of(const Move& m);
-
 // A game in progress (fano.Game): the record with its history, and its rules.
 struct PyGame {
   GameRecord record;
@@ -126,6 +123,10 @@ void check_codes_variant(const PyTablebase& t, const std::optional<Variant>& sta
 py::dict header_dict(const TablebaseHeader& h);
 
 // ---------------------------------------------------------------- codes and arrays
+
+// An int of Python, or of numpy: the item as a Python int (a new reference),
+// or null when it is not an integer (a bool, a float, anything else).
+py::object as_int(PyObject* item);
 
 // An int code from Python (an int or a numpy integer: anything with
 // __index__ but a bool): TypeError "<what> must be <expected>, not <type>" for

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "fano/actions.hpp"
 #include "fano/analysis_json.hpp"
 #include "fano/game.hpp"
 #include "fano/grade.hpp"
@@ -22,63 +23,24 @@ namespace fano::python {
 
 namespace {
 
-// The fixed mapping of moves to actions: a placement of a circle on space s
-// (1..7) is s - 1, of a triangle 7 + s - 1; a movement from f to t is
-// 14 + (f - 1) * 7 + (t - 1). The mover's colour is the position's.
-constexpr int kPlacementActions = 2 * kSpaces;
-constexpr int kDistinctActions = kPlacementActions + kSpaces * kSpaces;
-
-// The observation's planes: one per piece kind (C, T, c, t) over (space,
-// height from the bottom), then one of ones when Black is to move.
-constexpr py::ssize_t kPlanes = kPieceKinds + 1;
-
-}  // namespace
-
-int action_of(const Move& m) {
-  if (m.is_placement()) return int(shape_of(m.piece)) * kSpaces + m.to;
-  return kPlacementActions + m.from * kSpaces + m.to;
+// An action from Python: an int (not a bool), any size; one outside the
+// actions is said to be out of range, however large.
+long long action_arg(const py::handle& action) {
+  const py::object i = PyBool_Check(action.ptr()) ? py::object() : as_int(action.ptr());
+  if (!i) throw py::type_error("action must be an int action, not " + type_name(action));
+  int overflow = 0;
+  const long long a = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow || a < 0 || a >= kDistinctActions)
+    throw py::value_error("action " +
+                          (overflow ? std::string(overflow < 0 ? "below -2**63" : "above 2**63")
+                                    : std::to_string(a)) +
+                          " is out of range (0.." + std::to_string(kDistinctActions - 1) + ")");
+  return a;
 }
-
-Move move_of_action(const GameRecord& game, const py::handle& action) {
-  const std::uint64_t a = code_arg(action, "action", "an int action");
-  if (a >= std::uint64_t(kDistinctActions))
-    throw py::value_error("action " + std::to_string(a) + " is not an action (0.." +
-                          std::to_string(kDistinctActions - 1) + ")");
-  if (game.over())
-    throw py::value_error("action " + std::to_string(a) + ": the game is already over");
-  for (const Move& m : legal_moves(game.rules(), game.current()))
-    if (std::uint64_t(action_of(m)) == a) return m;
-  throw py::value_error("action " + std::to_string(a) + " is not legal in " +
-                        format_position(game.current()));
-}
-
-std::vector<int> legal_actions(const GameRecord& game) {
-  std::vector<int> out;
-  if (game.over()) return out;
-  for (const Move& m : legal_moves(game.rules(), game.current())) out.push_back(action_of(m));
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::string action_text(int action) {
-  if (action < 0 || action >= kDistinctActions)
-    throw py::value_error("action " + std::to_string(action) + " is not an action (0.." +
-                          std::to_string(kDistinctActions - 1) + ")");
-  if (action < kPlacementActions)
-    return std::string(action < kSpaces ? "C" : "T") + std::to_string(action % kSpaces + 1);
-  const int m = action - kPlacementActions;
-  return std::to_string(m / kSpaces + 1) + "-" + std::to_string(m % kSpaces + 1);
-}
-
-namespace {
 
 // A move as the player writes it, as an action: "C4" and "c4" both place a
 // circle on 4 (the mover's colour is the position's).
-int action_of_text(const std::string& text) {
-  const MoveText t = parse_move_text(text);
-  if (t.placement) return int(t.shape) * kSpaces + t.to;
-  return kPlacementActions + t.from * kSpaces + t.to;
-}
+int action_of_text(const std::string& text) { return action_of(parse_move_text(text)); }
 
 PyGame new_game(const VariantArg& v, const std::optional<Position>& position,
                 const std::optional<MovesArg>& moves) {
@@ -100,18 +62,11 @@ py::object game_end_dict(const PyGame& g) {
   return to_python(game_end_json(*end, g.record.current()));
 }
 
-py::array_t<float> observation(const PyGame& g) {
-  py::array_t<float> out({kPlanes, py::ssize_t(kSpaces), py::ssize_t(kMaxStackCap)});
-  auto o = out.mutable_unchecked<3>();
-  const State st = g.record.current();
-  for (py::ssize_t p = 0; p < kPlanes; ++p)
-    for (int s = 0; s < kSpaces; ++s)
-      for (int h = 0; h < kMaxStackCap; ++h) o(p, s, h) = 0;
-  for (int s = 0; s < kSpaces; ++s)
-    for (int h = 0; h < st.height(s); ++h) o(int(st.piece_from_bottom(s, h)), s, h) = 1;
-  if (st.to_move() == Colour::kBlack)
-    for (int s = 0; s < kSpaces; ++s)
-      for (int h = 0; h < kMaxStackCap; ++h) o(kPlanes - 1, s, h) = 1;
+py::array_t<float> observation_array(const PyGame& g) {
+  py::array_t<float> out(
+      {py::ssize_t(kObservationPlanes), py::ssize_t(kSpaces), py::ssize_t(kMaxStackCap)});
+  const auto planes = observation(g.record.current());
+  std::copy(planes.begin(), planes.end(), out.mutable_data());
   return out;
 }
 
@@ -123,13 +78,29 @@ std::string game_svg(const PyGame& g) {
 
 // The graded player's move from a Python callable: an action (int) or a move
 // in notation (str).
+py::value_error illegal_move(const GameRecord& game, const std::string& what) {
+  const std::string where = format_position(game.current());
+  return py::value_error(what.find(where) != std::string::npos
+                             ? "the player's move: " + what
+                             : "the player's move in " + where + ": " + what);
+}
+
+// A move that is not legal there is refused naming the position.
 Move python_move(const py::object& player, const GameRecord& game, const Variant& v) {
   const py::object got = player(PyGame{game, v});
-  if (py::isinstance<py::str>(got)) {
-    GameRecord copy = game;
-    return copy.play(got.cast<std::string>());
+  try {
+    if (py::isinstance<py::str>(got)) {
+      GameRecord copy = game;
+      return copy.play(got.cast<std::string>());
+    }
+    return move_of_action(game, action_arg(got));
+  } catch (const NotationError& e) {
+    throw illegal_move(game, e.what());
+  } catch (const std::invalid_argument& e) {
+    throw illegal_move(game, e.what());
+  } catch (const py::value_error& e) {
+    throw illegal_move(game, e.what());
   }
-  return move_of_action(game, got);
 }
 
 // Game.review: the game's review from the table given, or the variant's default one.
@@ -170,7 +141,7 @@ py::object grade(const py::object& player, std::size_t games, const std::string&
   else if (side == "black")
     options.side = GradeSide::kBlack;
   else if (side != "both")
-    throw py::value_error("side must be 'both', 'white' or 'black', got '" + side + "'");
+    throw py::value_error("side must be 'both', 'white' or 'black', got " + quote(side));
   if (games > 1000000) throw py::value_error("games must be 0..1000000");
   std::optional<PyTablebase> opened;
   const PyTablebase* t = table.is_none() ? nullptr : &table.cast<const PyTablebase&>();
@@ -213,12 +184,18 @@ void bind_games(py::module_& m) {
           "The number of actions (63): 14 placements and 49 from-to pairs, of which the legal "
           "ones are a subset.")
       .def_static(
-          "observation_shape", [] { return py::make_tuple(kPlanes, kSpaces, kMaxStackCap); },
+          "observation_shape",
+          [] { return py::make_tuple(kObservationPlanes, kSpaces, kMaxStackCap); },
           "(5, 7, 3): one plane per piece kind (C, T, c, t) over (space, height from the "
           "bottom), then a plane of ones when Black is to move.")
-      .def_static("action_to_string", &action_text, py::arg("action"),
-                  "The move of an action in notation: 'C4' (a placement: the mover's colour, "
-                  "written as White's), '7-5' (a movement).")
+      .def_static(
+          "action_to_string",
+          [](const py::handle& action) { return action_text(action_arg(action)); },
+          py::arg("action"),
+          "The move of an action in notation, which string_to_action reads back: 'C4' (a "
+          "placement: the mover's colour, written as White's), '7-5' (a movement). "
+          "ValueError for the 7 actions of a movement onto its own space (no move has them) "
+          "and for a number out of range.")
       .def_static("string_to_action", &action_of_text, py::arg("move"),
                   "The action of a move in notation ('C4', 'c4', 't3', '7-5').")
       .def(
@@ -230,7 +207,7 @@ void bind_games(py::module_& m) {
             std::vector<std::string> out;
             for (const int a : legal_actions(g.record)) {
               GameRecord copy = g.record;
-              copy.play(move_of_action(g.record, py::int_(a)));
+              copy.play(move_of_action(g.record, a));
               out.push_back(format_move(copy.moves().back()));
             }
             return out;
@@ -239,7 +216,7 @@ void bind_games(py::module_& m) {
       .def(
           "apply_action",
           [](PyGame& g, const py::handle& action) {
-            g.record.play(move_of_action(g.record, action));
+            g.record.play(move_of_action(g.record, action_arg(action)));
           },
           py::arg("action"),
           "Plays an action; ValueError when it is not legal or the game is over.")
@@ -278,7 +255,7 @@ void bind_games(py::module_& m) {
           },
           "[white, black]: [1, -1] or [-1, 1] once won, [0, 0] for a draw or a game in "
           "progress, as pyspiel's returns().")
-      .def("observation_tensor", &observation,
+      .def("observation_tensor", &observation_array,
            "The current position as a float32 array of observation_shape() (see there).")
       .def("game_over", &game_end_dict,
            "None, or why the game is over: {'reason': 'line'|'no_move'|'repetition', 'line', "

@@ -101,7 +101,7 @@ py::object make_frame(const FrameRows& rows, const Variant& v, bool classes) {
 py::object to_pandas(const PyTablebase& t, const std::optional<py::object>& codes,
                      const std::string& rows_of, const OptVariant& codes_variant) {
   if (rows_of != "classes" && rows_of != "positions")
-    throw py::value_error("rows must be 'classes' or 'positions', got '" + rows_of + "'");
+    throw py::value_error("rows must be 'classes' or 'positions', got " + quote(rows_of));
   import_pandas();  // before any work
   FrameRows rows;
   if (codes_variant && !codes)
@@ -138,7 +138,7 @@ void bind_pandas(py::class_<PyTablebase>& tb) {
         [](const PyTablebase& t, const fs::path& path, const std::string& format, bool classes,
            bool zstd) {
           if (format != "csv" && format != "jsonl")
-            throw py::value_error("format must be 'csv' or 'jsonl', got '" + format + "'");
+            throw py::value_error("format must be 'csv' or 'jsonl', got " + quote(format));
           const auto keep = t.hold();
           py::gil_scoped_release release;
           return export_table(*keep, path.string(),

@@ -260,15 +260,16 @@ py::dict solve_variant(const VariantArg& v, const std::optional<fs::path>& path,
   Json j;
   {
     py::gil_scoped_release release;
+    // As 'fano solve --out': the folder must exist, refused before the solve.
+    std::optional<TableFileWriter> file;
+    if (path) file.emplace(path->string());
     SolveOptions opts;
     opts.threads = threads.value_or(0);
     const Solution sol = solve(v, opts);
     j = solution_json(sol);
     if (path) {
       const auto bytes = encode_solution(sol);
-      if (const fs::path parent = path->parent_path(); !parent.empty())
-        create_table_dir(parent.string());
-      write_file_atomically(path->string(), bytes);
+      file->write_and_commit(bytes);
       j["tablebase"] = path->string();
       j["tablebase_bytes"] = bytes.size();
     }
@@ -391,8 +392,8 @@ void bind_probes(py::class_<PyTablebase>& tb) {
 // string alone is refused: iterated, it would be read letter by letter.
 std::vector<std::string> move_texts(const py::handle& moves) {
   if (py::isinstance<py::str>(moves) || py::isinstance<py::bytes>(moves))
-    throw py::type_error("the allowed moves must be a list of moves, not a string: write ['" +
-                         py::str(moves).cast<std::string>() + "']");
+    throw py::type_error("the allowed moves must be a list of moves, not a string: write [" +
+                         quote(py::str(moves).cast<std::string>()) + "]");
   std::vector<std::string> out;
   for (const py::handle& item : moves) out.push_back(py::str(item).cast<std::string>());
   return out;
@@ -425,9 +426,9 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
       } catch (const std::exception& e) {
         // The notation's own errors already name the position.
         const std::string what = e.what();
-        throw py::value_error(what.rfind("position '" + text + "'", 0) == 0
+        throw py::value_error(what.rfind("position " + quote(text), 0) == 0
                                   ? what
-                                  : "position '" + text + "': " + what);
+                                  : "position " + quote(text) + ": " + what);
       }
     }
     StrategyRule rule = table_rule(*table, "allowed");
@@ -444,8 +445,11 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
     const Rules rules(variant);
     const State st = game.current();
     std::vector<Move> moves;
-    for (const std::string& text : move_texts(player(Position{st, variant})))
-      moves.push_back(resolve_move(rules, st, parse_move_text(text), text));
+    for (const std::string& text : move_texts(player(Position{st, variant}))) try {
+        moves.push_back(resolve_move(rules, st, parse_move_text(text), text));
+      } catch (const NotationError& e) {
+        throw py::value_error("the rule's move in " + format_position(st) + ": " + e.what());
+      }
     return moves;
   };
   return rule;
@@ -477,7 +481,7 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
                                     " rules, the table of " + variant_slug(t.variant));
             const State start = position ? position->state : kEmptyBoard;
             if (side && *side != "white" && *side != "black")
-              throw py::value_error("side must be 'white' or 'black', got '" + *side + "'");
+              throw py::value_error("side must be 'white' or 'black', got " + quote(*side));
             const Colour follower = !side              ? start.to_move()
                                     : *side == "white" ? Colour::kWhite
                                                        : Colour::kBlack;
@@ -572,7 +576,10 @@ void bind_files(py::module_& m) {
   m.def("solve", &solve_variant, standard_variant_arg(), py::arg("path") = py::none(),
         py::arg("threads") = py::none(),
         "Solves a variant (enumeration, retrograde analysis; the GIL is released) and, given a "
-        "path, writes its table there atomically. Returns the counts as 'fano solve --json': "
+        "path, writes its table there atomically; as 'fano solve --out', the path's folder must "
+        "exist (TablebaseError of kind 'io', 'no folder', before the solve, not after it). Returns "
+        "the counts as "
+        "'fano solve --json': "
         "stack_cap, adjacency, reachable, placement, movement, canonical, win, loss, draw, "
         "start {value, plies}, then tablebase and tablebase_bytes (with a path) and seconds. "
         "threads: worker threads (None or 0: all cores).");

@@ -36,14 +36,20 @@ def random_game(variant, seed, max_plies=200):
 def test_actions_are_the_positions_moves(variant):
     n = fano.Game.num_distinct_actions()
     assert n == 63
-    names = [fano.Game.action_to_string(a) for a in range(n)]
-    assert len(set(names)) == n
-    for a, m in enumerate(names):
-        if "-" in m and m[0] == m[2]:  # a piece never moves to its own space
+    # Every action's string reads back to it; the 7 movements onto their own
+    # space are no move's, refused both ways.
+    names = {}
+    for a in range(n):
+        if a >= 14 and (a - 14) // 7 == (a - 14) % 7:
+            with pytest.raises(ValueError, match="onto itself"):
+                fano.Game.action_to_string(a)
+            space = (a - 14) // 7 + 1
             with pytest.raises(ValueError):
-                fano.Game.string_to_action(m)
+                fano.Game.string_to_action(f"{space}-{space}")
         else:
-            assert fano.Game.string_to_action(m) == a
+            names[a] = fano.Game.action_to_string(a)
+            assert fano.Game.string_to_action(names[a]) == a
+    assert len(set(names.values())) == len(names) == 56
     for seed in range(20):
         g = fano.Game(variant)
         rng = random.Random(seed)
@@ -90,7 +96,7 @@ def test_clone_copy_pickle_and_undo():
     c.undo()
     assert c.history() == g.history() and str(c) == str(g)
     with pytest.raises(ValueError, match="not legal"):
-        fano.Game().apply_action(14)  # a movement on the empty board
+        fano.Game().apply_action(15)  # 1-2, a movement on the empty board
     with pytest.raises(ValueError):
         fano.Game().apply_action(63)
     with pytest.raises(TypeError):
@@ -280,3 +286,67 @@ def test_player_levels_are_the_cli_list_and_grade_takes_them(standard):
         assert low < p["rating"] < high
         # Each level is a built-in player grade() and fano selfplay take.
         assert fano.grade(p["name"], 2, table=standard)["results"]["wins"]["total"] == 2
+
+
+def test_actions_out_of_range_are_said_to_be():
+    g = fano.Game()
+    for bad in (-1, 63, 2**63, 2**70, -2**70):
+        for call in (g.apply_action, fano.Game.action_to_string):
+            with pytest.raises(ValueError, match=r"out of range \(0\.\.62\)"):
+                call(bad)
+    for bad in (True, 1.0, "3"):
+        with pytest.raises(TypeError):
+            g.apply_action(bad)
+    assert g.history() == []
+    g.apply_action(np.int64(3))
+    assert g.moves() == ["C4"]
+
+
+def test_messages_quote_what_they_echo(standard):
+    # Core's quote(): no raw ESC or BEL reaches a message, a NUL does not cut
+    # it before its cause, and a long echo is cut with its length.
+    for name in ("\x1b[2J", "\x07bell", "a\0b"):
+        with pytest.raises(ValueError) as e:
+            fano.Game(variant=name)
+        text = str(e.value)
+        assert "\x1b" not in text and "\x07" not in text and "\0" not in text, repr(text)
+        assert "unknown rules" in text and "expected" in text, text
+    small = fano.open_tablebase(table_path(fano.Variant("standard-2c1t")))
+    for key in ("\x1b]0;title\x07", "a\0b/-/-/-/-/-/- w", "x" * 60000):
+        with pytest.raises(ValueError) as e:
+            small.check_strategy({key: ["c2"]}, side="black")
+        text = str(e.value)
+        assert "\x1b" not in text and "\x07" not in text and "\0" not in text, repr(text)
+        assert len(text) < 500, len(text)
+        assert text.startswith("position '"), text
+    with pytest.raises(ValueError) as e:
+        small.check_strategy({"a\0b/-/-/-/-/-/- w": ["c2"]}, side="black")
+    assert "\\x00b" in str(e.value) and "stack" in str(e.value), str(e.value)
+    with pytest.raises(ValueError, match=r"\(60000 bytes\)"):
+        small.check_strategy({"x" * 60000: ["c2"]}, side="black")
+
+
+def test_an_illegal_move_of_a_callable_names_the_position(standard):
+    empty = "-/-/-/-/-/-/- w"
+    for answer in ("7-5", 60, "Q9"):
+        with pytest.raises(ValueError) as e:
+            fano.grade(lambda game, a=answer: a, 1, table=standard)
+        assert empty in str(e.value), str(e.value)
+    small = fano.open_tablebase(table_path(fano.Variant("standard-2c1t")))
+    with pytest.raises(ValueError) as e:
+        small.check_strategy(lambda p: ["1-2"], side="white")
+    assert empty in str(e.value) and "movement phase" in str(e.value), str(e.value)
+
+
+def test_solve_refuses_a_missing_folder_as_the_command_does(tmp_path):
+    folder = tmp_path / "no" / "such"
+    r = subprocess.run([FANO_BIN, "solve", "--rules", "standard-1c1t", "--out",
+                        str(folder / "t.fanotb")], capture_output=True, text=True)
+    assert r.returncode != 0 and not folder.exists(), r.stderr
+    assert r.returncode == 18 and "no folder" in r.stderr, r.stderr  # the kind 'io'
+    with pytest.raises(fano.TablebaseError) as e:
+        fano.solve(fano.Variant("standard-1c1t"), path=folder / "t.fanotb")
+    assert e.value.kind == "io" and not folder.exists()
+    assert f"no folder {folder}" in str(e.value), str(e.value)
+    done = fano.solve(fano.Variant("standard-1c1t"), path=tmp_path / "t.fanotb")
+    assert done["tablebase_bytes"] == os.path.getsize(tmp_path / "t.fanotb")

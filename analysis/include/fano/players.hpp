@@ -89,7 +89,9 @@ inline constexpr int kMaxSearchDepth = 8;
 inline constexpr int kMaxHorizon = 99;
 
 // Parses "random", "greedy", "search:K", "perfect", "engine", "keeping", "cover",
-// "mirror:<map>", "nonlosing", "perfect:P" (P a number 0..1) or "horizon:H"; throws
+// "mirror:<map>", "nonlosing", "perfect:P" (P a plain decimal 0..1: 0 or 1,
+// or either with a point and 1 to 4 digits; no sign or exponent) or
+// "horizon:H"; throws
 // std::invalid_argument naming what is wrong.
 PlayerSpec parse_player(std::string_view text);
 // The name parse_player reads back ("search:3", "mirror:reflect-y", "perfect:0.8":

@@ -61,8 +61,26 @@ void add_allowed(AllowedTable& table, const Rules& rules, State position,
 
 // Reads a table written as JSON lines, one position a line:
 //   {"position": "-/-/-/C/-/-/- b", "moves": ["c3", "t5"]}
-// Blank lines are skipped. Throws std::invalid_argument "line N: ..." naming
-// the first bad line and what is wrong with it.
+// Blank lines are skipped. A line is one JSON object and nothing else (a NUL
+// byte is refused, not read as its end), each field given once. Fed a line
+// at a time (a file is streamed: nothing is kept of a line once it is read
+// but its position and moves), add() throws std::invalid_argument
+// "line N: ..." naming the first bad line and what is wrong with it (input
+// echoed through quote(): bounded); finish() refuses a table with no
+// position.
+class AllowedLinesReader {
+ public:
+  explicit AllowedLinesReader(const Variant& variant);
+  void add(std::string_view line);
+  AllowedTable finish() &&;
+
+ private:
+  Rules rules_;
+  AllowedTable table_;
+  std::size_t lines_ = 0;
+};
+
+// The whole text through AllowedLinesReader (lines split on '\n').
 AllowedTable parse_allowed_lines(std::string_view text, const Variant& variant);
 
 // One line of that format for `position` (without the newline).

@@ -89,8 +89,13 @@ struct SmallStrategy {
   std::uint64_t improvements = 0;  // changes kept by a local search (in any round)
   FixedStrategy strategy;          // the smallest
 };
+// on_round, when given, is called after each round of the iterated local
+// search with the round's number (from 1) and the follower classes the
+// smallest strategy so far reaches: a long search's progress.
+using SearchRound = std::function<void(int round, std::uint64_t classes)>;
 SmallStrategy smallest_strategy(const Tablebase& tb, Colour follower, int passes, int restarts = 0,
-                                int horizon = 12, const Interrupt& interrupt = {});
+                                int horizon = 12, const Interrupt& interrupt = {},
+                                const SearchRound& on_round = {});
 
 // A short rule list: filters applied in order to the legal moves, each
 // keeping the remaining moves of the best score by its feature, then the

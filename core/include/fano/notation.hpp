@@ -10,6 +10,7 @@
 // a movement is "from-to" ("7-5"). Sequences are separated by commas or spaces.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,19 @@ class NotationError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Text from outside (an argument, a file's line, a request, a Python
+// value) as a message shows it: quoted, its control characters written out
+// (\n, \r, \t, \xNN for the rest of C0, DEL and C1) and bytes that are not
+// UTF-8 as \xNN, so that a NUL cannot end the message where it is read as a
+// C string, an escape sequence cannot drive a terminal and a message stays
+// on one line; text longer than kMaxQuotedBytes is cut (at a character's
+// start) and its length said: 'abc...' (60000 bytes). Every message that
+// echoes input goes through quote().
+inline constexpr std::size_t kMaxQuotedBytes = 80;
+std::string quote(std::string_view text);
+// The same escaping, without quotes or cut: a whole message made safe.
+std::string escape_text(std::string_view text);
 
 char piece_char(Piece p);
 std::string colour_name(Colour c);  // "white" / "black"
