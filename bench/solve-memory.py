@@ -10,8 +10,11 @@ With --compare B, each run of FANO is followed by one of B on the same
 reading and thread count (alternating, so that the machine's load falls on
 both alike), and the tables both write are compared byte for byte.
 
-usage: bench/solve-memory.py [FANO] [--compare B] [--threads 1,2]
-       [--rules r1,r2,...] [--out-dir /tmp]
+With --tables DIR, each table written is compared byte for byte with
+DIR/<reading>.fanotb (tables written earlier, by another build).
+
+usage: bench/solve-memory.py [FANO] [--compare B] [--tables DIR]
+       [--threads 1,2] [--rules r1,r2,...] [--out-dir /tmp]
 """
 import argparse
 import datetime
@@ -68,6 +71,7 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("fano", nargs="?", default=os.path.join(root, "build", "tools", "fano"))
     ap.add_argument("--compare", help="a second fano binary, run alternately")
+    ap.add_argument("--tables", help="a folder of earlier tables to compare with")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rules", help="comma-separated readings (default: all above 1 M classes)")
     ap.add_argument("--out-dir", default="/tmp")
@@ -78,6 +82,8 @@ def main():
     cols = "| reading | classes | threads | peak KB | bytes per class | wall s | enumerate / graph / retrograde s |"
     if a.compare:
         cols += " B: peak KB | B: bytes per class | B: wall s | tables |"
+    if a.tables:
+        cols += " as in --tables |"
     print(cols)
     print("|" + "---|" * (cols.count("|") - 1))
     for rules, _ in readings:
@@ -95,6 +101,10 @@ def main():
                 row += (f" {peak_b:,} | {peak_b * 1024 / classes:.1f} | {wall_b:.2f} | "
                         f"{'identical' if same else 'DIFFER'} |")
                 os.remove(out_b)
+            if a.tables:
+                earlier = os.path.join(a.tables, f"{rules}.fanotb")
+                same = os.path.exists(earlier) and filecmp.cmp(out, earlier, shallow=False)
+                row += f" {'identical' if same else 'DIFFER'} |"
             os.remove(out)
             print(row, flush=True)
     print(f"\nafter: {load()}")
