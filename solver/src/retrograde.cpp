@@ -312,6 +312,10 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g) {
 // give the same lists.
 constexpr std::size_t kCountersUpTo = std::size_t(1) << 20;
 
+// Above this many classes the ranking leaves the ids in its keys until the
+// levels are done (see solve).
+constexpr std::size_t kIdsAfterLevelsFrom = std::size_t(1) << 20;
+
 // Frees the successor lists (by targets, as it goes; by sources, at the end).
 Predecessors build_predecessors(detail::MoveGraph& g) {
   if (g.degree.size() > kCountersUpTo) return predecessors_by_targets(g);
@@ -439,6 +443,13 @@ class Retrograde {
       frontier_.swap(next_);
     }
     free_buffer(frontier_), free_buffer(next_);
+  }
+
+  // One class's outcome by id (after the levels); undecided is a draw.
+  Outcome outcome_of(std::uint32_t id) {
+    const std::uint16_t p = value_of(word(id).load(std::memory_order_relaxed));
+    return p == kUnknown ? Outcome{Value::kDraw, 0}
+                         : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
@@ -627,11 +638,25 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // nothing of each other: the ranking takes whatever threads the levels
       // leave.
       t0 = Clock::now();
+      // Above 2^20 classes the ranking leaves the ids in its sorted keys, and
+      // the codes are decoded from them after the levels, in the pass that
+      // reads the outcomes: no array of ids beside the levels' (4 bytes a
+      // class at the largest solves' peak: results/solve-memory.md). Below,
+      // the decoding stays in the levels' shadow.
+      const bool ids_later = n > kIdsAfterLevelsFrom;
+      const auto ids = ids_later ? detail::RankedIds::kLater : detail::RankedIds::kById;
       par::parallel_invoke([&] { analysis.run_levels(); },
-                           [&] { detail::rank_classes(g, rules, true, options.encode_sections); });
+                           [&] { detail::rank_classes(g, rules, ids, options.encode_sections); });
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
-      analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
-      free_buffer(g.id_of);
+      if (ids_later) {
+        sol.outcomes.resize(n);
+        detail::decode_ranked(g, rules, [&](std::size_t i, std::uint32_t id) {
+          sol.outcomes[i] = analysis.outcome_of(id);
+        });
+      } else {
+        analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
+        free_buffer(g.id_of);
+      }
     }
     // What outlives the analysis moves down into the holes its arrays left,
     // so that zstd's tables find room above it.
