@@ -8,7 +8,8 @@
 # results/strategy-size.md (the smallest never-lose strategies, rule lists
 # and exceptions, the openings with one drawing move) by
 # bench/strategy_size.py; then results/report/ (an HTML page with figures)
-# by bench/report.py, and its PDF (Chromium).
+# by bench/report.py, and its PDF (Chromium); and results/solve-memory-peaks.md
+# (the largest solves' peak memory per class) by bench/solve-memory.py.
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -98,6 +99,12 @@ mv "$tmp" "$out"
 echo "regenerate.sh: the smallest never-lose strategies (bench/strategy_size.py)" >&2
 FANO_QUIET=1 python3 "$root/bench/strategy_size.py" --fano "$fano" \
   --out "$root/results/strategy-size.md" --json-out "$root/results/strategy-size.json"
+
+# The peak memory per class of every reading above 1 M classes, on 1 and 2
+# threads (results/solve-memory-peaks.md; a minute or two on a quiet machine).
+echo "regenerate.sh: the largest solves' peak memory (bench/solve-memory.py)" >&2
+python3 "$root/bench/solve-memory.py" "$fano" --out-dir "$dir" >"$root/results/solve-memory-peaks.md.tmp"
+mv "$root/results/solve-memory-peaks.md.tmp" "$root/results/solve-memory-peaks.md"
 
 # The report with figures: matplotlib from Debian's python3-matplotlib, so
 # the system's interpreter (another python3 on PATH may not have it).
