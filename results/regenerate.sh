@@ -11,7 +11,8 @@
 # people, rated by a round-robin on the four readings; with results/levels.json
 # and the C++ data analysis/src/level_ratings.inc: rebuild after it) by
 # bench/levels.py; then results/report/ (an HTML page with figures) by
-# bench/report.py, and its PDF (Chromium).
+# bench/report.py, and its PDF (Chromium); and results/solve-memory-peaks.md
+# (the largest solves' peak memory per class) by bench/solve-memory.py.
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -106,6 +107,12 @@ FANO_QUIET=1 python3 "$root/bench/strategy_size.py" --fano "$fano" \
 # the four readings, fitted to one Elo scale (results/levels.md).
 echo "regenerate.sh: the levels offered to people (bench/levels.py)" >&2
 FANO_QUIET=1 python3 "$root/bench/levels.py" --fano "$fano" --tables "$dir"
+
+# The peak memory per class of every reading above 1 M classes, on 1 and 2
+# threads (results/solve-memory-peaks.md; a minute or two on a quiet machine).
+echo "regenerate.sh: the largest solves' peak memory (bench/solve-memory.py)" >&2
+python3 "$root/bench/solve-memory.py" "$fano" --out-dir "$dir" >"$root/results/solve-memory-peaks.md.tmp"
+mv "$root/results/solve-memory-peaks.md.tmp" "$root/results/solve-memory-peaks.md"
 
 # The report with figures: matplotlib from Debian's python3-matplotlib, so
 # the system's interpreter (another python3 on PATH may not have it).

@@ -39,11 +39,9 @@ constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
 // high-water mark rather than what was live at once
 // (results/solve-memory.md). Below it (the standard game's whole solve takes
 // 8 MiB) the pages are kept, as each costs a fault and zeroing when it is
-// touched again. 32 MiB rather than 256: the ranking of a game above 1 M
-// classes (60 MiB or more) sorts by buckets, whose result replaces the
-// blocks' pages only if they are given back (at 256 MiB, cap3-board-2c3t's
-// solve peaked 25 % higher).
-constexpr std::size_t kReleasingArena = std::size_t(32) << 20;
+// touched again (at 32 MiB, a solve of cap3-board-2c3t peaked a quarter
+// lower, 210 MB, but its search and analysis took 30 to 70 % longer).
+constexpr std::size_t kReleasingArena = std::size_t(256) << 20;
 // The smallest free range whose pages are given back.
 constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 

@@ -292,7 +292,35 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   return g;
 }
 
-void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_deltas) {
+namespace {
+// decode_ranked with `each` inlined (the standard game's ranking calls it
+// for every class).
+template <class Each>
+void decode_keys(MoveGraph& g, const Rules& rules, Each&& each) {
+  const std::size_t n = g.positions.size();
+  const int id_bits = g.id_bits;
+  const Numbering numbering(rules.stack_cap());
+  auto& keys = g.positions;
+  // Each slice decodes its first number in full and steps through the rest
+  // (a step touches only the digits its carry reaches).
+  const std::size_t slices = (n + kSlice - 1) / kSlice;
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    Numbering::Cursor cursor;  // number 0
+    std::uint64_t at = 0;
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      const std::uint64_t number = keys[i] >> id_bits;
+      if (!numbering.advance(cursor, number - at))
+        throw std::logic_error("rank_classes: a class number decodes to no state");
+      at = number;
+      each(i, std::uint32_t(keys[i] & ((std::uint64_t(1) << id_bits) - 1)));
+      keys[i] = cursor.state.code;
+    }
+  });
+  g.id_bits = 0;
+}
+}  // namespace
+
+void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool with_deltas) {
   const std::size_t n = g.code_of.size();
   // Sort (class number, id) packed in one word: the class number (below 2^39,
   // see numbering.hpp) orders like the code, and the id in the low bits gives
@@ -336,23 +364,18 @@ void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_del
   // taken here, and the table writer never numbers the classes again.
   if (with_deltas)
     g.code_deltas = class_number_deltas(n, [&](std::size_t i) { return keys[i] >> kIdBits; });
-  if (with_ids) g.id_of.resize(n);
-  // Each slice decodes its first number in full and steps through the rest
-  // (a step touches only the digits its carry reaches).
-  const std::size_t slices = (n + kSlice - 1) / kSlice;
-  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-    Numbering::Cursor cursor;  // number 0
-    std::uint64_t at = 0;
-    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
-      const std::uint64_t number = keys[i] >> kIdBits;
-      if (!numbering.advance(cursor, number - at))
-        throw std::logic_error("rank_classes: a class number decodes to no state");
-      at = number;
-      if (with_ids) g.id_of[i] = std::uint32_t(keys[i] & ((std::uint64_t(1) << kIdBits) - 1));
-      keys[i] = cursor.state.code;
-    }
-  });
   g.positions = std::move(keys);
+  g.id_bits = kIdBits;
+  if (with_ids == RankedIds::kLater) return;
+  if (with_ids == RankedIds::kById) g.id_of.resize(n);
+  decode_keys(g, rules, [&](std::size_t i, std::uint32_t id) {
+    if (with_ids == RankedIds::kById) g.id_of[i] = id;
+  });
+}
+
+void decode_ranked(MoveGraph& g, const Rules& rules,
+                   const std::function<void(std::size_t, std::uint32_t)>& each) {
+  decode_keys(g, rules, each);
 }
 
 }  // namespace detail
@@ -360,7 +383,7 @@ void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_del
 std::vector<std::uint64_t> enumerate_reachable(const Rules& rules, const Symmetry& sym,
                                                const SolveOptions& options) {
   detail::MoveGraph g = detail::build_move_graph(rules, sym, options, false);
-  detail::rank_classes(g, rules, false, false);
+  detail::rank_classes(g, rules, detail::RankedIds::kNone, false);
   return {g.positions.begin(), g.positions.end()};
 }
 

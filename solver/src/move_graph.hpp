@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct MoveGraph {
   CodeArray code_of;                      // canonical codes by id (until ranked)
   UninitVector<std::uint64_t> positions;  // canonical codes, ascending (once ranked)
   UninitVector<std::uint32_t> id_of;      // id_of[i]: the id of positions[i]
+  // Until decode_ranked: positions holds each class's number, shifted up by
+  // id_bits, with its id below (the ranking's sorted keys).
+  int id_bits = 0;
   // By id: the number of moves, or kLineStands where a line stands (the game
   // is over, no move is made). A byte rather than row starts of 4: the
   // stages after the search walk the successor lists in id order, so the
@@ -40,9 +44,19 @@ struct MoveGraph {
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges);
 
-// The classes in code order: positions, with with_ids also id_of, with
+// Where the ranking leaves each class's id: nowhere, in id_of, or in the
+// sorted keys (positions) until decode_ranked.
+enum class RankedIds { kNone, kById, kLater };
+
+// The classes in code order: positions, with kById also id_of, with kLater
+// the sorted keys instead (decode_ranked makes them positions), with
 // with_deltas also code_deltas; frees code_of. The same for any numbering of
 // the ids, so for any thread count.
-void rank_classes(MoveGraph& g, const Rules& rules, bool with_ids, bool with_deltas);
+void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool with_deltas);
+
+// After rank_classes(..., kLater): each(i, id) for each class i in code order
+// with its id (in parallel, each i once), and positions become the codes.
+void decode_ranked(MoveGraph& g, const Rules& rules,
+                   const std::function<void(std::size_t, std::uint32_t)>& each);
 
 }  // namespace fano::detail

@@ -156,93 +156,149 @@ Predecessors predecessors_by_sources(const detail::MoveGraph& g) {
   return pred;
 }
 
-// Predecessor lists by a counting sort split by target: each part (one
-// per thread) owns a fixed range of targets, scans every move and counts
-// those into its range in in_begin itself; the counts become row ends; a
-// second scan, the sources in descending order, writes each source at its
-// target's row end moving down, so every row comes out sorted by source, the
-// same layout for any thread count. No counter array beside in_begin (the
-// chunks of sources keep two bytes per class and chunk:
-// results/solve-memory.md). A part passes over the moves into other parts
-// without a branch (whether a move is its own is a coin flip: a branch on it
-// made the 2-thread stage twice as long), through a counter past in_begin's
-// end and a cell past in_edges' end of its own, a cache line from the other
-// parts'.
-Predecessors predecessors_by_targets(const detail::MoveGraph& g) {
+// Drops from the successor lists the moves into targets [lo, hi), keeping the
+// others in order, and counts them off their sources' moves left (`left`,
+// by id); the segments emptied at the end are freed. In place and on one
+// thread: a copy on 2 threads into new segments, each old one freed once
+// read, held no more memory but took six times as long (its frees gave pages
+// back to the system while the other thread worked, and the new segments'
+// pages were faulted in afresh: results/solve-memory.md).
+void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& left,
+                     std::uint32_t lo, std::uint32_t hi) {
+  const std::size_t moves = out_edges.size();
+  if (moves == 0) return;
+  const std::uint32_t span = hi - lo;
+  std::size_t to = 0;
+  std::uint32_t* out = out_edges.at(0);
+  std::size_t i = 0;
+  std::uint32_t rest = left[0], kept = 0;  // source i's moves left to read, and kept
+  out_edges.for_each_stretch(0, moves, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+    for (std::size_t k = 0; k < m; ++k) {
+      while (rest == 0) left[i] = std::uint8_t(kept), kept = 0, rest = left[++i];
+      --rest;
+      const std::uint32_t t = e[k];
+      if (t - lo >= span) {
+        *out++ = t, ++kept;
+        if ((++to & (detail::EdgeArray::kSegment - 1)) == 0 && to < moves) out = out_edges.at(to);
+      }
+    }
+  });
+  left[i] = std::uint8_t(kept);
+  out_edges.shrink(to);
+}
+
+// Predecessor lists by a counting sort split by target, in one range of
+// targets or (from kRangesFrom classes) kTargetRanges one after the other: for each, each part (one
+// per thread) owns a share of the range, scans every move left and counts those into its share in
+// in_begin itself; the counts become row ends; a second scan, the sources in descending order,
+// writes each source at its target's row end moving down, so every row comes out sorted by source,
+// the same layout for any thread count (and any number of ranges: the rows are laid out in target
+// order either way). Then the moves into the range are dropped from the successor lists
+// (drop_moves_into), so that the two lists together hold about 1 + 1 / kTargetRanges arrays of the
+// moves rather than two (the largest moment of the largest solves: results/solve-memory.md). No
+// counter array beside in_begin (the chunks of sources keep two bytes per class and chunk). A part
+// passes over the moves into other parts without a branch (whether a move is its own is a coin
+// flip: a branch on it made the 2-thread stage twice as long), through a counter past in_begin's
+// end and a cell past in_edges' end of its own, a cache line from the other parts'. Consumes the
+// successor lists.
+constexpr std::size_t kTargetRanges = 2;
+// From this many classes the predecessor lists are built in ranges of
+// targets; below it in one: the ranges take half as many passes again over
+// the moves and a pass on one thread to drop them, time the readings below
+// 16 M classes (250 MB at most) need more than the memory.
+constexpr std::size_t kRangesFrom = std::size_t(1) << 24;
+
+Predecessors predecessors_by_targets(detail::MoveGraph& g) {
   using detail::EdgeArray;
   const auto& degree = g.degree;
-  const auto& out_edges = g.out_edges;
+  auto& out_edges = g.out_edges;
   const std::size_t n = degree.size();
   const std::size_t moves = out_edges.size();
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw std::length_error("too many classes for the predecessor lists");
   const std::size_t parts = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
-  const std::size_t per_part = (n + parts - 1) / parts;
-  const auto moves_of = [&](std::size_t i) -> std::uint32_t {
-    return degree[i] == detail::kLineStands ? 0 : degree[i];
-  };
+  // By id, each source's moves still in the successor lists.
+  UninitVector<std::uint8_t> left(n);
+  par::parallel_for(par::blocked_range<std::size_t>(0, n, 1 << 16), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i)
+      left[i] = degree[i] == detail::kLineStands ? 0 : degree[i];
+  });
   // Part p's counter and cell for other parts' moves: entry kApart * p
   // past the end.
   constexpr std::size_t kApart = 16;
   Predecessors pred;
   auto& in_begin = pred.in_begin;
   in_begin.resize(n + 1 + kApart * parts);
-  par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
-    const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
-    const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
-    const std::size_t elsewhere = n + 1 + kApart * p;
-    std::uint32_t* const count = in_begin.data();
-    std::fill(count + first, count + first + span, 0);
-    count[elsewhere] = 0;
-    out_edges.for_each_stretch(0, moves, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
-      for (std::size_t k = 0; k < m; ++k) {
-        if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
-        const std::uint32_t t = e[k];
-        ++count[t - first < span ? std::size_t(t) : elsewhere];
+  auto& in_edges = pred.in_edges;
+  RowLayout layout;
+  std::size_t gaps_filled = 0;
+  const std::size_t ranges = n >= kRangesFrom ? kTargetRanges : 1;
+  const std::size_t per_range = (n + ranges - 1) / ranges;
+  for (std::size_t range = 0; range < ranges; ++range) {
+    const std::size_t lo = std::min(n, range * per_range), hi = std::min(n, lo + per_range);
+    const std::size_t per_part = (hi - lo + parts - 1) / parts;
+    const std::size_t left_moves = out_edges.size();
+    const auto share = [&](std::size_t p) {
+      const std::size_t first = std::min(hi, lo + p * per_part);
+      return std::pair{std::uint32_t(first), std::uint32_t(std::min(hi, first + per_part) - first)};
+    };
+    par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
+      const auto [first, span] = share(p);
+      const std::size_t elsewhere = n + 1 + kApart * p;
+      std::uint32_t* const count = in_begin.data();
+      std::fill(count + first, count + first + span, 0);
+      count[elsewhere] = 0;
+      out_edges.for_each_stretch(0, left_moves,
+                                 [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+                                   for (std::size_t k = 0; k < m; ++k) {
+                                     if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
+                                     const std::uint32_t t = e[k];
+                                     ++count[t - first < span ? std::size_t(t) : elsewhere];
+                                   }
+                                 });
+    });
+    // Row ends (RowLayout: the rows' starts plus their lengths).
+    for (std::size_t j = lo; j < hi; ++j) {
+      const std::uint32_t row = in_begin[j];
+      in_begin[j] = std::uint32_t(layout.place(row) + row);
+    }
+    const std::size_t offset = layout.offset;
+    for (std::size_t p = 0; p < parts; ++p)
+      in_begin[n + 1 + kApart * p] = std::uint32_t(offset + kApart * p);
+    in_edges.resize(offset + kApart * parts);
+    for (; gaps_filled < layout.gaps.size(); ++gaps_filled)
+      for (std::size_t k = layout.gaps[gaps_filled].first; k < layout.gaps[gaps_filled].second; ++k)
+        in_edges[k] = std::uint32_t(n);
+    par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
+      const auto [first, span] = share(p);
+      const std::size_t elsewhere = n + 1 + kApart * p;
+      std::uint32_t* const end = in_begin.data();
+      // The moves from the last, segment by segment, their sources walked
+      // down from the last id.
+      std::size_t i = n;
+      std::uint32_t rest = 0;  // source i's moves before the one at hand
+      for (std::size_t stop = left_moves; stop > 0;) {
+        const std::size_t start = (stop - 1) & ~(EdgeArray::kSegment - 1);
+        const std::uint32_t* const e = out_edges.at(start);
+        for (std::size_t k = stop - start; k-- > 0;) {
+          while (rest == 0) rest = left[--i];
+          --rest;
+          if (k >= kAhead) __builtin_prefetch(end + e[k - kAhead]);
+          const std::uint32_t t = e[k];
+          const bool mine = t - first < span;
+          std::uint32_t& at = end[mine ? std::size_t(t) : elsewhere];
+          at -= std::uint32_t(mine);
+          in_edges[at] = std::uint32_t(i);
+        }
+        stop = start;
       }
     });
-  });
-  // Row ends (RowLayout: the rows' starts plus their lengths).
-  RowLayout layout;
-  for (std::size_t j = 0; j < n; ++j) {
-    const std::uint32_t row = in_begin[j];
-    in_begin[j] = std::uint32_t(layout.place(row) + row);
+    if (range + 1 < ranges) drop_moves_into(out_edges, left, std::uint32_t(lo), std::uint32_t(hi));
   }
   if (layout.counted != moves) throw std::logic_error("build_predecessors: moves miscounted");
-  const std::size_t offset = layout.offset;
-  in_begin[n] = std::uint32_t(offset);
-  for (std::size_t p = 0; p < parts; ++p)
-    in_begin[n + 1 + kApart * p] = std::uint32_t(offset + kApart * p);
-  auto& in_edges = pred.in_edges;
-  in_edges.resize(offset + kApart * parts);
-  for (const auto& [first, end] : layout.gaps)
-    for (std::size_t k = first; k < end; ++k) in_edges[k] = std::uint32_t(n);
-  par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
-    const std::uint32_t first = std::uint32_t(std::min(n, p * per_part));
-    const std::uint32_t span = std::uint32_t(std::min(n, (p + 1) * per_part)) - first;
-    const std::size_t elsewhere = n + 1 + kApart * p;
-    std::uint32_t* const end = in_begin.data();
-    // The moves from the last, segment by segment, their sources walked
-    // down from the last id.
-    std::size_t i = n;
-    std::uint32_t left = 0;  // source i's moves before the one at hand
-    for (std::size_t stop = moves; stop > 0;) {
-      const std::size_t start = (stop - 1) & ~(EdgeArray::kSegment - 1);
-      const std::uint32_t* const e = out_edges.at(start);
-      for (std::size_t k = stop - start; k-- > 0;) {
-        while (left == 0) left = moves_of(--i);
-        --left;
-        if (k >= kAhead) __builtin_prefetch(end + e[k - kAhead]);
-        const std::uint32_t t = e[k];
-        const bool mine = t - first < span;
-        std::uint32_t& at = end[mine ? std::size_t(t) : elsewhere];
-        at -= std::uint32_t(mine);
-        in_edges[at] = std::uint32_t(i);
-      }
-      stop = start;
-    }
-  });
+  in_begin[n] = std::uint32_t(layout.offset);
   in_begin.resize(n + 1);
+  free_buffer(out_edges);
   return pred;
 }
 
@@ -256,8 +312,16 @@ Predecessors predecessors_by_targets(const detail::MoveGraph& g) {
 // give the same lists.
 constexpr std::size_t kCountersUpTo = std::size_t(1) << 20;
 
-Predecessors build_predecessors(const detail::MoveGraph& g) {
-  return g.degree.size() <= kCountersUpTo ? predecessors_by_sources(g) : predecessors_by_targets(g);
+// Above this many classes the ranking leaves the ids in its keys until the
+// levels are done (see solve).
+constexpr std::size_t kIdsAfterLevelsFrom = std::size_t(1) << 20;
+
+// Frees the successor lists (by targets, as it goes; by sources, at the end).
+Predecessors build_predecessors(detail::MoveGraph& g) {
+  if (g.degree.size() > kCountersUpTo) return predecessors_by_targets(g);
+  Predecessors pred = predecessors_by_sources(g);
+  free_buffer(g.out_edges);
+  return pred;
 }
 
 // The table's sections of a solution: the codes from the ranking's deltas
@@ -380,6 +444,13 @@ class Retrograde {
       frontier_.swap(next_);
     }
     free_buffer(frontier_), free_buffer(next_);
+  }
+
+  // One class's outcome by id (after the levels); undecided is a draw.
+  Outcome outcome_of(std::uint32_t id) {
+    const std::uint16_t p = value_of(word(id).load(std::memory_order_relaxed));
+    return p == kUnknown ? Outcome{Value::kDraw, 0}
+                         : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
@@ -558,7 +629,6 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     {
       t0 = Clock::now();
       Predecessors pred = build_predecessors(g);
-      free_buffer(g.out_edges);  // the analysis walks the predecessor lists only
       Retrograde analysis(n, pred);
       analysis.decide_ended_games(g.degree);
       free_buffer(g.degree);
@@ -571,11 +641,25 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // nothing of each other: the ranking takes whatever threads the levels
       // leave.
       t0 = Clock::now();
+      // Above 2^20 classes the ranking leaves the ids in its sorted keys, and
+      // the codes are decoded from them after the levels, in the pass that
+      // reads the outcomes: no array of ids beside the levels' (4 bytes a
+      // class at the largest solves' peak: results/solve-memory.md). Below,
+      // the decoding stays in the levels' shadow.
+      const bool ids_later = n > kIdsAfterLevelsFrom;
+      const auto ids = ids_later ? detail::RankedIds::kLater : detail::RankedIds::kById;
       par::parallel_invoke([&] { analysis.run_levels(options.check_stop); },
-                           [&] { detail::rank_classes(g, rules, true, options.encode_sections); });
+                           [&] { detail::rank_classes(g, rules, ids, options.encode_sections); });
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
-      analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
-      free_buffer(g.id_of);
+      if (ids_later) {
+        sol.outcomes.resize(n);
+        detail::decode_ranked(g, rules, [&](std::size_t i, std::uint32_t id) {
+          sol.outcomes[i] = analysis.outcome_of(id);
+        });
+      } else {
+        analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
+        free_buffer(g.id_of);
+      }
     }
     // What outlives the analysis moves down into the holes its arrays left,
     // so that zstd's tables find room above it.

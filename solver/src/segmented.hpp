@@ -47,6 +47,11 @@ class Segmented {
       first += count;
     }
   }
+  // Shrinks to n entries, freeing the segments past them.
+  void shrink(std::size_t n) {
+    segments_.resize(std::min(segments_.size(), segments_of(n)));
+    size_ = std::min(size_, n);
+  }
   static constexpr std::size_t segments_of(std::size_t n) { return (n + kSegment - 1) >> kBits; }
   // Frees segment k's memory while the others stay (a pass that reads the
   // array once gives back what it has read; the array is then only emptied).
