@@ -37,6 +37,15 @@
 #include "fano/rules.hpp"
 #include "fano/tablebase.hpp"
 
+namespace fano {
+
+// How GoogleTest prints a Variant parameter (the test's listing, a failure's
+// "GetParam() = ..."): its name, not its bytes. Found by argument-dependent
+// lookup, so it lives in Variant's namespace.
+inline void PrintTo(const Variant& v, std::ostream* os) { *os << variant_slug(v); }
+
+}  // namespace fano
+
 namespace fano::testing {
 
 // A test name for a variant parameter: its slug with '-' made '_'.

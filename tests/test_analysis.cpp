@@ -179,6 +179,8 @@ struct Case {
   std::string rules;
   std::string player;
 };
+// GoogleTest prints a case (the listing, a failure) as "standard-1c1t search:2".
+void PrintTo(const Case& c, std::ostream* os) { *os << c.rules << " " << c.player; }
 
 class StrategyAgainstBruteForce : public ::testing::TestWithParam<Case> {};
 

@@ -22,11 +22,12 @@
 #include "fano/buffer.hpp"
 #include "fano/notation.hpp"
 #include "fano/perft.hpp"
+#include "fano/reference_solver.hpp"
 #include "fano/rules.hpp"
 #include "fano/solver.hpp"
 #include "fano/symmetry.hpp"
 #include "fano/tablebase.hpp"
-#include "reference_solver.hpp"
+#include "support.hpp"
 
 namespace fano {
 namespace {
@@ -501,7 +502,7 @@ TEST(SolverSymmetry, BoardSubgroupPreservesEdgesOnly) {
 }
 
 // Every reachable position, solved one by one without symmetry by the plain
-// reference solver (bench/reference), has the value and plies the reduced
+// reference solver (reference/), has the value and plies the reduced
 // solver gives its class: a position and all its images agree, and so do the counts.
 void check_against_reference(const Variant& v, const Solution& sol) {
   const reference::ReferenceSolution ref = reference::solve_reference(v);
@@ -569,11 +570,7 @@ TEST_P(RulesReferenceTest, EveryValueAgreesWithTheReferenceSolver) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllRules, RulesReferenceTest, ::testing::ValuesIn(all_rule_combinations()),
-                         [](const ::testing::TestParamInfo<Variant>& info) {
-                           std::string s = variant_slug(info.param);
-                           std::replace(s.begin(), s.end(), '-', '_');
-                           return s;
-                         });
+                         testing::variant_param_name);
 
 // ---------------------------------------------------------------------------
 // Statistics.

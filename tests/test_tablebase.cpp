@@ -274,11 +274,7 @@ TEST_P(TablebaseInMemory, RefusesCodesOutOfOrder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryVariant, TablebaseInMemory, ::testing::ValuesIn(kAllVariants),
-                         [](const auto& info) {
-                           std::string slug = variant_slug(info.param);
-                           std::replace(slug.begin(), slug.end(), '-', '_');
-                           return slug;
-                         });
+                         testing::variant_param_name);
 
 // The outcome byte against the format's table (tablebase/FORMAT.md), written
 // out here: 0 a draw, 1 + p a win in p plies, 128 + p a loss in p plies; it

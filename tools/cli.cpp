@@ -203,9 +203,17 @@ std::string wrap_paragraphs(const std::string& text, unsigned width) {
 
 namespace {
 
-// Examples for the commands whose about text has none of its own.
+// Every command's examples, printed after its about text: one table, so
+// that each command's help ends the same way (docs/cli-help.md shows them).
 std::string examples_for(const std::string& command) {
   static const std::pair<const char*, const char*> kExamples[] = {
+      {"rules", "  fano rules\n  fano rules --json"},
+      {"query",
+       "  fano query \"-/-/-/-/-/-/- w\"\n  fano query --moves C4,t3 --json\n"
+       "  fano solve --stack-cap 3 && fano query --stack-cap 3 \"C/-/-/-/-/-/- b\""},
+      {"export",
+       "  fano export --out standard.csv\n"
+       "  fano export --classes --format jsonl --zstd --out classes.jsonl.zst"},
       {"info", "  fano info\n  fano info --stack-cap 3 --adjacency projective --json"},
       {"perft", "  fano perft --depth 9\n  fano perft --depth 12 --expand-ended --json"},
       {"solve", "  fano solve\n  fano solve --stack-cap 3 --out cap3.fanotb --threads 2"},
@@ -246,8 +254,8 @@ void print_help(std::ostream& out, const std::string& command, const std::string
                 const std::string& about, const po::options_description& desc) {
   const unsigned width = help_width();
   std::string text = about;
-  if (text.find("examples:") == std::string::npos && !examples_for(command).empty())
-    text += "\n\nexamples:\n" + examples_for(command);
+  if (const std::string examples = examples_for(command); !examples.empty())
+    text += "\n\nexamples:\n" + examples;
   po::options_description wrapped("options", width, width / 2);
   for (const auto& opt : desc.options()) wrapped.add(opt);
   // The usage lines, continued under their first word after "usage: ".
@@ -350,10 +358,6 @@ std::string moves_text(const std::vector<Move>& moves) {
 }
 
 void print_json(const Json& j) { std::cout << json_text(j) << "\n"; }
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::string seconds_text(double seconds) {
   char buf[32];

@@ -15,6 +15,7 @@
 #include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/rules.hpp"
+#include "fano/stopwatch.hpp"
 #include "fano/tablebase.hpp"
 #include "fano/value.hpp"
 
@@ -106,8 +107,6 @@ std::string moves_text(const std::vector<Move>& moves);
 // One JSON document on one line of stdout.
 void print_json(const Json& j);
 
-// Seconds since a time point.
-double seconds_since(std::chrono::steady_clock::time_point t0);
 // "0.048 s": a duration for people, rounded to milliseconds.
 std::string seconds_text(double seconds);
 

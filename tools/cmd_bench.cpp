@@ -20,10 +20,10 @@
 #include "fano/analysis.hpp"
 #include "fano/parallel.hpp"
 #include "fano/perft.hpp"
+#include "fano/reference_solver.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
 #include "fano/tablebase.hpp"
-#include "reference_solver.hpp"
 
 namespace fano::cli {
 namespace {
@@ -549,7 +549,7 @@ std::optional<std::pair<po::variables_map, BenchOptions>> parse_bench(const Args
             "the stack-cap-3 variants with 1 thread and all cores, move generation "
             "speed, tablebase open time, probe latency (median and 99th percentile) "
             "and table size in bits per reachable position; the plain reference solver "
-            "(bench/reference: unordered_map search, queue retrograde, no symmetry) on the "
+            "(reference/: unordered_map search, queue retrograde, no symmetry) on the "
             "standard game and the ratio of its time to the solver's; the whole process of a cold "
             "`fano solve --out FILE` (this binary as a child, 1 thread and all cores: median wall "
             "time, peak memory and page faults), and of the two largest readings, "

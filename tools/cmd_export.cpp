@@ -27,9 +27,7 @@ int cmd_export(const Args& args) {
       "to_move (white/black), phase (placement/movement), pieces (on the board), value "
       "(win/draw/loss for the side to move), plies (empty in CSV, null in JSON lines for a "
       "draw) and, with --classes, orbit (the reachable positions in the class). CSV has a "
-      "header line.\n\n"
-      "examples:\n  fano export --out standard.csv\n"
-      "  fano export --classes --format jsonl --zstd --out classes.jsonl.zst",
+      "header line.",
       desc, nullptr, args);
   if (!vm) return 0;
   const std::string format_name = (*vm)["format"].as<std::string>();

@@ -18,6 +18,7 @@
 #include "fano/render.hpp"
 #include "fano/review.hpp"
 #include "fano/tablebase.hpp"
+#include "fano/text.hpp"
 
 namespace fano::cli {
 namespace {
@@ -56,13 +57,6 @@ void print_moves(std::ostream& out, const Tablebase& tb, const GameRecord& game)
 RatedMove engine_move(const Tablebase& tb, const GameRecord& game) {
   const std::vector<RatedMove> rated = rate_moves(tb, game);
   return rated[choose_index(tb, game.rules(), rated)];
-}
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  const size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
 }
 
 std::string lower(std::string s) {
@@ -153,7 +147,7 @@ class HumanVsEngine {
         std::cout << "\n";  // end of input: leave the prompt's line finished
         return 0;
       }
-      const std::string input = trim(line);
+      const std::string input(trim(line));
       if (echo) std::cout << printable(input) << "\n";
       if (!handle(input, end)) return 0;
     }

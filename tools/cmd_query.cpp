@@ -134,9 +134,7 @@ int cmd_query(const Args& args) {
       "line is answered by one JSON line on stdout, in input order: the --json report, or "
       "with --value-only {\"position\", \"value\", \"plies\"}. A bad line is answered by "
       "{\"line\": N, \"input\": \"...\", \"error\": \"...\"} and the rest go on; the exit "
-      "code is 0 when every line was answered, else 2.\n\n"
-      "examples:\n  fano query \"-/-/-/-/-/-/- w\"\n  fano query --moves C4,t3 --json\n"
-      "  fano solve --stack-cap 3 && fano query --stack-cap 3 \"C/-/-/-/-/-/- b\"",
+      "code is 0 when every line was answered, else 2.",
       desc, &pos, args);
   if (!vm) return 0;
   Variant v = variant_from(*vm);

@@ -13,8 +13,7 @@ int cmd_rules(const Args& args) {
   const auto vm = parse("rules", "[--json]",
                         "The rules options every rules-dependent command takes (as flags, or "
                         "together as --rules NAME), and every reading of the rules with its "
-                        "name: every combination of the options' values."
-                        "\n\nexamples:\n  fano rules\n  fano rules --json",
+                        "name: every combination of the options' values.",
                         desc, nullptr, args);
   if (!vm) return 0;
   if (vm->count("json")) {

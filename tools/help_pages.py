@@ -61,7 +61,12 @@ def man(fano):
         out += [f".SH fano {name}", ".nf", roff_text(run(fano, "help", name)), ".fi"]
     out += [".SH SEE ALSO",
             "The rules: docs/rules.md; the commands: docs/cli.md; the HTTP API: docs/api.md "
-            "(in the source repository)."]
+            "(in the source repository).",
+            ".SH COPYRIGHT",
+            "Copyright (c) 2026 The Fano330-R-Morris solver authors. "
+            "Released under the MIT licence (SPDX-License-Identifier: MIT); "
+            "the full text is in the file LICENSE of the source repository and "
+            "/usr/share/doc/fano/copyright of the Debian package."]
     return "\n".join(out) + "\n"
 
 

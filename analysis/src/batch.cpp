@@ -11,18 +11,12 @@
 #include "fano/game.hpp"
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
+#include "fano/text.hpp"
 
 namespace fano {
 namespace {
 
-constexpr std::string_view kSpace = " \t\r\f\v";
 constexpr std::string_view kMovesPrefix = "moves:";
-
-std::string_view trim(std::string_view s) {
-  const auto b = s.find_first_not_of(kSpace);
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
-}
 
 // `text` is the position as written, when it parsed: it is its notation
 // already unless white space other than one ' ' separates the side to move.

@@ -13,15 +13,10 @@
 #include <vector>
 
 #include "common.hpp"
+#include "fano/text.hpp"
 
 namespace fano::python {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
 
 // The parameter list of pybind11's first line "name(a: T, b: U = d) -> R",
 // split at its top-level commas; nullopt when the line is not of that form.

@@ -7,6 +7,7 @@
 
 #include "fano/notation.hpp"
 #include "fano/parallel.hpp"
+#include "fano/rules_options.hpp"
 
 namespace fano {
 namespace {
@@ -171,10 +172,11 @@ std::string selfplay_command(const Variant& variant, const SelfplayOptions& o) {
     cmd += " --rules " + variant_slug(variant);
     return cmd;
   }
-  if (variant.stack_cap != kStandard.stack_cap)
-    cmd += " --stack-cap " + std::to_string(variant.stack_cap);
-  if (variant.adjacency != kStandard.adjacency)
-    cmd += " --adjacency " + std::string(adjacency_name(variant.adjacency));
+  // One flag per option that differs from the rulebook's game, spelled as
+  // the command reads it (fano/rules_options.hpp).
+  for (const RulesOption& option : rules_options())
+    if (const int code = option.get(variant); code != option.default_code)
+      cmd += " --" + std::string(option.flag) + " " + std::string(option.text_of(code));
   return cmd;
 }
 

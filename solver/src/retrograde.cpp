@@ -12,15 +12,13 @@
 #include "fano/buffer.hpp"
 #include "fano/parallel.hpp"
 #include "fano/solver.hpp"
+#include "fano/stopwatch.hpp"
 #include "move_graph.hpp"
 #include "sections.hpp"
 namespace fano {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 constexpr std::uint16_t kUnknown = std::numeric_limits<std::uint16_t>::max();
 

@@ -4,7 +4,9 @@ A fresh `python3 -m venv --system-site-packages` (Debian's numpy), then
 `pip install --no-build-isolation <repo>`; fano imported from a folder
 outside the source tree: its version and metadata, the default table solved
 into a fresh cache folder and answering as `fano query`, pickling; `pip
-show`; a wheel made with `python3 -m build --no-isolation --wheel`; `pip
+show`; a wheel made with `python3 -m build --no-isolation --wheel` (the
+stub, py.typed, the licence and its metadata; no project URLs), installed
+into a fresh venv of its own and probed from two threads at once; `pip
 uninstall -y fano`. The C++ is compiled once into $FANO_PIP_BUILD_DIR (kept
 between runs by ctest's build tree).
 
@@ -94,6 +96,24 @@ out["cap3"] = cap3.path
 print(json.dumps(out))
 '''
 
+# The wheel's own venv: the module from there, one table probed by two
+# threads at once, each answer the same.
+WHEEL_CHECK = r'''
+import json, threading
+import fano
+tb = fano.open_tablebase()
+p = fano.Position.empty().play(["C7"])
+answers = [None, None]
+def probe(i):
+    answers[i] = list(tb.probe(p))
+threads = [threading.Thread(target=probe, args=(i,)) for i in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(60)
+print(json.dumps({"file": fano.__file__, "answers": answers}))
+'''
+
 
 def main():
     shutil.rmtree(VENV, ignore_errors=True)
@@ -160,6 +180,29 @@ def main():
     for f in ("fano/__init__.py", "fano/__init__.pyi", "fano/py.typed"):
         assert f in names, names
     assert any(n.startswith("fano/fano.") and n.endswith(".so") for n in names), names
+    # The licence beside the metadata, which names it; no project URLs.
+    info = f"fano-{VERSION}.dist-info/"
+    assert info + "LICENSE" in names, names
+    with zipfile.ZipFile(os.path.join(DIST, wheels[0])) as z:
+        assert b"Permission is hereby granted" in z.read(info + "LICENSE")
+        metadata = z.read(info + "METADATA").decode()
+    assert "License: MIT" in metadata.splitlines(), metadata[:2000]
+    assert "Classifier: License :: OSI Approved :: MIT License" in metadata, metadata[:2000]
+    assert "Project-URL" not in metadata and "Home-page" not in metadata, metadata[:2000]
+
+    # The wheel installed into a fresh venv of its own, used from outside the
+    # tree: two threads probing at once.
+    wheel_venv = os.path.join(WORK, "wheel-venv")
+    shutil.rmtree(wheel_venv, ignore_errors=True)
+    run(sys.executable, "-m", "venv", "--system-site-packages", wheel_venv)
+    run(os.path.join(wheel_venv, "bin", "pip"), "install", "--no-cache-dir", "--no-deps",
+        os.path.join(DIST, wheels[0]))
+    r = run(os.path.join(wheel_venv, "bin", "python"), "-c", WHEEL_CHECK)
+    got = json.loads(r.stdout)
+    assert got["file"].startswith(wheel_venv), got
+    assert got["answers"] == [got["answers"][0]] * 2 and got["answers"][0][0] in (
+        "win", "loss"), got
+    shutil.rmtree(wheel_venv)
 
     run(pip, "uninstall", "-y", "fano")
     r = run(python, "-c", "import fano", check=False)

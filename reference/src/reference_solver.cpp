@@ -1,4 +1,4 @@
-#include "reference_solver.hpp"
+#include "fano/reference_solver.hpp"
 
 #include <deque>
 

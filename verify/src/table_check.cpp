@@ -1,108 +1,21 @@
-#include "fano/verify.hpp"
-
+// The whole-table check (verify_tablebase): each stored class against its
+// successors, the symmetry group, an independent search of the reachable set,
+// and the header's counts recounted; and its Markdown rows.
 #include <algorithm>
-#include <cctype>
-#include <chrono>
-#include <cstdio>
 #include <iterator>
 #include <limits>
-#include <map>
 #include <sstream>
 
 #include "fano/analysis.hpp"
 #include "fano/game.hpp"
 #include "fano/notation.hpp"
 #include "fano/parallel.hpp"
-#include "fano/perft.hpp"
+#include "fano/stopwatch.hpp"
 #include "fano/symmetry.hpp"
+#include "fano/verify.hpp"
 
 namespace fano::verify {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// (Appended piece by piece: GCC 12 warns, wrongly, of an overlapping copy in
-// "'" + std::string(s) + "'" at -O3.)
-std::string quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '\'';
-  out += s;
-  out += '\'';
-  return out;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string_view::npos) return {};
-  const size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
-}
-
-// Splits text into lines (without the line break).
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t nl = text.find('\n', start);
-    const size_t end = nl == std::string_view::npos ? text.size() : nl;
-    lines.push_back(text.substr(start, end - start));
-    if (nl == std::string_view::npos) break;
-    start = nl + 1;
-  }
-  return lines;
-}
-
-std::vector<std::string_view> split_tokens(std::string_view s, std::string_view separators) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && separators.find(s[i]) != std::string_view::npos) ++i;
-    size_t j = i;
-    while (j < s.size() && separators.find(s[j]) == std::string_view::npos) ++j;
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-// An unsigned decimal number that fits 64 bits, or nullopt.
-std::optional<std::uint64_t> parse_u64(std::string_view s) {
-  if (s.empty() || s.size() > 20) return std::nullopt;
-  std::uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const std::uint64_t d = std::uint64_t(c - '0');
-    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
-    v = v * 10 + d;
-  }
-  return v;
-}
-
-[[noreturn]] void input_error(int line, const std::string& what) {
-  throw InputError("line " + std::to_string(line) + ": " + what);
-}
-
-// Refuses a line that is not text. Bytes that are not UTF-8 pass (a record's
-// comment may be in another encoding; the JSON output replaces them), but a
-// control character means binary data: reading on would only report noise.
-void require_text(std::string_view line, int ln) {
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(line[i]);
-    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02x", c);
-      input_error(ln, "a control character (byte " + std::string(hex) + ") at byte " +
-                          std::to_string(i + 1) + ": not a line of text");
-    }
-  }
-}
 
 // Index of a canonical code among the stored classes, or nullopt.
 std::optional<size_t> index_of(const Tablebase& tb, std::uint64_t code) {
@@ -469,7 +382,7 @@ std::string_view category_name(Category c) {
 }
 
 TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   const Progress& progress = options.progress;
   TablebaseReport rep;
   rep.variant = tb.variant();
@@ -509,7 +422,7 @@ TablebaseReport verify_tablebase(const Tablebase& tb, const TablebaseOptions& op
     rep.errors += r.errors;
     if (r.errors && !rep.first_error) rep.first_error = r.first;
   }
-  rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  rep.seconds = seconds_since(t0);
   return rep;
 }
 
@@ -547,306 +460,5 @@ std::string markdown_row(const TablebaseReport& r) {
 
 // ---------------------------------------------------------------------------
 // Published depth counts
-
-PerftTable parse_perft_table(std::string_view text) {
-  PerftTableParser parser;
-  const auto lines = split_lines(text);
-  for (size_t k = 0; k < lines.size(); ++k) parser.add_line(lines[k], int(k + 1));
-  return parser.finish();
-}
-
-void PerftTableParser::add_line(std::string_view line, int ln) {
-  require_text(line, ln);
-  line = line.substr(0, line.find('#'));
-  const auto tokens = split_tokens(line, " \t\r,");
-  if (tokens.empty()) return;
-  const char first = tokens[0][0];
-  if (first >= '0' && first <= '9') {
-    if (!header_line_)
-      input_error(ln, "row " + quote(trim(line)) +
-                          " comes before the header line (a line naming 'exact', "
-                          "'cumulative', 'within' or 'paths' and 'expand-ended' or "
-                          "'stop-at-end')");
-    if (tokens.size() != 2)
-      input_error(ln, tokens.size() < 2
-                          ? "row " + quote(trim(line)) + " has no count: expected 'depth count'"
-                          : "unexpected token " + quote(tokens[2]) + ": expected 'depth count'");
-    const auto d = parse_u64(tokens[0]);
-    if (!d || *d > 64)
-      input_error(ln, "depth " + quote(tokens[0]) + " is not a number from 0 to 64");
-    const auto c = parse_u64(tokens[1]);
-    if (!c) input_error(ln, "count " + quote(tokens[1]) + " is not a non-negative integer");
-    int& seen = depth_line_[size_t(*d)];
-    if (seen)
-      input_error(
-          ln, "depth " + quote(tokens[0]) + " was already given on line " + std::to_string(seen));
-    seen = ln;
-    table_.rows.push_back({int(*d), *c, ln});
-    return;
-  }
-  // A header line: keywords among other words.
-  std::vector<PerftReading> readings;
-  bool expand = false, stop = false;
-  for (std::string_view tok : tokens) {
-    std::string w = lower(tok);
-    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
-    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
-    if (const auto r = parse_perft_reading(w);
-        r && std::find(readings.begin(), readings.end(), *r) == readings.end())
-      readings.push_back(*r);
-    expand |= w == "expand-ended";
-    stop |= w == "stop-at-end";
-  }
-  if (readings.empty() && !expand && !stop)
-    input_error(ln, "token " + quote(tokens[0]) +
-                        " is neither a depth nor part of a header naming 'exact', "
-                        "'cumulative', 'within' or 'paths' and 'expand-ended' or "
-                        "'stop-at-end' (comment text out with '#')");
-  if (header_line_)
-    input_error(ln, "second header line (the first is line " + std::to_string(header_line_) + ")");
-  if (readings.size() > 1)
-    input_error(ln, "header names both '" + std::string(perft_reading_name(readings[0])) +
-                        "' and '" + std::string(perft_reading_name(readings[1])) + "'");
-  if (readings.empty())
-    input_error(ln, "header names no count kind: add 'exact', 'cumulative', 'within' or 'paths'");
-  if (expand && stop) input_error(ln, "header names both 'expand-ended' and 'stop-at-end'");
-  if (!expand && !stop)
-    input_error(ln, "header names no expansion rule: add 'expand-ended' or 'stop-at-end'");
-  header_line_ = ln;
-  table_.reading = readings[0];
-  table_.expand_ended = expand;
-}
-
-PerftTable PerftTableParser::finish() const {
-  if (!header_line_)
-    throw InputError(
-        "no header line: one line must name 'exact', 'cumulative', 'within' or 'paths' and "
-        "'expand-ended' or 'stop-at-end'");
-  if (table_.rows.empty()) throw InputError("no 'depth count' rows");
-  return table_;
-}
-
-std::vector<PerftCheck> check_perft(const Rules& rules, const PerftTable& table,
-                                    const Progress& progress) {
-  int deepest = 0;
-  for (const auto& r : table.rows) deepest = std::max(deepest, r.depth);
-  const auto rows = deepest == 0
-                        ? std::vector<PerftRow>{}
-                        : perft(rules, deepest, table.expand_ended, [&](const PerftRow& r) {
-                            if (progress)
-                              progress("verify: perft depth " + std::to_string(r.depth) + ": " +
-                                       std::to_string(r.positions) + " positions");
-                          });
-  std::vector<PerftCheck> out;
-  for (const auto& r : table.rows) {
-    const PerftReading reading = r.depth == 0 ? PerftReading::kExact : table.reading;
-    const PerftRow& c = r.depth == 0 ? perft_root() : rows[size_t(r.depth - 1)];
-    out.push_back({r.depth, r.line, r.count, perft_count(c, reading), reading});
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------
-// Game records
-
-namespace {
-
-// "VALUE [PLIES]" from tokens[i], advancing i.
-Outcome parse_outcome_tokens(const std::vector<std::string_view>& tokens, size_t& i, int ln) {
-  if (i >= tokens.size()) input_error(ln, "first-change: expected a value (win, draw or loss)");
-  const std::string v = lower(tokens[i]);
-  Outcome o{Value::kDraw, 0};
-  if (v == "win")
-    o.value = Value::kWin;
-  else if (v == "loss")
-    o.value = Value::kLoss;
-  else if (v != "draw")
-    input_error(ln, "first-change value " + quote(tokens[i]) + " is not win, draw or loss");
-  ++i;
-  if (o.value != Value::kDraw) {
-    const auto p = i < tokens.size() ? parse_u64(tokens[i]) : std::nullopt;
-    if (!p || *p > 100000)
-      input_error(ln, "first-change: " + v + " needs its plies, e.g. '" + v + " 13'");
-    o.plies = int(*p);
-    ++i;
-  }
-  return o;
-}
-
-// "winning-moves N" or "first-change ..." after a ';' of a claim.
-void parse_claim_part(Claim& c, std::string_view part, int ln) {
-  const auto tokens = split_tokens(part, " \t\r,");
-  if (tokens.empty()) return;
-  const std::string key = lower(tokens[0]);
-  if (key == "winning-moves") {
-    const auto n = tokens.size() == 2 ? parse_u64(tokens[1]) : std::nullopt;
-    if (!n || *n > 1000) input_error(ln, "expected 'winning-moves N'");
-    c.winning_moves = int(*n);
-    return;
-  }
-  if (key != "first-change")
-    input_error(ln, "claim part " + quote(tokens[0]) +
-                        " is neither 'winning-moves N' nor 'first-change PLY VALUE [PLIES] "
-                        "VALUE [PLIES]'");
-  ClaimedChange ch;
-  if (tokens.size() == 2 && lower(tokens[1]) == "none") {
-    c.first_change = ch;
-    return;
-  }
-  const auto ply = tokens.size() > 1 ? parse_u64(tokens[1]) : std::nullopt;
-  if (!ply || *ply < 1 || *ply > 100000) input_error(ln, "first-change: expected a ply number");
-  ch.ply = int(*ply);
-  size_t i = 2;
-  ch.from = parse_outcome_tokens(tokens, i, ln);
-  ch.to = parse_outcome_tokens(tokens, i, ln);
-  if (i != tokens.size())
-    input_error(ln, "unexpected token " + quote(tokens[i]) + " in first-change");
-  c.first_change = ch;
-}
-
-std::optional<Claim> parse_claim(std::string_view comment, int ln) {
-  const std::string low = lower(comment);
-  const size_t at = low.find("claim:");
-  if (at == std::string::npos) return std::nullopt;
-  std::string_view rest = comment.substr(at + 6);
-  const size_t semi = rest.find(';');
-  const std::string_view parts = semi == std::string_view::npos ? "" : rest.substr(semi + 1);
-  rest = rest.substr(0, semi);
-  const auto tokens = split_tokens(rest, " \t\r,");
-  const std::string usage = "expected '# claim: win|draw|loss [PLIES]'";
-  if (tokens.empty()) input_error(ln, "empty claim: " + usage);
-  Claim c;
-  const std::string v = lower(tokens[0]);
-  if (v == "win")
-    c.value = Value::kWin;
-  else if (v == "loss")
-    c.value = Value::kLoss;
-  else if (v == "draw")
-    c.value = Value::kDraw;
-  else
-    input_error(ln, "claim value " + quote(tokens[0]) + " is not win, draw or loss");
-  if (tokens.size() >= 2) {
-    const auto p = parse_u64(tokens[1]);
-    if (!p || *p > 100000) input_error(ln, "claim plies " + quote(tokens[1]) + " is not a number");
-    if (c.value == Value::kDraw)
-      input_error(ln, "claim plies " + quote(tokens[1]) + ": a draw has no plies");
-    c.plies = int(*p);
-  }
-  if (tokens.size() > 2)
-    input_error(ln, "unexpected token " + quote(tokens[2]) + " in claim: " + usage);
-  for (std::string_view part : split_tokens(parts, ";")) parse_claim_part(c, part, ln);
-  return c;
-}
-
-}  // namespace
-
-std::vector<RecordReport> verify_lines(const Tablebase& tb, std::string_view text) {
-  const RecordChecker checker(tb);
-  std::vector<RecordReport> out;
-  const auto lines = split_lines(text);
-  for (size_t k = 0; k < lines.size(); ++k)
-    if (auto rec = checker.check_line(lines[k], int(k + 1))) out.push_back(std::move(*rec));
-  return out;
-}
-
-RecordChecker::RecordChecker(const Tablebase& tb) : tb_(tb), rules_(tb.variant()) {}
-
-std::optional<RecordReport> RecordChecker::check_line(std::string_view line, int ln) const {
-  const Tablebase& tb = tb_;
-  const Rules& rules = rules_;
-  require_text(line, ln);
-  const size_t hash = line.find('#');
-  const std::string_view moves = trim(line.substr(0, hash));
-  const auto tokens = split_moves(moves);
-  if (tokens.empty()) return std::nullopt;
-  RecordReport rec;
-  rec.line = ln;
-  rec.record = std::string(moves);
-  if (hash != std::string_view::npos) rec.claim = parse_claim(line.substr(hash + 1), ln);
-  GameRecord game(rules);  // rule 3 lives in GameRecord
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    const int ply = int(i + 1);
-    const std::string& tok = tokens[i];
-    if (const auto end = game.end()) {
-      rec.legal = false;
-      rec.illegal = IllegalMove{ply, tok,
-                                "the game ended at ply " + std::to_string(*rec.ended_at) + " (" +
-                                    describe_end(*end, game.current()) + ")"};
-      break;
-    }
-    const State before_st = game.current();
-    Move m;
-    try {
-      m = resolve_move(rules, before_st, parse_move_text(tok), tok);
-    } catch (const NotationError& e) {
-      rec.legal = false;
-      rec.illegal = IllegalMove{ply, tok, e.what()};
-      break;
-    }
-    // Values under the record's history (rule 3), the move judged by what it
-    // gives its player against what the position offered.
-    Outcome before, got;
-    try {
-      before = game_value(tb, game);
-      game.play(m);
-      got = outcome_for_mover(game_value(tb, game));
-    } catch (const UnreachablePosition&) {
-      throw TablebaseError(
-          TablebaseErrorKind::kCorrupt,
-          tb.name() + ": lacks a position of " + format_position(game.current()) +
-              "'s game, reached by legal moves (damaged table; run 'fano verify')");
-    }
-    if (!rec.first_mistake && got.value < before.value)
-      rec.first_mistake = Mistake{ply, format_move(m), before.value, got.value, before, got};
-    if (game.over()) rec.ended_at = ply;
-  }
-  const State st = game.current();
-  rec.end = game.end();
-  rec.game_over = rec.end ? describe_end(*rec.end, st) : "";
-  rec.final_position = format_position(st);
-  rec.table_value = tb.probe(st);
-  if (rec.table_value) rec.value = game_value(tb, game);
-  if (rec.value && !rec.end) {
-    int wins = 0;
-    for (const RatedMove& r : rate_moves(tb, game)) wins += r.result.value == Value::kWin;
-    rec.winning_moves = wins;
-  }
-  if (rec.claim) {
-    const Claim& c = *rec.claim;
-    bool holds = rec.legal && rec.value && rec.value->value == c.value &&
-                 (!c.plies || *c.plies == rec.value->plies);
-    if (c.winning_moves) holds = holds && rec.winning_moves == c.winning_moves;
-    if (c.first_change) {
-      const auto& m = rec.first_mistake;
-      holds = holds && (c.first_change->ply == 0 ? !m
-                                                 : m && m->ply == c.first_change->ply &&
-                                                       m->before == c.first_change->from &&
-                                                       m->after == c.first_change->to);
-    }
-    rec.claim_holds = holds;
-  }
-  return rec;
-}
-
-}  // namespace fano::verify
-
-namespace fano::verify {
-
-std::string claim_text(const Claim& c) {
-  std::string out(value_name(c.value));
-  if (c.plies) out.append(1, ' ').append(std::to_string(*c.plies));
-  if (c.winning_moves) out += "; winning-moves " + std::to_string(*c.winning_moves);
-  if (c.first_change) {
-    const auto outcome = [](Outcome o) {
-      return std::string(value_name(o.value)) +
-             (o.value == Value::kDraw ? "" : " " + std::to_string(o.plies));
-    };
-    out += c.first_change->ply == 0
-               ? std::string("; first-change none")
-               : "; first-change " + std::to_string(c.first_change->ply) + " " +
-                     outcome(c.first_change->from) + " " + outcome(c.first_change->to);
-  }
-  return out;
-}
 
 }  // namespace fano::verify
