@@ -1180,6 +1180,9 @@ TEST(Api, AddingATableKeepsTheOtherTablesAnswers) {
   Variant small = kStandard;
   small.circles = 1, small.triangles = 1;
   a.add_table({in_memory_tablebase(solve(small), "memory"), "memory"});
+  // Kept: the server answers it as a lookup, without an expensive slot.
+  EXPECT_TRUE(a.answer_kept(r));
+  EXPECT_FALSE(a.answer_kept(Request{"GET", "/api/v2/standard", {{"moves", "C4,t5"}}, ""}));
   Request gone = r;
   gone.interrupt = Interrupt::when_set(std::make_shared<std::atomic<bool>>(true));
   const Response again = a.handle(gone);

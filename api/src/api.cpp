@@ -661,6 +661,36 @@ struct Api::Flights {
   }
 };
 
+namespace {
+
+// The request as the answer cache knows it: the path and the parameters in
+// name order (a multimap), the ones no route reads left out.
+std::string request_key(const Request& req) {
+  std::string key = req.path;
+  for (const auto& [k, val] : req.params)
+    if (is_read_param(k)) key += "\n" + k + "=" + val;
+  return key;
+}
+
+// What an answer depends on besides the request: a reading's answers on its
+// table alone (kept when another table is added); the others on the tables held.
+std::string answer_scope(const RouteMatch& match, const ApiTables& tables) {
+  if (!match.variant.empty())
+    if (const std::optional<Variant> v = variant_from_name(std::string(match.variant)))
+      if (const ServedTable* t = table_for(tables, *v))
+        return "table " + hex64(t->table.header().checksum);
+  return std::to_string(tables.generation);
+}
+
+}  // namespace
+
+bool Api::answer_kept(const Request& req) const {
+  if (!cache_) return false;
+  const RouteMatch match = match_route(req.method, req.path);
+  if (!match.route || match.route->caching == RouteCaching::kNever) return false;
+  return cache_->find(answer_scope(match, *held()) + "\n" + request_key(req)).has_value();
+}
+
 Api::~Api() = default;
 
 Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes)
@@ -762,18 +792,8 @@ Response Api::handle(const Request& req) const {
       r = route(req, match, std::move(tables));
       r.headers.push_back({"Cache-Control", "no-store"});
     } else {
-      // The parameters in name order (a multimap), the ones no route reads left out.
-      std::string key = req.path;
-      for (const auto& [k, val] : req.params)
-        if (is_read_param(k)) key += "\n" + k + "=" + val;
-      // A reading's answers depend on its table alone (kept when another
-      // table is added); the others on the tables held.
-      std::string scope = std::to_string(tables->generation);
-      if (!match.variant.empty())
-        if (const std::optional<Variant> v = variant_from_name(std::string(match.variant)))
-          if (const ServedTable* t = table_for(*tables, *v))
-            scope = "table " + hex64(t->table.header().checksum);
-      const std::string cache_key = scope + "\n" + key;
+      const std::string key = request_key(req);
+      const std::string cache_key = answer_scope(match, *tables) + "\n" + key;
       std::optional<Response> cached = cache_ ? cache_->find(cache_key) : std::nullopt;
       if (!cached) {
         const auto [flight, leader] = flights_->join(cache_key);

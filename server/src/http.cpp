@@ -727,8 +727,12 @@ void HttpServer::Impl::check_shutdown() {
   shutdown_check.async_wait([this](beast::error_code) { check_shutdown(); });
 }
 
+// An expensive request whose answer is kept (a table's statistics once
+// counted, a puzzle once drawn) is a lookup: answered by the cheap workers,
+// it takes no slot.
 HttpServer::HttpServer(const Api& api, ServerOptions options)
-    : HttpServer([&api](const Request& r) { return api.handle(r); }, std::move(options)) {}
+    : HttpServer([&api](const Request& r) { return api.handle(r); }, std::move(options),
+                 [&api](const Request& r) { return is_expensive(r) && !api.answer_kept(r); }) {}
 
 HttpServer::HttpServer(Handler handler, ServerOptions options, Classifier expensive)
     : impl_(std::make_unique<Impl>(std::move(handler), std::move(expensive), std::move(options))) {}

@@ -141,6 +141,10 @@ class Api {
   // Thread-safe; never throws (an unexpected failure becomes a 500 naming it).
   Response handle(const Request& request) const;
 
+  // Whether the answer to `request` is kept (the answer cache): answering it
+  // is then a lookup, whatever its route costs. Thread-safe.
+  bool answer_kept(const Request& request) const;
+
   // The tables held now.
   std::vector<std::shared_ptr<const ServedTable>> tables() const;
 
