@@ -5,13 +5,18 @@ while a prober asks a cheap question every 0.25 s on a fresh connection; it
 prints what held: the probes' worst latency, the server's resident memory
 (VmRSS, and its peak VmHWM) and each attack's own outcome.
 
-  bench/serve-attacks.py [--fano build/tools/fano] [--seconds 50] [--second]
+  bench/serve-attacks.py [--fano build/tools/fano] [--seconds 50] [--second | --third]
 
 --seconds is how long the connection attacks (1-3) last (the first test's
 runs: 50 s); --seconds 10 is a quicker look. --second runs only the faults of
 the second hostile test (9-12: a long header line, a request line without
 its version, a long moves=, file descriptors exhausted, a changed table and
---verify-tables, escapes in fano play)."""
+--verify-tables, escapes in fano play). --third runs only the faults of the
+third (13-18: stats and puzzles under load, a table dropped in under
+--verify-tables, one client asking for every reading, signals during a
+background solve, address-space limits at start, a failed solve), on
+readings solved into a folder of its own first (--third-reading, and with
+--all-tables every reading, for the start's memory under --tables-mb 1)."""
 import argparse
 import os
 import random
@@ -32,8 +37,14 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--fano", default="build/tools/fano")
 ap.add_argument("--seconds", type=float, default=50)
 ap.add_argument("--second", action="store_true", help="only the second hostile test's faults (9-12)")
+ap.add_argument("--third", action="store_true", help="only the third hostile test's faults (13-18)")
+ap.add_argument("--third-reading", default="cap3-board-2c3t", help="the large reading of --third")
+ap.add_argument("--all-tables", action="store_true", help="--third: solve all 72 readings for the start's peak")
+ap.add_argument("--sections", default="13,14,15,16,17,18,19", help="--third: the sections to run")
+ap.add_argument("--folder", help="--third: the tables folder (default: a new temporary one; tables "
+                                 "already there are not solved again)")
 args = ap.parse_args()
-tables = tempfile.mkdtemp(prefix="fano-attacks-")
+tables = args.folder or tempfile.mkdtemp(prefix="fano-attacks-")
 
 
 def start(extra=()):
@@ -279,8 +290,230 @@ def second_test():
         [l for l in out.decode().splitlines() if "not played" in l]))
 
 
+def fano_json(*argv):
+    return json.loads(subprocess.run([args.fano, *argv], check=True, capture_output=True).stdout)
+
+
+def concurrent(port, targets, timeout=120):
+    """Each target asked at once on a connection of its own: [(status, seconds, reply)]."""
+    results = [None] * len(targets)
+
+    def one(i):
+        results[i] = ask(port, targets[i], timeout=timeout)
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(len(targets))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return results
+
+
+def counts(statuses):
+    return ", ".join("%s: %d" % (k, statuses.count(k)) for k in sorted(set(statuses), key=str))
+
+
+def temporaries(folder):
+    return [f for f in os.listdir(folder) if ".tmp." in f]
+
+
+def third_test():
+    """The faults of the third hostile test, each answered now (sections 13-18)."""
+    print("load before: %s" % open("/proc/loadavg").read().strip())
+    big = args.third_reading
+    t0 = time.monotonic()
+    if not os.path.exists(os.path.join(tables, big + ".fanotb")):
+        subprocess.run([args.fano, "solve", "--rules", big, "--tables", tables], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print("%s solved into the folder in %.1f s" % (big, time.monotonic() - t0))
+
+    wanted = {int(x) for x in args.sections.split(",")}
+    if 13 in wanted:
+        third_13(big)
+    if 14 in wanted:
+        third_14()
+    if 15 in wanted:
+        third_15()
+    if 16 in wanted:
+        third_16(big)
+    if 17 in wanted:
+        third_17()
+    if 18 in wanted:
+        third_18()
+    if 19 in wanted and args.all_tables:
+        third_19()
+    print("load after: %s" % open("/proc/loadavg").read().strip())
+
+
+def third_13(big):
+    section("13. stats and puzzles: 64 stats and 64 puzzle requests at once on %s, then again" % big)
+    server, port = start()
+    time.sleep(1)  # the tables read (the folder's fit the default bound: read at start)
+    cpu0 = cpu_seconds(server.pid)
+    p = Prober(port)
+    # Rounds until every request of a round is answered 200 (the table's
+    # statistics counted and its puzzles listed, once, in steps), at most 40.
+    t_start = time.monotonic()
+    for round_ in range(1, 41):
+        t0 = time.monotonic()
+        stats = concurrent(port, ["/api/v2/%s/stats" % big] * 64)
+        puzzles = concurrent(port, ["/api/v2/%s/puzzle?seed=%d&grade=%s" % (big, i, ("easy", "medium", "hard")[i % 3])
+                                    for i in range(64)])
+        statuses = [r[0] for r in stats + puzzles]
+        print("round %d: stats %s; puzzles %s; %.1f s" % (round_, counts([r[0] for r in stats]),
+                                                         counts([r[0] for r in puzzles]), time.monotonic() - t0))
+        if all(st in (200, 404) for st in statuses):
+            print("every answer kept after %.1f s" % (time.monotonic() - t_start))
+            break
+    print("%s; CPU %.1f s; %s" % (p.report(), cpu_seconds(server.pid) - cpu0, memory(server.pid)))
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+
+
+def third_14():
+    section("14. a table dropped into the folder after start, under --verify-tables")
+    print("a forged table (a class won stored as a draw, its checksum made again) dropped in after start: "
+          "404 'fails its check', logged, never served (tests/test_server.cpp, "
+          "FanoServe.VerifyTablesChecksATableDroppedInAfterStart; forging needs the C++ encoder)")
+
+
+def third_15():
+    section("15. one client asks for all 72 readings at once (a fresh folder)")
+    fresh = tempfile.mkdtemp(prefix="fano-attacks-fresh-")
+    server, port = start_in(fresh)
+    names = [r["slug"] for r in fano_json("rules", "--json")["readings"]]
+    t0 = time.monotonic()
+    replies = concurrent(port, ["/api/v2/%s?position=-/-/-/-/-/-/-_w" % n for n in names])
+    states = [json.loads(r[2].split(b"\r\n\r\n", 1)[1]).get("progress", {}).get("state", r[0])
+              for r in replies]
+    print("72 GETs in %.2f s: %s" % (time.monotonic() - t0, counts(states)))
+    status, _, data = ask(port, "/api/v2/%s?position=-/-/-/-/-/-/-_w" % names[-1])
+    print("the last reading asked again: %s %s" % (status, data.split(b"\r\n\r\n", 1)[1][:160].decode()))
+    time.sleep(10)
+    print("after 10 s: %s; tables in the folder: %d" % (memory(server.pid), len(os.listdir(fresh))))
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+    shutil.rmtree(fresh)
+
+
+def third_16(big):
+    section("16. SIGTERM during a background solve of %s (1 solve thread)" % big)
+    for signals in (1, 2):
+        fresh = tempfile.mkdtemp(prefix="fano-attacks-fresh-")
+        server, port = start_in(fresh, ("--solve-threads", "1"))
+        while True:
+            _, _, data = ask(port, "/api/v2/%s?moves=C4" % big)
+            progress = json.loads(data.split(b"\r\n\r\n", 1)[1]).get("progress", {})
+            if progress.get("state") == "solving" and progress.get("stage"):
+                break
+            time.sleep(0.05)
+        time.sleep(1)
+        t0 = time.monotonic()
+        for _ in range(signals):
+            server.send_signal(signal.SIGTERM)
+            time.sleep(0.2)  # two signals, not one merged pending signal
+        code = server.wait(timeout=120)
+        print("%d SIGTERM: exit %d after %.2f s (grace 1.5 s); files left: %s" % (
+            signals, code, time.monotonic() - t0, sorted(os.listdir(fresh))))
+        shutil.rmtree(fresh)
+
+
+def third_17():
+    section("17. started under RLIMIT_AS 200 MB to 1.5 GB (3 runs each), the folder of section 13")
+    for mb in (200, 400, 900, 1500):
+        outcomes = []
+        for _ in range(3):
+            t0 = time.monotonic()
+            limit = mb << 20
+            server = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", tables, "--web", "none"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+            url = server.stdout.readline().decode().strip()
+            listening = time.monotonic() - t0
+            if url:
+                t1 = time.monotonic()
+                server.send_signal(signal.SIGTERM)
+                code = server.wait(timeout=60)
+                outcomes.append("listening after %.2f s, SIGTERM: exit %d in %.2f s" % (listening, code,
+                                                                                     time.monotonic() - t1))
+            else:
+                code = server.wait(timeout=60)
+                err = server.stderr.read().decode().strip().splitlines()
+                outcomes.append("exit %d: %s" % (code, err[-1] if err else "(no message)"))
+        print("%4d MB: %s" % (mb, "; ".join(outcomes)))
+
+
+def third_18():
+    section("18. a table that cannot be made (a damaged file): 503 and a retry after a back-off")
+    fresh = tempfile.mkdtemp(prefix="fano-attacks-fresh-")
+    for n in ("standard", "cap2-projective", "cap3-board", "cap3-projective"):  # nothing solved at start
+        shutil.copy(os.path.join(tables, n + ".fanotb"), fresh)
+    subprocess.run([args.fano, "solve", "--rules", "standard-1c1t", "--tables", fresh], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    path = os.path.join(fresh, "standard-1c1t.fanotb")
+    good = open(path, "rb").read()
+    bad = bytearray(good)
+    bad[len(bad) // 2] ^= 0x40
+    os.remove(path)
+    server, port = start_in(fresh)  # a damaged table at start ends the start: dropped in after
+    open(path, "wb").write(bytes(bad))
+    for i in range(3):
+        status, _, data = ask(port, "/api/v2/standard-1c1t?moves=C4")
+        head, body = data.split(b"\r\n\r\n", 1)
+        retry = [h for h in head.split(b"\r\n") if h.lower().startswith(b"retry-after")]
+        print("ask %d: %s %s; %s" % (i + 1, status, retry[0].decode() if retry else "(no Retry-After)",
+                                     json.loads(body).get("progress")))
+        time.sleep(0.5)
+    open(path, "wb").write(good)
+    t0 = time.monotonic()
+    while True:
+        status, _, _ = ask(port, "/api/v2/standard-1c1t?moves=C4")
+        if status == 200 or time.monotonic() - t0 > 60:
+            break
+        time.sleep(0.5)
+    print("the file mended: %s after %.1f s" % (status, time.monotonic() - t0))
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+    shutil.rmtree(fresh)
+
+
+def third_19():
+    if True:
+        section("19. the start's peak memory under --tables-mb 1 on a folder of all 72 tables")
+        names = [r["slug"] for r in fano_json("rules", "--json")["readings"]]
+        t0 = time.monotonic()
+        for n in names:
+            if not os.path.exists(os.path.join(tables, n + ".fanotb")):
+                subprocess.run([args.fano, "solve", "--rules", n, "--tables", tables], check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print("72 tables solved in %.0f s" % (time.monotonic() - t0))
+        for mb in ("1", "0"):
+            server = subprocess.Popen(["/usr/bin/time", "-f", "%M", args.fano, "serve", "--port", "0", "--tables",
+                                       tables, "--web", "none", "--tables-mb", mb],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            server.stdout.readline()
+            time.sleep(3)
+            with open("/proc/%d/task/%d/children" % (server.pid, server.pid)) as f:
+                child = int(f.read().split()[0])  # the server, timed by /usr/bin/time
+            os.kill(child, signal.SIGTERM)
+            server.wait(timeout=60)
+            peak = server.stderr.read().decode().strip().splitlines()[-1]
+            print("--tables-mb %s: peak %d MB at start" % (mb, int(peak) // 1024))
+
+
+def start_in(folder, extra=()):
+    p = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", folder, "--web", "none", *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    url = p.stdout.readline().decode().strip()
+    if not url:
+        sys.exit("serve-attacks: the server did not start")
+    return p, int(url.rstrip("/").rsplit(":", 1)[1])
+
+
 if args.second:
     second_test()
+    sys.exit(0)
+if args.third:
+    third_test()
     sys.exit(0)
 
 server, port = start()

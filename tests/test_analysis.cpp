@@ -16,7 +16,9 @@
 #include "fano/notation.hpp"
 #include "fano/review.hpp"
 #include "fano/players.hpp"
+#include "fano/puzzles.hpp"
 #include "fano/solver.hpp"
+#include "fano/stats.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
 #include "fano/verify.hpp"
@@ -1487,6 +1489,92 @@ TEST(StrategyCommand, CountsAreNonNegativeOrNone) {
       {"strategy", "--tb", table, "--player", "random", "--max-positions", "5", "--json"});
   ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
   EXPECT_FALSE(testing::parse_json(bounded.out)["results"][0]["decided"].get<bool>());
+}
+
+// Puzzles and statistics listed once a table, in steps an interrupt ends
+
+// An Interrupt whose deadline has passed: every poll throws.
+Interrupt expired_interrupt() {
+  Interrupt i;
+  i.until(Interrupt::Clock::now() - std::chrono::seconds(1));
+  return i;
+}
+
+// A listing stopped at every poll goes on from where it stopped, one step a
+// call, and ends with what one uninterrupted listing finds: the same counts
+// of every grade and the same draw for every seed.
+TEST(Puzzles, AListingStoppedAtEveryPollGoesOnFromWhereItStopped) {
+  const Solution sol = solve(kStandard);
+  const Tablebase tb = in_memory_tablebase(sol);
+  PuzzleIndex whole(tb), stepped(tb);
+  whole.list();
+  const std::size_t steps = (tb.size() + PuzzleIndex::kListStep - 1) / PuzzleIndex::kListStep;
+  ASSERT_GT(steps, 2u);
+  std::size_t calls = 0;
+  while (!stepped.listed()) {
+    ++calls;
+    try {
+      stepped.list(expired_interrupt());
+    } catch (const Interrupted&) {
+      EXPECT_EQ(stepped.classes_listed(), calls * PuzzleIndex::kListStep);
+    }
+  }
+  EXPECT_EQ(calls, steps);
+  EXPECT_GT(whole.count(), 0u);
+  for (const std::optional<PuzzleGrade> grade :
+       {std::optional<PuzzleGrade>(), std::optional(PuzzleGrade::kEasy),
+        std::optional(PuzzleGrade::kMedium), std::optional(PuzzleGrade::kHard)}) {
+    EXPECT_EQ(stepped.count(grade), whole.count(grade));
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      const std::optional<Puzzle> a = whole.draw(seed, grade), b = stepped.draw(seed, grade);
+      ASSERT_EQ(a.has_value(), b.has_value());
+      if (a) {
+        EXPECT_EQ(format_position(a->position), format_position(b->position));
+        if (grade) EXPECT_EQ(a->grade, *grade);
+      }
+    }
+  }
+  std::size_t counted = 0;
+  for (const PuzzleGrade g : kPuzzleGrades) counted += whole.count(g);
+  EXPECT_EQ(counted, whole.count());
+}
+
+// The statistics the same way: stopped at every poll, they end as one
+// uninterrupted count, whose sums are the header's totals.
+TEST(TableStats, ACountStoppedAtEveryPollEndsAsOneCountWhole) {
+  const Solution sol = solve(kCap3Board);
+  const Tablebase tb = in_memory_tablebase(sol);
+  TableStatsCount whole(tb), stepped(tb);
+  whole.count();
+  int calls = 0;
+  while (!stepped.done()) {
+    ++calls;
+    try {
+      stepped.count(expired_interrupt());
+    } catch (const Interrupted&) {
+    }
+  }
+  EXPECT_GT(calls, 2);
+  EXPECT_EQ(table_stats_json(tb, stepped.stats()), table_stats_json(tb, whole.stats()));
+  std::uint64_t wins = 0, losses = 0;
+  for (const auto& [plies, n] : whole.stats().by_plies) wins += n[0], losses += n[1];
+  EXPECT_EQ(wins, tb.header().win);
+  EXPECT_EQ(losses, tb.header().loss);
+  // The longest wins: the first classes (in table order) of the longest win, at most kLongestWins.
+  int longest = -1;
+  for (std::size_t i = 0; i < tb.size(); ++i)
+    if (tb.outcome_at(i).value == Value::kWin)
+      longest = std::max(longest, int(tb.outcome_at(i).plies));
+  EXPECT_EQ(whole.stats().longest_win, longest);
+  std::vector<std::string> first;
+  for (std::size_t i = 0; i < tb.size() && first.size() < kLongestWins; ++i)
+    if (tb.outcome_at(i) == Outcome{Value::kWin, std::uint16_t(longest)})
+      first.push_back(format_position(tb.position_at(i)));
+  std::vector<std::string> reported;
+  for (const PositionReport& r : whole.stats().longest_wins)
+    reported.push_back(format_position(r.position));
+  EXPECT_EQ(reported, first);
+  EXPECT_FALSE(first.empty());
 }
 
 }  // namespace

@@ -14,7 +14,9 @@
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
 #include "fano/review.hpp"
+#include "fano/puzzles.hpp"
 #include "fano/rules_options.hpp"
+#include "fano/stats.hpp"
 
 namespace fano {
 namespace {
@@ -864,7 +866,7 @@ TEST(Api, AGradeTheTableHasNoPuzzleOfIs404) {
       EXPECT_EQ(a["difficulty"], grade);
     } else {
       EXPECT_EQ(res.status, 404) << res.body;
-      EXPECT_EQ(a["error"], "no puzzle of grade " + grade + " found for seed 1");
+      EXPECT_EQ(a["error"], "the table of 'cap2-projective-1c1t' has no puzzle of grade " + grade);
     }
   }
 }
@@ -1034,7 +1036,7 @@ TEST(Api, AReadingOnItsWayIs503WithProgressThenAnswered) {
   tables.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
   Api a(std::move(tables), "test");
   std::atomic<int> asked{0};
-  a.set_pending([&](const Variant& v) -> std::optional<server::TableProgress> {
+  a.set_pending([&](const Variant& v, const std::string&) -> std::optional<server::TableProgress> {
     ++asked;
     if (v != small) return std::nullopt;
     server::TableProgress p;
@@ -1081,19 +1083,25 @@ TEST(Api, AReadingOnItsWayIs503WithProgressThenAnswered) {
   EXPECT_TRUE(served);
 }
 
-// A reading that failed to be made is a 500 naming why; one the server
-// refuses (over its memory limit) a 404 naming why.
-TEST(Api, AReadingThatWillNotComeSaysWhy) {
+// A reading whose solve failed is a 503 naming why, with Retry-After the
+// time until it is tried again (the failure may pass: memory freed, a disk
+// with room); one the server refuses (over its memory bound) a 404 naming why.
+TEST(Api, AReadingThatFailedIs503UntilItsRetryAndOneRefusedSaysWhy) {
   Api a({}, "test");
-  a.set_pending([](const Variant& v) -> std::optional<server::TableProgress> {
+  a.set_pending([](const Variant& v, const std::string&) -> std::optional<server::TableProgress> {
     server::TableProgress p;
     p.state = v == kCap3Board ? "failed" : "refused";
     p.stage = v == kCap3Board ? "out of memory" : "past this server's limit";
+    p.retry_after = 40;
     return p;
   });
   const Response failed = a.handle(Request{"GET", "/api/v2/cap3", {{"moves", "C4"}}, ""});
-  EXPECT_EQ(failed.status, 500);
-  EXPECT_NE(failed.body.find("out of memory"), std::string::npos) << failed.body;
+  EXPECT_EQ(failed.status, 503);
+  EXPECT_EQ(header_of(failed, "Retry-After"), "40");
+  const json j = parse_json(failed.body);
+  EXPECT_NE(std::string(j["error"]).find("out of memory"), std::string::npos) << j;
+  EXPECT_EQ(j["progress"]["state"], "failed");
+  EXPECT_EQ(j["progress"]["stage"], "out of memory");
   const Response refused = a.handle(Request{"GET", "/api/v2/standard", {{"moves", "C4"}}, ""});
   EXPECT_EQ(refused.status, 404);
   EXPECT_NE(refused.body.find("past this server's limit"), std::string::npos) << refused.body;
@@ -1168,6 +1176,103 @@ TEST(Api, ReviewRefusesWhatThePositionRouteRefuses) {
   EXPECT_NE(stopped.body.find("deadline"), std::string::npos) << stopped.body;
   r.interrupt = {};
   EXPECT_EQ(api().handle(r).status, 200);
+}
+
+// What is computed once a table: puzzles listed, statistics counted, answers kept
+
+// A request whose deadline has passed before it starts (Interrupt::until a
+// moment ago): a step of work at most, then it stops.
+Request expired(const std::string& path, std::multimap<std::string, std::string> params = {}) {
+  Request r;
+  r.path = path;
+  r.params = std::move(params);
+  r.interrupt.until(Interrupt::Clock::now() - std::chrono::seconds(1));
+  return r;
+}
+
+// A puzzle is the first of the seed's quick draws (sample_puzzle) or, when
+// they meet none, the seed's draw among the table's listing of every puzzle
+// (PuzzleIndex, made once a table); once the table is listed, a grade it
+// lacks is 404 at once, however short the request's deadline.
+TEST(Api, APuzzleIsTheSeedsSampleOrItsDrawFromTheListing) {
+  Variant v = kCap2Projective;
+  v.circles = 1, v.triangles = 1;
+  const Solution sol = solve(v);
+  std::vector<server::ServedTable> tables;
+  tables.push_back({in_memory_tablebase(sol, "memory"), "memory"});
+  const Api a(std::move(tables), "test", 0);  // no answer cache: every request reaches the route
+  const Tablebase& tb = a.tables().front()->table;
+  PuzzleIndex whole(tb);
+  whole.list();
+  std::optional<PuzzleGrade> lacking;
+  for (const std::uint64_t seed : {1ull, 2ull, 99ull, 1ull << 40}) {
+    for (const std::optional<PuzzleGrade> grade :
+         {std::optional<PuzzleGrade>(), std::optional(PuzzleGrade::kEasy),
+          std::optional(PuzzleGrade::kMedium), std::optional(PuzzleGrade::kHard)}) {
+      Request r;
+      r.path = "/api/v2/projective-1c1t/puzzle";
+      r.params = {{"seed", std::to_string(seed)}};
+      if (grade) r.params.insert({"grade", std::string(grade_name(*grade))});
+      const Response res = a.handle(r);
+      std::optional<Puzzle> p = sample_puzzle(tb, seed, grade);
+      if (!p) p = whole.draw(seed, grade);
+      if (!p) {
+        EXPECT_EQ(res.status, 404) << res.body;
+        lacking = grade;
+        continue;
+      }
+      ASSERT_EQ(res.status, 200) << res.body;
+      EXPECT_EQ(parse_json(res.body), puzzle_json(v, seed, *p));
+    }
+  }
+  ASSERT_TRUE(lacking);  // the table lacks a grade (AGradeTheTableHasNoPuzzleOfIs404)
+  const Response fast =
+      a.handle(expired("/api/v2/projective-1c1t/puzzle",
+                       {{"seed", "5"}, {"grade", std::string(grade_name(*lacking))}}));
+  EXPECT_EQ(fast.status, 404) << fast.body;
+}
+
+// The statistics: counted once a table in the same steps; the answer
+// equals a count made at once.
+TEST(Api, StatisticsStoppedByTheirDeadlineAreResumedByTheNextRequest) {
+  std::vector<server::ServedTable> tables;
+  tables.push_back({open_tablebase(table_path(kCap3Board), kCap3Board), table_path(kCap3Board)});
+  const Api a(std::move(tables), "test", 0);
+  const Tablebase& tb = a.tables().front()->table;
+  int stopped = 0;
+  Response r;
+  for (; stopped < 1000; ++stopped) {
+    r = a.handle(expired("/api/v2/cap3/stats"));
+    if (r.status != 503) break;
+  }
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_GT(stopped, 1);
+  TableStatsCount whole(tb);
+  whole.count();
+  EXPECT_EQ(parse_json(r.body), table_stats_json(tb, whole.stats()));
+}
+
+// A table added (a reading solved while serving) leaves the answers kept
+// for the other tables: asked again, with its client gone, a reading's
+// answer still comes from the cache (computing it would stop at once).
+TEST(Api, AddingATableKeepsTheOtherTablesAnswers) {
+  std::vector<server::ServedTable> tables;
+  tables.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
+  Api a(std::move(tables), "test");
+  const Request r{"GET", "/api/v2/standard", {{"moves", "C4,t3"}}, ""};
+  const Response first = a.handle(r);
+  ASSERT_EQ(first.status, 200) << first.body;
+  Variant small = kStandard;
+  small.circles = 1, small.triangles = 1;
+  a.add_table({in_memory_tablebase(solve(small), "memory"), "memory"});
+  // Kept: the server answers it as a lookup, without an expensive slot.
+  EXPECT_TRUE(a.answer_kept(r));
+  EXPECT_FALSE(a.answer_kept(Request{"GET", "/api/v2/standard", {{"moves", "C4,t5"}}, ""}));
+  Request gone = r;
+  gone.interrupt = Interrupt::when_set(std::make_shared<std::atomic<bool>>(true));
+  const Response again = a.handle(gone);
+  EXPECT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.body, first.body);
 }
 
 }  // namespace

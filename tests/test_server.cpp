@@ -4,10 +4,13 @@
 // background while serving, and `fano serve` as a process. The Api's own
 // answers are tested without a network in test_api.cpp.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <httplib.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,6 +28,7 @@
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
+#include "fano/table_writer.hpp"
 
 namespace fano {
 namespace {
@@ -130,6 +134,38 @@ TEST(Server, TheLimitsTheApiReferenceDocumentsAreTheServers) {
                                   std::string("too many batch items: N (at most 1000)")})
     EXPECT_NE(limits.find(said), std::string::npos) << said;
   EXPECT_EQ(server::kMaxBatchItems, 1000u);
+  // Every route's cost class, as the route table has it.
+  for (const server::Route& route : server::routes()) {
+    const std::string cost = route.cost == server::RouteCost::kCheap ? "cheap"
+                             : route.cost == server::RouteCost::kLongHistory
+                                 ? "expensive with a `moves=` history of more than " +
+                                       std::to_string(server::kCheapMoves) + " moves"
+                             : route.cost == server::RouteCost::kAnyHistory
+                                 ? "expensive with any `moves=` history"
+                                 : "expensive";
+    const std::string row =
+        "| `" + std::string(route.method) + " " + std::string(route.pattern) + "` | " + cost + " |";
+    EXPECT_NE(limits.find(row), std::string::npos) << row;
+  }
+  // The queue and the back-off, as the server's defaults have them.
+  const server::BackgroundOptions defaults;
+  EXPECT_NE(limits.find(std::to_string(defaults.max_queued) + " readings, " +
+                        std::to_string(defaults.max_queued_per_client) + " a client"),
+            std::string::npos);
+  EXPECT_NE(limits.find(std::to_string(defaults.retry_failed_after.count()) +
+                        " s, doubled at each failure up to " +
+                        std::to_string(defaults.retry_failed_max.count()) + " s"),
+            std::string::npos);
+  // The memory bound, as `fano serve --help` gives its default.
+  const RunResult help = run_fano({"serve", "--help"});
+  const std::size_t at_mb = help.out.find("--tables-mb arg (=");
+  ASSERT_NE(at_mb, std::string::npos) << help.out;
+  const int mb = std::stoi(help.out.substr(at_mb + 18));
+  EXPECT_GT(mb, 0) << "a finite default";
+  std::string with_commas = std::to_string(mb);
+  if (with_commas.size() > 3) with_commas.insert(with_commas.size() - 3, ",");
+  EXPECT_NE(limits.find("`--tables-mb` " + with_commas + " MiB by default"), std::string::npos)
+      << with_commas;
 
   // 4,096 bytes of moves= are read (C4 and spaces), one more is refused.
   const std::string moves = "C4" + std::string(4094, ' ');
@@ -145,6 +181,20 @@ TEST(Server, TheLimitsTheApiReferenceDocumentsAreTheServers) {
                        json{{"items", {"moves: C4" + std::string(4087, ' ')}}}.dump())
                 .status,
             200);
+}
+
+// An escaped slash in the reading's segment is part of the reading's name:
+// "/api/v2/standard%2Fstats" asks for a reading "standard%2Fstats" (none,
+// 404), never for the statistics of the standard game.
+TEST_F(LiveServer, AnEscapedSlashIsNoSeparator) {
+  httplib::Client c = client();
+  const auto r = c.Get("/api/v2/standard%2Fstats");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404) << r->body;
+  EXPECT_NE(r->body.find("unknown variant 'standard%2Fstats'"), std::string::npos) << r->body;
+  const auto stats = c.Get("/api/v2/standard/stats");
+  ASSERT_TRUE(stats);
+  EXPECT_EQ(stats->status, 200);
 }
 
 TEST_F(LiveServer, AnswersOverHttpWithHeaders) {
@@ -536,7 +586,7 @@ httplib::Result get_when_made(httplib::Client& c, const std::string& path) {
 }
 
 // The named variants' missing tables are solved in the background at start
-// (the URL is printed once they are held) and written to the folder; any
+// (the URL is printed at once, before they are held) and written to the folder; any
 // other reading is solved when first asked for: 503 with Retry-After and the
 // progress, then answered.
 TEST(FanoServe, SolvesTheMissingTablesInTheBackgroundAndStopsOnSigterm) {
@@ -544,10 +594,14 @@ TEST(FanoServe, SolvesTheMissingTablesInTheBackgroundAndStopsOnSigterm) {
   ServeProcess s({"--tables", tables.path().string(), "--solve-threads", "1"});
   ASSERT_FALSE(s.url.empty()) << s.err();
   EXPECT_EQ(s.url.rfind("http://127.0.0.1:", 0), 0u) << s.url;
-  for (const Variant& v : kAllVariants)
+  httplib::Client c("127.0.0.1", s.port());
+  for (const Variant& v : kAllVariants) {
+    const auto made = get_when_made(c, "/api/v2/" + variant_slug(v) + "?moves=C4");
+    ASSERT_TRUE(made);
+    EXPECT_EQ(made->status, 200) << made->body;
     EXPECT_TRUE(fs::exists(tables / (variant_slug(v) + ".fanotb")))
         << "the solved table was not written: " << variant_slug(v);
-  httplib::Client c("127.0.0.1", s.port());
+  }
   const auto r = c.Get("/api/v2/standard?moves=C4");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
@@ -587,7 +641,7 @@ TEST(FanoServe, ServesTheCommittedTablesAndStopsOnSigint) {
 TEST(FanoServe, BadArgumentsAndADamagedTable) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"serve", "--port", "70000"},
-           {"serve", "--threads", "0"},
+           {"serve", "--threads", "-1"},
            {"serve", "--expensive", "0"},
            {"serve", "--read-timeout", "5"},
            {"serve", "--tables-mb", "-1"},
@@ -604,6 +658,229 @@ TEST(FanoServe, BadArgumentsAndADamagedTable) {
   const RunResult r = run_fano({"serve", "--port", "0", "--tables", tables.path().string()});
   EXPECT_EQ(r.exit_code, exit_code_of(TablebaseErrorKind::kChecksum)) << r.err;
   EXPECT_EQ(r.err_lines(), 1) << r.err;
+}
+
+// A copy of the named variants' tables in a folder of its own (so that a
+// server started on it solves nothing at start).
+void copy_named_tables(const fs::path& to) {
+  for (const Variant& v : kAllVariants)
+    fs::copy_file(table_path(v), to / (variant_slug(v) + ".fanotb"));
+}
+
+// `--verify-tables` checks every table the server reads, also one that
+// appears in the folder after start (another server's, the documented way):
+// a table changed with its checksum made again (a class won stored as a
+// draw) is refused (404 naming the check; the log names it too), never served.
+TEST(FanoServe, VerifyTablesChecksATableDroppedInAfterStart) {
+  TempDir tables;
+  copy_named_tables(tables.path());
+  ServeProcess s({"--tables", tables.path().string(), "--verify-tables", "--web", "none"});
+  ASSERT_FALSE(s.url.empty()) << s.err();
+  Variant small = kStandard;
+  small.circles = 1, small.triangles = 1;
+  const Solution sol = solve(small);
+  auto outcomes = sol.outcomes;
+  std::size_t won = 0;
+  while (outcomes[won].value != Value::kWin) ++won;
+  outcomes[won] = Outcome{Value::kDraw, 0};
+  write_bytes(tables / "standard-1c1t.fanotb",
+              encode_tablebase(small, tablebase_counts(sol), sol.positions, outcomes));
+  httplib::Client c("127.0.0.1", s.port());
+  const std::string path = "/api/v2/standard-1c1t?position=" +
+                           percent_encoded(format_position(State{sol.positions[won]}));
+  const auto r = get_when_made(c, path);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404) << r->body;
+  EXPECT_NE(r->body.find("fails its check"), std::string::npos) << r->body;
+  EXPECT_EQ(r->body.find("\"table_value\""), std::string::npos) << r->body;
+  ::kill(s.pid, SIGTERM);
+  EXPECT_EQ(wait_fano(s.pid).exit_code, 0) << s.err();
+}
+
+// SIGTERM during a background solve stops it between two of its stages or
+// rounds: the process exits 0, the table is not written and no temporary
+// is left (the solve would otherwise have run to its end and written it).
+// A second signal ends the process at once, leaving no temporary either.
+TEST(FanoServe, SigtermStopsABackgroundSolveAndLeavesNoFile) {
+  for (const int signals : {1, 2}) {
+    SCOPED_TRACE(std::to_string(signals) + " signal(s)");
+    TempDir tables;
+    copy_named_tables(tables.path());
+    ServeProcess s({"--tables", tables.path().string(), "--web", "none", "--solve-threads", "1"});
+    ASSERT_FALSE(s.url.empty()) << s.err();
+    httplib::Client c("127.0.0.1", s.port());
+    // A reading whose solve takes a second or more: stopped once it has started.
+    bool solving = false;
+    for (int i = 0; i < 1200 && !solving; ++i) {
+      const auto r = c.Get("/api/v2/cap3-board-2c3t?moves=C4");
+      ASSERT_TRUE(r);
+      ASSERT_EQ(r->status, 503) << r->body;
+      const json p = parse_json(r->body)["progress"];
+      solving = p["state"] == "solving" && !std::string(p["stage"]).empty();
+      if (!solving) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_TRUE(solving);
+    for (int i = 0; i < signals; ++i) ::kill(s.pid, SIGTERM);
+    const RunResult done = wait_fano(s.pid);
+    // One signal: exit 0 once the solve has stopped; a second may end it at
+    // once (exit 128 + SIGTERM) if the first has not finished by then.
+    if (signals == 1) {
+      EXPECT_EQ(done.exit_code, 0) << s.err();
+    } else {
+      EXPECT_TRUE(done.exit_code == 0 || done.exit_code == 128 + SIGTERM) << s.err();
+    }
+    std::vector<std::string> named;
+    for (const Variant& v : kAllVariants) named.push_back(variant_slug(v) + ".fanotb");
+    std::sort(named.begin(), named.end());
+    EXPECT_EQ(files_in(tables.path()), named) << s.err();
+  }
+}
+
+std::string header_value(const Response& r, const std::string& key) {
+  for (const auto& [k, v] : r.headers)
+    if (k == key) return v;
+  return "";
+}
+
+// A reading whose table failed to be made (here a damaged file, which is
+// never replaced unseen) is 503 with Retry-After and the reason in its
+// progress, and is tried again after the back-off: once the file is whole,
+// the reading is answered.
+TEST(BackgroundSolving, AFailedTableIs503AndTriedAgainAfterTheBackOff) {
+  TempDir dir;
+  Api a({}, "test");
+  std::vector<std::uint8_t> bytes = solved_by_the_cli("standard-1c1t");
+  std::vector<std::uint8_t> damaged = bytes;
+  damaged[damaged.size() / 2] ^= 0x40;
+  write_bytes(dir / "standard-1c1t.fanotb", damaged);
+  std::mutex m;
+  std::vector<std::string> log;
+  server::BackgroundOptions o;
+  o.dir = dir.path().string();
+  o.retry_failed_after = std::chrono::seconds(1);
+  o.log = [&](const std::string& line) {
+    const std::lock_guard lock(m);
+    log.push_back(line);
+  };
+  server::BackgroundTables solving(a, o);
+  const Request r{"GET", "/api/v2/standard-1c1t", {{"moves", "C4"}}, ""};
+  EXPECT_EQ(a.handle(r).status, 503);
+  ASSERT_TRUE(solving.wait_idle(std::chrono::seconds(120)));
+  const Response failed = a.handle(r);
+  EXPECT_EQ(failed.status, 503) << failed.body;
+  EXPECT_FALSE(header_value(failed, "Retry-After").empty());
+  const json p = parse_json(failed.body)["progress"];
+  EXPECT_EQ(p["state"], "failed");
+  EXPECT_NE(std::string(p["stage"]).find("checksum"), std::string::npos) << p;
+  {
+    const std::lock_guard lock(m);
+    ASSERT_FALSE(log.empty());
+    EXPECT_NE(log.back().find("cannot make the table of standard-1c1t"), std::string::npos)
+        << log.back();
+  }
+  write_bytes(dir / "standard-1c1t.fanotb", bytes);
+  Response answered = failed;
+  for (int i = 0; i < 600 && answered.status == 503; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    answered = a.handle(r);
+  }
+  EXPECT_EQ(answered.status, 200) << answered.body;
+}
+
+// The queue of tables to make is bounded for each client: a client asking
+// for many readings at once has a few queued and the rest answered 503
+// ("busy", not queued), while another client is still queued.
+TEST(BackgroundSolving, OneClientCannotFillTheQueue) {
+  TempDir dir;
+  Api a({}, "test");
+  server::BackgroundOptions o;
+  o.dir = dir.path().string();
+  o.max_queued = 4;
+  o.max_queued_per_client = 2;
+  server::BackgroundTables solving(a, o);
+  std::map<std::string, int> states;
+  for (const char* name :
+       {"standard-1c1t", "standard-1c2t", "standard-2c1t", "cap3-1c1t", "cap3-1c2t", "cap3-2c1t"}) {
+    Request r{"GET", std::string("/api/v2/") + name, {{"moves", "C4"}}, ""};
+    r.client = "192.0.2.1";
+    const Response res = a.handle(r);
+    ASSERT_EQ(res.status, 503) << res.body;
+    ++states[parse_json(res.body)["progress"]["state"]];
+  }
+  // One may have left the queue for the solver already: 2 or 3 taken.
+  EXPECT_GE(states["busy"], 3) << json(states);
+  EXPECT_LE(states["busy"], 4) << json(states);
+  Request other{"GET", "/api/v2/projective-1c1t", {{"moves", "C4"}}, ""};
+  other.client = "192.0.2.2";
+  const Response res = a.handle(other);
+  EXPECT_NE(parse_json(res.body)["progress"]["state"], "busy") << res.body;
+  ASSERT_TRUE(solving.wait_idle(std::chrono::seconds(120)));
+}
+
+// Started under an address-space limit (as a container's memory limit sets
+// it), from 200 MB to 1.5 GB, `fano serve` either listens at once and
+// answers, then stops on SIGTERM with exit 0, or ends with a one-line
+// message and a non-zero exit: never a hang.
+TEST(FanoServe, UnderAnAddressSpaceLimitItServesOrEndsWithOneLine) {
+  for (const long mb : {200L, 400L, 900L, 1500L}) {
+    for (int run = 0; run < 3; ++run) {
+      SCOPED_TRACE(std::to_string(mb) + " MB, run " + std::to_string(run));
+      TempDir dir;
+      std::vector<std::string> storage{FANO_BIN,   "serve",         "--port", "0",
+                                       "--tables", tables_folder(), "--web",  "none"};
+      std::vector<char*> argv;
+      for (std::string& a : storage) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      const std::string out = (dir / "out").string(), err = (dir / "err").string();
+      const pid_t pid = ::fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        const rlimit limit{rlim_t(mb) << 20, rlim_t(mb) << 20};
+        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (o < 0 || e < 0 || ::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(127);
+        ::dup2(o, 1), ::dup2(e, 2);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+      }
+      std::string url;
+      int status = 0;
+      bool exited = false;
+      for (int i = 0; i < 600 && url.empty() && !exited; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        const std::string text = read_text(dir / "out");
+        if (text.find('\n') != std::string::npos) url = text.substr(0, text.find('\n'));
+        exited = ::waitpid(pid, &status, WNOHANG) == pid;
+      }
+      if (exited) {
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+        const std::string e = read_text(dir / "err");
+        EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+        continue;
+      }
+      if (url.empty()) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        ADD_FAILURE() << "neither listening nor ended after 30 s: " << read_text(dir / "err");
+        continue;
+      }
+      httplib::Client c("127.0.0.1", std::stoi(url.substr(url.rfind(':') + 1)));
+      const auto info = c.Get("/api/v2/info");
+      EXPECT_TRUE(info && info->status == 200);
+      ::kill(pid, SIGTERM);
+      for (int i = 0; i < 600 && !exited; ++i) {
+        exited = ::waitpid(pid, &status, WNOHANG) == pid;
+        if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      if (!exited) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        ADD_FAILURE() << "SIGTERM did not end it within 30 s";
+        continue;
+      }
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_text(dir / "err");
+    }
+  }
 }
 
 }  // namespace

@@ -781,6 +781,11 @@ TEST(HttpServer, ExpensiveMeansAHistoryOrAPrincipalVariationWithOne) {
   Request batch = req("/api/v2/standard/batch", {});
   batch.method = "POST";
   EXPECT_TRUE(server::is_expensive(batch));
+  // Measured, not assumed: a table's statistics and its puzzles take up to
+  // seconds of CPU the first time (listed once a table, under the deadline).
+  EXPECT_TRUE(server::is_expensive(req("/api/v2/standard/stats", {})));
+  EXPECT_TRUE(server::is_expensive(req("/api/v2/standard/puzzle", {{"seed", "1"}})));
+  EXPECT_TRUE(server::is_expensive(req("/api/v2/standard/puzzle", {{"grade", "hard"}})));
   // Read from the route table: a request no route takes is refused at once.
   EXPECT_FALSE(server::is_expensive(req("/api/v2/standard/nothing", {{"moves", nine}})));
   batch.path = "/api/v2/standard";
@@ -856,7 +861,13 @@ TEST(FanoServeProcess, StopsOnSigtermUnderSlowClients) {
     send_all(fd, "GET /api/v2/standard?mo");
     slow.push_back(fd);
   }
-  EXPECT_EQ(ask(port, "/api/v2/standard?moves=C4").status(), 200);
+  // The URL is printed at once: the standard game's table is solved meanwhile (503).
+  Reply made = ask(port, "/api/v2/standard?moves=C4");
+  for (int i = 0; i < kPatienceMs / 50 && made.status() == 503; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    made = ask(port, "/api/v2/standard?moves=C4");
+  }
+  EXPECT_EQ(made.status(), 200);
   ::kill(pid, SIGTERM);
   int status = -1;
   for (int i = 0; i < kPatienceMs / 10; ++i) {
@@ -870,6 +881,21 @@ TEST(FanoServeProcess, StopsOnSigtermUnderSlowClients) {
   }
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_text(dir / "err");
   for (const int fd : slow) ::close(fd);
+}
+
+// The path's segments are decoded after it is split: an escaped slash is
+// part of its segment ("/echo%2Fx" is one segment, no route), any other
+// escape is decoded ("/ech%6F" is /echo).
+TEST(HttpServer, PathSegmentsAreDecodedAfterSplitting) {
+  Served s(short_deadlines());
+  const Reply slash = ask(s.port(), "/echo%2Fx");
+  EXPECT_EQ(slash.status(), 404) << slash.body;
+  const Reply lower = ask(s.port(), "/echo%2fx");
+  EXPECT_EQ(lower.status(), 404) << lower.body;
+  const Reply decoded = ask(s.port(), "/ech%6F?a=%2F");
+  EXPECT_EQ(decoded.status(), 200) << decoded.body;
+  EXPECT_NE(decoded.body.find("\"path\":\"/echo\""), std::string::npos) << decoded.body;
+  EXPECT_NE(decoded.body.find("\"a\":\"/\""), std::string::npos) << decoded.body;
 }
 
 }  // namespace

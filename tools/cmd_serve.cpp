@@ -12,6 +12,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "fano/background_tables.hpp"
+#include "fano/files.hpp"
 #include "fano/server.hpp"
 #include "fano/solver.hpp"
 #include "fano/table_files.hpp"
@@ -21,55 +22,66 @@
 namespace fano::cli {
 namespace {
 
-// The tables found in `dir`, the named variants first, as many as fit
-// `limit` bytes (0: no limit); a table present but refused is an error: the
-// server never hides a damaged file. The missing ones are solved in the
-// background while the server answers (BackgroundTables).
-std::vector<server::ServedTable> load_tables(const std::string& dir, std::size_t limit) {
-  std::vector<server::ServedTable> out;
-  std::size_t held = 0;
+// The readings in the order the server loads them: the named variants first.
+std::vector<Variant> load_order() {
   std::vector<Variant> order(kAllVariants.begin(), kAllVariants.end());
   for (const Variant& v : every_rules())
     if (std::find(order.begin(), order.end(), v) == order.end()) order.push_back(v);
-  for (const Variant& v : order) {
+  return order;
+}
+
+// --verify-tables: a table checked whole (verify's quick check, see
+// fano/verify.hpp) before it is served. The checksum the reader checks
+// guards against damage, not against a table changed on purpose and its
+// checksum computed again; a table that fails throws, named.
+void check_table(const server::ServedTable& t) {
+  verify::TablebaseOptions opts;
+  opts.search_reachable = false;
+  const verify::TablebaseReport r = verify::verify_tablebase(t.table, opts);
+  if (const auto& f = r.first_error) {
+    std::string what(verify::category_name(f->category));
+    if (f->position) what += ": position " + *f->position;
+    throw UsageError(
+        "table " + t.path + " fails its check (" + what + ": " + f->problem + "); not served",
+        kExitCheckFailed);
+  }
+  progress("serve: " + t.path + " checked (" + std::to_string(t.table.size()) + " classes, " +
+           seconds_text(r.seconds) + ")");
+}
+
+// The tables found in `dir`, sized from their headers (nothing decoded):
+// when they all fit `limit` bytes they are read now, in load order (and
+// checked with --verify-tables); otherwise none is, and each is read when
+// first asked for (BackgroundTables, which checks the bound before decoding).
+// A table whose header is refused is an error: the server never hides a
+// damaged file. The missing ones are solved in the background while the
+// server answers.
+std::vector<server::ServedTable> load_tables(const std::string& dir, std::size_t limit,
+                                             bool verify) {
+  std::vector<std::pair<Variant, std::string>> found;
+  std::size_t total = 0;
+  for (const Variant& v : load_order()) {
     const std::string path = default_tablebase_path(v, dir);
     try {
-      server::ServedTable t{open_tablebase(path, v), path};
-      const std::size_t bytes = server::held_bytes(t.table);
-      if (limit && held + bytes > limit) {
-        progress("serve: " + variant_slug(v) + " from " + path +
-                 " is not held: past the limit of --tables-mb");
-        continue;
-      }
-      held += bytes;
-      out.push_back(std::move(t));
-      progress("serve: " + variant_slug(v) + " from " + path);
+      total += server::held_bytes(read_tablebase_header(path, v).canonical);
+      found.emplace_back(v, path);
     } catch (const TablebaseError& e) {
       if (e.kind() != TablebaseErrorKind::kMissing) throw;
     }
   }
-  return out;
-}
-
-// --verify-tables: each table loaded checked whole (verify's quick check,
-// see fano/verify.hpp) before anything is served. The checksum the reader
-// checks guards against damage, not against a table changed on purpose and
-// its checksum computed again; a table that fails is refused, named.
-void check_tables(const std::vector<server::ServedTable>& tables) {
-  verify::TablebaseOptions opts;
-  opts.search_reachable = false;
-  for (const server::ServedTable& t : tables) {
-    const verify::TablebaseReport r = verify::verify_tablebase(t.table, opts);
-    if (const auto& f = r.first_error) {
-      std::string what(verify::category_name(f->category));
-      if (f->position) what += ": position " + *f->position;
-      throw UsageError(
-          "table " + t.path + " fails its check (" + what + ": " + f->problem + "); not served",
-          kExitCheckFailed);
-    }
-    progress("serve: " + t.path + " checked (" + std::to_string(t.table.size()) + " classes, " +
-             seconds_text(r.seconds) + ")");
+  std::vector<server::ServedTable> out;
+  if (limit && total > limit) {
+    progress("serve: " + std::to_string(found.size()) + " tables in " + dir + " (" +
+             std::to_string((total + (1 << 20) - 1) >> 20) + " MiB held) exceed --tables-mb (" +
+             std::to_string(limit >> 20) + " MiB): each is read when first asked for");
+    return out;
   }
+  for (const auto& [v, path] : found) {
+    out.push_back(server::ServedTable{open_tablebase(path, v), path});
+    if (verify) check_table(out.back());
+    progress("serve: " + variant_slug(v) + " from " + path);
+  }
+  return out;
 }
 
 // The static explorer's folder served at / by default: build/web beside the
@@ -89,9 +101,12 @@ std::string default_web_dir() {
 
 }  // namespace
 
-// Connections do not hold a worker: the workers compute answers, at least one.
+// Connections do not hold a worker: the workers compute answers.
 constexpr ThreadsOption kServeThreads{
-    64, 1, "worker threads computing answers (connections do not hold one)"};
+    0, 0, "worker threads computing answers (connections do not hold one)"};
+// The default bound on the tables held (docs/api.md, "Limits"): the largest
+// reading's table takes about 257 MiB.
+constexpr int kDefaultTablesMb = 1024;
 
 int cmd_serve(const Args& args) {
   po::options_description desc("options");
@@ -112,9 +127,11 @@ int cmd_serve(const Args& args) {
       "read-timeout", po::value<int>()->default_value(5000),
       "milliseconds for a whole request (and the wait for the next one on a kept-alive "
       "connection) before the connection is closed (100..600000)")(
-      "tables-mb", po::value<int>()->default_value(0),
+      "tables-mb", po::value<int>()->default_value(kDefaultTablesMb),
       "memory the tables held may take, in MiB (9 bytes a stored class; 0: no limit); a "
-      "reading whose table would go past it is not served (404)")(
+      "reading whose table would go past it is not served (404), checked from the table's "
+      "header before it is read; when the folder's tables do not all fit, each is read when "
+      "first asked for")(
       "solve-threads", po::value<int>()->default_value(0),
       "threads of the background solves of missing tables, one table at a time (0: all "
       "cores; 0..1024)")(
@@ -177,9 +194,8 @@ int cmd_serve(const Args& args) {
   if (solve_threads < 0 || solve_threads > 1024)
     throw UsageError("--solve-threads must be 0..1024, got " + std::to_string(solve_threads));
   const std::size_t limit = std::size_t(tables_mb) << 20;
-  std::vector<server::ServedTable> tables = load_tables(dir, limit);
-  // The tables found in the folder; those the server solves itself need no check.
-  if (vm->count("verify-tables")) check_tables(tables);
+  const bool verify = vm->count("verify-tables") > 0;
+  std::vector<server::ServedTable> tables = load_tables(dir, limit, verify);
   server::Api api(std::move(tables), kVersion, std::size_t(cache_mb) << 20);
   server::BackgroundOptions background;
   background.dir = dir;
@@ -187,6 +203,9 @@ int cmd_serve(const Args& args) {
   background.threads = solve_threads;
   background.table_bytes_limit = limit;
   background.log = progress;
+  // Every table read from the folder later is checked as those read now
+  // (those the server solves itself need no check).
+  if (verify) background.check = check_table;
   server::BackgroundTables solving(api, background);
   for (const Variant& v : kAllVariants) solving.enqueue(v);  // the named ones first
   server::ServerOptions options;
@@ -214,46 +233,57 @@ int cmd_serve(const Args& args) {
   }
   const std::string host =
       options.bind.find(':') != std::string::npos ? "[" + options.bind + "]" : options.bind;
-  // The URL line says the named variants are answered: it is printed once
-  // their tables are held (or refused), each solve well under a second; the
-  // server answers meanwhile (503 with the progress for a table being made).
-  std::atomic<bool> stopping{false};
-  const auto named_settled = [&] {
-    const auto held = api.tables();
-    for (const Variant& v : kAllVariants) {
-      if (std::any_of(held.begin(), held.end(),
-                      [&](const auto& t) { return t->table.variant() == v; }))
-        continue;
-      const std::optional<server::TableProgress> p = solving.request(v);
-      if (p && p->state != "failed" && p->state != "refused") return false;
-    }
-    return true;
-  };
-  std::thread announcer([&] {
-    while (!stopping && !named_settled())
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (!stopping) std::cout << "http://" << host << ":" << bound << "/" << std::endl;
-  });
+  // Listening from here: the address is printed at once; a reading still
+  // being read or solved is answered 503 with its progress meanwhile.
+  std::cout << "http://" << host << ":" << bound << "/" << std::endl;
 
+  // The first signal stops the server (answers in progress get the grace)
+  // and the background solve (between two of its stages or rounds, its
+  // temporary removed); a second ends the process at once, its temporaries
+  // removed. `finished` tells the watcher the wake-up is the server's own.
+  std::atomic<bool> finished{false};
+  using Clock = std::chrono::steady_clock;
+  std::atomic<Clock::rep> stopped_at{0};  // the first signal's time
   std::thread watcher([&] {
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    progress(std::string("serve: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", stopping");
-    stopping = true;
-    http.stop();
+    for (int signals = 0;; ++signals) {
+      int sig = 0;
+      sigwait(&stop_signals, &sig);
+      if (finished) return;
+      const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+      if (signals > 0) {
+        progress("serve: " + name + " again, ending now");
+        remove_unfinished_temporaries();
+        std::cout.flush();
+        std::_Exit(128 + sig);
+      }
+      progress("serve: " + name + ", stopping");
+      stopped_at = Clock::now().time_since_epoch().count();
+      solving.stop();
+      http.stop();
+    }
   });
   http.run();
-  // run() returned: by a signal, or because the listening socket failed; wake
-  // the watcher in the second case so that it can be joined.
-  stopping = true;
-  pthread_kill(watcher.native_handle(), SIGTERM);
+  // run() returned: by a signal (within the grace), or because the listening
+  // socket failed. The background solve gets what is left of the grace.
+  solving.stop();
+  const Clock::time_point grace_end =
+      (stopped_at ? Clock::time_point(Clock::duration(stopped_at.load())) : Clock::now()) +
+      options.shutdown_grace;
+  const bool solve_stopped = solving.wait_stopped(
+      std::max(std::chrono::milliseconds(50),
+               std::chrono::duration_cast<std::chrono::milliseconds>(grace_end - Clock::now())));
+  finished = true;
+  pthread_kill(watcher.native_handle(), SIGTERM);  // wakes the watcher, which returns
   watcher.join();
-  announcer.join();
-  if (const std::size_t left = http.unfinished()) {
-    // Analyses still computing after the grace: their clients are gone (the
-    // connections are closed), and nothing can interrupt them; end now
-    // rather than wait for them (the tables are only read).
-    progress("serve: " + std::to_string(left) + " answer(s) unfinished, dropped");
+  const std::size_t left = http.unfinished();
+  if (left || !solve_stopped) {
+    // Analyses still computing after the grace (their clients are gone: the
+    // connections are closed), or a solve step that has not reached its next
+    // stop check: end now rather than wait for them (the tables are only
+    // read; a solve's temporary is removed).
+    if (left) progress("serve: " + std::to_string(left) + " answer(s) unfinished, dropped");
+    if (!solve_stopped) progress("serve: the background solve did not stop in time, dropped");
+    remove_unfinished_temporaries();
     std::cout.flush();
     std::cerr.flush();
     std::_Exit(0);

@@ -296,4 +296,41 @@ Json trap_report_json(const TrapReport& r) {
               {"ranked", std::move(ranked)}};
 }
 
+Json puzzle_json(const Variant& variant, std::uint64_t seed, const Puzzle& p) {
+  return Json{{"variant", variant_slug(variant)},
+              {"seed", seed},
+              {"position", format_position(p.position)},
+              {"to_move", colour_name(p.position.to_move())},
+              {"value", value_name(p.value.value)},
+              {"plies", plies_json(p.value)},
+              {"moves", p.moves},
+              {"tempting", p.trap.tempting},
+              {"trap_plies", p.trap.depth},
+              {"difficulty", std::string(grade_name(p.grade))},
+              {"solution", format_move(p.solution)}};
+}
+
+Json table_stats_json(const Tablebase& tb, const TableStats& stats) {
+  Json rows = Json::array();
+  for (const auto& [plies, n] : stats.by_plies)
+    rows.push_back({{"plies", plies}, {"win", n[0]}, {"loss", n[1]}});
+  Json wins = Json::array();
+  for (const PositionReport& r : stats.longest_wins) {
+    Json line = Json::array();
+    for (const Move& m : r.pv) line.push_back(format_move(m));
+    wins.push_back({{"position", format_position(r.position)},
+                    {"value", value_name(r.value.value)},
+                    {"plies", plies_json(r.value)},
+                    {"line", std::move(line)}});
+  }
+  const TablebaseHeader& h = tb.header();
+  return Json{{"variant", variant_slug(tb.variant())},
+              {"classes", tb.size()},
+              {"positions",
+               {{"reachable", h.reachable}, {"win", h.win}, {"draw", h.draw}, {"loss", h.loss}}},
+              {"draw_classes", stats.draw_classes},
+              {"by_plies", std::move(rows)},
+              {"longest_wins", std::move(wins)}};
+}
+
 }  // namespace fano

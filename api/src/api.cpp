@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "fano/analysis.hpp"
@@ -18,6 +21,7 @@
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
 #include "fano/review.hpp"
+#include "fano/puzzles.hpp"
 #include "fano/rules_options.hpp"
 #include "fano/svg.hpp"
 #include "fano/tablebase_json.hpp"
@@ -264,134 +268,6 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
   return j;
 }
 
-// What makes a puzzle's trap hard, from the table (docs/api.md, "Puzzles"):
-// the tempting moves are those that give the value away yet a 1- or 2-ply
-// look calls safe (a 2-ply look sees a move that forms a line and a reply
-// that leaves the mover without a move, that is a loss in 1 or 2 plies; a
-// 1-ply look sees less); the depth of the trap is the longest a tempting
-// move hides its cost: its loss's plies, or for a move that throws a win
-// away for a draw, the plies of the win it misses (what a look must see to
-// tell the two apart).
-struct PuzzleTrap {
-  int tempting = 0;
-  int depth = 0;  // plies
-};
-
-bool shallow_look_sees(const RatedMove& m) {
-  return m.result.value == Value::kLoss && m.result.plies <= 2;
-}
-
-PuzzleTrap puzzle_trap(const Outcome& value, const std::vector<RatedMove>& moves) {
-  PuzzleTrap t;
-  for (const RatedMove& m : moves) {
-    if (m.result.value == value.value || shallow_look_sees(m)) continue;
-    ++t.tempting;
-    t.depth =
-        std::max(t.depth, m.result.value == Value::kLoss ? int(m.result.plies) : int(value.plies));
-  }
-  return t;
-}
-
-// The grade's boundaries (docs/api.md states them): easy, a trap at most
-// kEasyDepth plies deep with at most kEasyTempting tempting moves; hard, a
-// trap at least kHardDepth plies deep or at least kHardTempting tempting
-// moves; medium, the rest.
-constexpr int kEasyDepth = 5, kEasyTempting = 2, kHardDepth = 12, kHardTempting = 4;
-
-const char* puzzle_grade(const PuzzleTrap& t) {
-  if (t.depth <= kEasyDepth && t.tempting <= kEasyTempting) return "easy";
-  if (t.depth >= kHardDepth || t.tempting >= kHardTempting) return "hard";
-  return "medium";
-}
-
-// GET /api/v2/{variant}/puzzle?seed=S[&grade=G]: a position of the table (a
-// bare position, no history) in which exactly one move keeps the side to
-// move's value (the only winning move, or the only move that does not lose)
-// and at least one move is tempting, drawn with game_rng(seed, 0) among the
-// table's classes; with grade=, the first such position of that grade.
-Json puzzle_json(const Tablebase& tb, const Request& req) {
-  const std::uint64_t seed = seed_param(req);
-  const std::optional<std::string> grade = param(req, "grade");
-  if (grade && *grade != "easy" && *grade != "medium" && *grade != "hard")
-    throw ApiError{ErrorKind::kBadInput,
-                   "grade must be easy, medium or hard, not '" + *grade + "'"};
-  const Rules rules(tb.variant());
-  Rng rng = game_rng(seed, 0);
-  for (int attempt = 0; attempt < 200000; ++attempt) {
-    const State st = tb.position_at(std::size_t(rng.below(tb.size())));
-    const Outcome value = *tb.probe(st);
-    if (value.value == Value::kLoss) continue;
-    const std::vector<RatedMove> moves = rate_moves(tb, rules, st);
-    if (moves.size() < 3) continue;
-    int keeping = 0;
-    for (const RatedMove& m : moves) keeping += m.result.value == value.value;
-    if (keeping != 1) continue;
-    const PuzzleTrap trap = puzzle_trap(value, moves);
-    if (trap.tempting == 0) continue;
-    const char* difficulty = puzzle_grade(trap);
-    if (grade && *grade != difficulty) continue;
-    Json j{{"variant", variant_slug(tb.variant())},
-           {"seed", seed},
-           {"position", format_position(st)},
-           {"to_move", colour_name(st.to_move())},
-           {"value", value_name(value.value)},
-           {"plies", plies_json(value)},
-           {"moves", moves.size()},
-           {"tempting", trap.tempting},
-           {"trap_plies", trap.depth},
-           {"difficulty", difficulty},
-           {"solution", format_move(moves.front().move)}};
-    return j;
-  }
-  throw ApiError{ErrorKind::kNotFound, "no puzzle" +
-                                           (grade ? " of grade " + *grade : std::string()) +
-                                           " found for seed " + std::to_string(seed)};
-}
-
-// GET /api/v2/{variant}/stats: the reachable positions won and lost by plies
-// to the end (each class counted as many times as it has members), their
-// totals, and the longest wins with their lines.
-Json stats_json(const Tablebase& tb) {
-  std::map<int, std::array<std::uint64_t, 2>> by_plies;  // plies -> {wins, losses}
-  std::uint64_t draws = 0;
-  int longest = -1;
-  const Symmetry& sym = symmetry_of(tb.variant());
-  for (std::size_t i = 0; i < tb.size(); ++i) {
-    const Outcome o = tb.outcome_at(i);
-    if (o.value == Value::kDraw) {
-      ++draws;
-      continue;
-    }
-    by_plies[o.plies][o.value == Value::kWin ? 0 : 1] +=
-        std::uint64_t(sym.orbit_size(tb.position_at(i)));
-    if (o.value == Value::kWin) longest = std::max(longest, int(o.plies));
-  }
-  Json rows = Json::array();
-  for (const auto& [plies, n] : by_plies)
-    rows.push_back({{"plies", plies}, {"win", n[0]}, {"loss", n[1]}});
-  // The classes with the longest wins (at most 5), each with its principal variation.
-  Json wins = Json::array();
-  for (std::size_t i = 0; i < tb.size() && wins.size() < 5; ++i) {
-    const Outcome o = tb.outcome_at(i);
-    if (o.value != Value::kWin || int(o.plies) != longest) continue;
-    const PositionReport r = analyse(tb, tb.position_at(i));
-    Json line = Json::array();
-    for (const Move& m : r.pv) line.push_back(format_move(m));
-    wins.push_back({{"position", format_position(r.position)},
-                    {"value", value_name(r.value.value)},
-                    {"plies", plies_json(r.value)},
-                    {"line", std::move(line)}});
-  }
-  const TablebaseHeader& h = tb.header();
-  return Json{{"variant", variant_slug(tb.variant())},
-              {"classes", tb.size()},
-              {"positions",
-               {{"reachable", h.reachable}, {"win", h.win}, {"draw", h.draw}, {"loss", h.loss}}},
-              {"draw_classes", draws},
-              {"by_plies", std::move(rows)},
-              {"longest_wins", std::move(wins)}};
-}
-
 Response asset(const char* content_type, std::string_view body) {
   Response r;
   r.content_type = content_type;
@@ -403,8 +279,21 @@ Response asset(const char* content_type, std::string_view body) {
 
 // The tables held, with what is derived from them; replaced whole when a
 // table is added, so that a request answers from one consistent set.
+// What the Api derives from a table once and keeps while it holds the
+// table (across tables added): its puzzles by grade and its statistics,
+// each made in steps under the requests' deadlines, a step resumed by the
+// next request, one request at a time.
+struct TableMemo {
+  explicit TableMemo(const Tablebase& t) : puzzles(t), stats(t) {}
+  std::mutex puzzles_mutex;
+  PuzzleIndex puzzles;
+  std::mutex stats_mutex;
+  TableStatsCount stats;
+};
+
 struct ApiTables {
   std::vector<std::shared_ptr<const ServedTable>> list;
+  std::map<const ServedTable*, std::shared_ptr<TableMemo>> memos;  // one a table of `list`
   std::string info_body;
   std::string etag_seed;         // the tables' checksums: answers change only with them
   std::uint64_t generation = 0;  // in the answer cache's keys
@@ -421,8 +310,16 @@ struct RouteCall {
 namespace {
 
 std::shared_ptr<const ApiTables> make_tables(std::vector<std::shared_ptr<const ServedTable>> list,
-                                             const std::string& version, std::uint64_t generation) {
+                                             const std::string& version, std::uint64_t generation,
+                                             const ApiTables* previous = nullptr) {
   auto out = std::make_shared<ApiTables>();
+  for (const auto& t : list) {
+    std::shared_ptr<TableMemo> memo;
+    if (previous)
+      if (const auto kept = previous->memos.find(t.get()); kept != previous->memos.end())
+        memo = kept->second;
+    out->memos[t.get()] = memo ? std::move(memo) : std::make_shared<TableMemo>(t->table);
+  }
   Json variants = Json::array();
   for (const auto& t : list) {
     const TablebaseHeader& h = t->table.header();
@@ -511,11 +408,82 @@ Response v2_player(const RouteCall& c) {
   return json_response(200, player_json(c.table->table, v, game, c.req));
 }
 
-Response v2_puzzle(const RouteCall& c) {
-  return json_response(200, puzzle_json(c.table->table, c.req));
+// Runs `work` under `m`, waiting for the request that holds it (the same
+// table's listing) while polling the request's interrupt.
+template <class Work>
+void one_at_a_time(std::mutex& m, const Interrupt& interrupt, Work work) {
+  std::unique_lock lock(m, std::defer_lock);
+  while (!lock.try_lock()) {
+    interrupt.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  work();
 }
 
-Response v2_stats(const RouteCall& c) { return json_response(200, stats_json(c.table->table)); }
+// A table's listing stopped by the request's deadline: 503, the listing
+// kept and resumed by the next request.
+[[noreturn]] void still_listing(const RouteCall& c, const Interrupted& e, const std::string& what,
+                                std::size_t done) {
+  if (e.reason() == Interrupted::Reason::kCancelled) throw e;
+  throw ApiError{ErrorKind::kUnavailable,
+                 "the " + what + " of '" + variant_slug(c.table->table.variant()) +
+                     "' are being counted (" + std::to_string(done) + " of " +
+                     std::to_string(c.table->table.size()) +
+                     " classes so far, kept); retry after 1 s",
+                 nullptr, 1};
+}
+
+TableMemo& memo_of(const RouteCall& c) { return *c.tables.memos.at(c.table); }
+
+// GET /api/v2/{variant}/puzzle?seed=S[&grade=G]: a puzzle of the table
+// (fano/puzzles.hpp): the first of the grade among kPuzzleSampleAttempts
+// classes drawn with game_rng(seed, 0); when none is, one drawn with the
+// seed among every puzzle of the grade (the table's listing, made once);
+// 404 when the table has none (known at once once it is listed).
+Response v2_puzzle(const RouteCall& c) {
+  const std::uint64_t seed = seed_param(c.req);
+  const std::optional<std::string> grade_text = param(c.req, "grade");
+  std::optional<PuzzleGrade> grade;
+  if (grade_text && !(grade = grade_from_name(*grade_text)))
+    throw ApiError{ErrorKind::kBadInput,
+                   "grade must be easy, medium or hard, not '" + *grade_text + "'"};
+  TableMemo& memo = memo_of(c);
+  std::optional<Puzzle> puzzle;
+  bool none = false;  // the table is listed and has no puzzle of the grade
+  one_at_a_time(memo.puzzles_mutex, c.req.interrupt,
+                [&] { none = memo.puzzles.listed() && memo.puzzles.count(grade) == 0; });
+  if (!none)
+    puzzle = sample_puzzle(c.table->table, seed, grade, kPuzzleSampleAttempts, c.req.interrupt);
+  if (!puzzle && !none)
+    one_at_a_time(memo.puzzles_mutex, c.req.interrupt, [&] {
+      try {
+        memo.puzzles.list(c.req.interrupt);
+      } catch (const Interrupted& e) {
+        still_listing(c, e, "puzzles", memo.puzzles.classes_listed());
+      }
+      puzzle = memo.puzzles.draw(seed, grade);
+    });
+  const Variant v = c.table->table.variant();
+  if (!puzzle)
+    throw ApiError{ErrorKind::kNotFound, "the table of '" + variant_slug(v) + "' has no puzzle" +
+                                             (grade_text ? " of grade " + *grade_text : "")};
+  return json_response(200, puzzle_json(v, seed, *puzzle));
+}
+
+// GET /api/v2/{variant}/stats: the table's statistics (fano/stats.hpp).
+Response v2_stats(const RouteCall& c) {
+  TableMemo& memo = memo_of(c);
+  Json answer;
+  one_at_a_time(memo.stats_mutex, c.req.interrupt, [&] {
+    try {
+      memo.stats.count(c.req.interrupt);
+    } catch (const Interrupted& e) {
+      still_listing(c, e, "statistics", memo.stats.classes_counted());
+    }
+    answer = table_stats_json(c.table->table, memo.stats.stats());
+  });
+  return json_response(200, answer);
+}
 
 // GET /api/v2/{variant}/review?moves=...: the game's review (review_json),
 // its walk polling the request's Interrupt once a ply.
@@ -534,7 +502,7 @@ Response v2_batch(const RouteCall& c) {
 
 // The one route table (README, "HTTP API"; /api documents it).
 constexpr RouteCost kCheap = RouteCost::kCheap, kLong = RouteCost::kLongHistory,
-                    kAny = RouteCost::kAnyHistory;
+                    kAny = RouteCost::kAnyHistory, kExpensive = RouteCost::kExpensive;
 constexpr RouteCaching kPage = RouteCaching::kPage, kAnswer = RouteCaching::kAnswer,
                        kList = RouteCaching::kList;
 constexpr std::array<Route, 15> kRoutes{{
@@ -553,10 +521,11 @@ constexpr std::array<Route, 15> kRoutes{{
     {"GET", "/api/v2/{variant}/review", kAny, kAnswer, 0, v2_review},
     // Their moves= is a principal variation's worth of analysis at most.
     {"GET", "/api/v2/{variant}/player", kAny, kAnswer, 0, v2_player},
-    {"GET", "/api/v2/{variant}/puzzle", kAny, kAnswer, 0, v2_puzzle},
-    {"GET", "/api/v2/{variant}/stats", kAny, kAnswer, 0, v2_stats},
-    {"POST", "/api/v2/{variant}/batch", RouteCost::kExpensive, RouteCaching::kNever, kMaxBatchItems,
-     v2_batch},
+    // Measured: listing a table's puzzles or counting its statistics takes
+    // up to seconds of CPU, once a table (kept, resumed under each deadline).
+    {"GET", "/api/v2/{variant}/puzzle", kExpensive, kAnswer, 0, v2_puzzle},
+    {"GET", "/api/v2/{variant}/stats", kExpensive, kAnswer, 0, v2_stats},
+    {"POST", "/api/v2/{variant}/batch", kExpensive, RouteCaching::kNever, kMaxBatchItems, v2_batch},
 }};
 
 // Whether `path` has the pattern's segments; the "{variant}" segment's text
@@ -655,20 +624,88 @@ struct Api::Cache {
     }
     if (s.answers.emplace(key, r).second) s.bytes += size;
   }
-  void clear() {
-    for (Shard& s : shards) {
-      const std::lock_guard lock(s.mutex);
-      s.answers.clear();
-      s.bytes = 0;
+};
+
+// Identical requests in flight (the same cache key): the first computes the
+// answer, the others wait for it (polling their own interrupt) instead of
+// computing it again. A failed or stopped first leaves them to compute it.
+struct Api::Flights {
+  struct Flight {
+    std::mutex mutex;
+    std::condition_variable done_cv;
+    bool done = false;
+    std::optional<Response> answer;
+  };
+  std::mutex mutex;
+  std::unordered_map<std::string, std::shared_ptr<Flight>> running;
+
+  // The flight of `key`, and whether this request leads it.
+  std::pair<std::shared_ptr<Flight>, bool> join(const std::string& key) {
+    const std::lock_guard lock(mutex);
+    auto [it, added] = running.try_emplace(key);
+    if (added) it->second = std::make_shared<Flight>();
+    return {it->second, added};
+  }
+  void land(const std::string& key, const std::shared_ptr<Flight>& f,
+            std::optional<Response> answer) {
+    {
+      const std::lock_guard lock(mutex);
+      running.erase(key);
     }
+    {
+      const std::lock_guard lock(f->mutex);
+      f->done = true;
+      f->answer = std::move(answer);
+    }
+    f->done_cv.notify_all();
+  }
+  // The leader's answer, or nullopt when it failed.
+  static std::optional<Response> wait(Flight& f, const Interrupt& interrupt) {
+    std::unique_lock lock(f.mutex);
+    while (!f.done) {
+      f.done_cv.wait_for(lock, std::chrono::milliseconds(10));
+      if (!f.done) interrupt.poll();
+    }
+    return f.answer;
   }
 };
+
+namespace {
+
+// The request as the answer cache knows it: the path and the parameters in
+// name order (a multimap), the ones no route reads left out.
+std::string request_key(const Request& req) {
+  std::string key = req.path;
+  for (const auto& [k, val] : req.params)
+    if (is_read_param(k)) key += "\n" + k + "=" + val;
+  return key;
+}
+
+// What an answer depends on besides the request: a reading's answers on its
+// table alone (kept when another table is added); the others on the tables held.
+std::string answer_scope(const RouteMatch& match, const ApiTables& tables) {
+  if (!match.variant.empty())
+    if (const std::optional<Variant> v = variant_from_name(std::string(match.variant)))
+      if (const ServedTable* t = table_for(tables, *v))
+        return "table " + hex64(t->table.header().checksum);
+  return std::to_string(tables.generation);
+}
+
+}  // namespace
+
+bool Api::answer_kept(const Request& req) const {
+  if (!cache_) return false;
+  const RouteMatch match = match_route(req.method, req.path);
+  if (!match.route || match.route->caching == RouteCaching::kNever) return false;
+  return cache_->find(answer_scope(match, *held()) + "\n" + request_key(req)).has_value();
+}
 
 Api::~Api() = default;
 
 Api::Api(std::vector<ServedTable> tables, std::string version, std::size_t cache_bytes)
     : version_(std::move(version)),
-      cache_(cache_bytes ? std::make_unique<Cache>(cache_bytes) : nullptr) {
+      cache_(cache_bytes ? std::make_unique<Cache>(cache_bytes) : nullptr),
+      flights_(std::make_unique<Flights>()) {
   std::vector<std::shared_ptr<const ServedTable>> list;
   for (ServedTable& t : tables) list.push_back(std::make_shared<const ServedTable>(std::move(t)));
   tables_ = make_tables(std::move(list), version_, 0);
@@ -689,11 +726,10 @@ void Api::add_table(ServedTable table) {
     for (const auto& t : tables_->list)
       if (t->table.variant() != added->table.variant()) list.push_back(t);
     list.push_back(std::move(added));
-    tables_ = make_tables(std::move(list), version_, tables_->generation + 1);
+    tables_ = make_tables(std::move(list), version_, tables_->generation + 1, tables_.get());
   }
-  // Answers computed from the old set carry its generation in their keys and
-  // are never found again; clearing frees them now.
-  if (cache_) cache_->clear();
+  // The answers kept stay: a reading's answers are keyed by its table's
+  // checksum, the lists' by the generation (the old ones age out).
 }
 
 void Api::set_pending(PendingTables pending) {
@@ -716,11 +752,8 @@ Response Api::route(const Request& req, const RouteMatch& match,
       pending = pending_;
     }
     if (pending && *pending) {
-      if (const std::optional<TableProgress> p = (*pending)(*v)) {
+      if (const std::optional<TableProgress> p = (*pending)(*v, req.client)) {
         const std::string slug = variant_slug(*v);
-        if (p->state == "failed")
-          throw ApiError{ErrorKind::kInternal,
-                         "the table of '" + slug + "' could not be made: " + p->stage};
         if (p->state == "refused")
           throw ApiError{ErrorKind::kMissing, "variant '" + name + "' is not served: " + p->stage};
         Json progress{{"reading", slug},
@@ -728,12 +761,17 @@ Response Api::route(const Request& req, const RouteMatch& match,
                       {"ahead", p->ahead},
                       {"stage", p->stage},
                       {"seconds", p->seconds}};
-        throw ApiError{
-            ErrorKind::kUnavailable,
-            "the table of '" + slug + "' is being made (" + p->state +
-                (p->state == "queued" ? ", " + std::to_string(p->ahead) + " ahead" : "") +
-                "); retry after " + std::to_string(p->retry_after) + " s",
-            Json{{"progress", std::move(progress)}}, p->retry_after};
+        const std::string why =
+            p->state == "failed" ? "could not be made (" + p->stage + "); it is tried again in " +
+                                       std::to_string(p->retry_after) + " s"
+            : p->state == "busy"
+                ? "is not queued: " + p->stage + "; retry after " + std::to_string(p->retry_after) +
+                      " s"
+                : "is being made (" + p->state +
+                      (p->state == "queued" ? ", " + std::to_string(p->ahead) + " ahead" : "") +
+                      "); retry after " + std::to_string(p->retry_after) + " s";
+        throw ApiError{ErrorKind::kUnavailable, "the table of '" + slug + "' " + why,
+                       Json{{"progress", std::move(progress)}}, p->retry_after};
       }
     }
     if (!table && v)
@@ -763,31 +801,46 @@ Response Api::handle(const Request& req) const {
       r = route(req, match, std::move(tables));
       r.headers.push_back({"Cache-Control", "no-store"});
     } else {
-      // The parameters in name order (a multimap), the ones no route reads left out.
-      std::string key = req.path;
-      for (const auto& [k, val] : req.params)
-        if (is_read_param(k)) key += "\n" + k + "=" + val;
-      const std::string cache_key = std::to_string(tables->generation) + "\n" + key;
+      const std::string key = request_key(req);
+      const std::string cache_key = answer_scope(match, *tables) + "\n" + key;
       std::optional<Response> cached = cache_ ? cache_->find(cache_key) : std::nullopt;
-      if (cached) {
-        r = std::move(*cached);
-      } else {
-        const std::string seed = tables->etag_seed;
-        r = route(req, match, std::move(tables));
-        // The answer is a function of the request and the tables: an entity tag
-        // from the tables' checksums and the request lets clients revalidate.
-        const auto bytes = [](const std::string& t) {
-          return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
-        };
-        r.headers.push_back(
-            {"ETag", "\"" + hex64(fnv1a64(bytes(key), fnv1a64(bytes(seed)))) + "\""});
-        // An answer never changes for its table; the pages change with the
-        // version, the lists with the tables held.
-        r.headers.push_back({"Cache-Control", caching == RouteCaching::kAnswer
-                                                  ? "public, max-age=86400"
-                                                  : "no-cache"});
-        if (cache_) cache_->put(cache_key, r);
+      if (!cached) {
+        const auto [flight, leader] = flights_->join(cache_key);
+        if (!leader) cached = Flights::wait(*flight, req.interrupt);
+        if (cached) {
+          // the first identical request's answer
+        } else {
+          std::optional<Response> answer;
+          // The waiting ones are released whatever happens here.
+          struct Landing {
+            Flights& flights;
+            const std::string& key;
+            const std::shared_ptr<Flights::Flight>& flight;
+            bool leader;
+            std::optional<Response>& answer;
+            ~Landing() {
+              if (leader) flights.land(key, flight, std::move(answer));
+            }
+          } landing{*flights_, cache_key, flight, leader, answer};
+          const std::string seed = tables->etag_seed;
+          r = route(req, match, std::move(tables));
+          // The answer is a function of the request and the tables: an entity tag
+          // from the tables' checksums and the request lets clients revalidate.
+          const auto bytes = [](const std::string& t) {
+            return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
+          };
+          r.headers.push_back(
+              {"ETag", "\"" + hex64(fnv1a64(bytes(key), fnv1a64(bytes(seed)))) + "\""});
+          // An answer never changes for its table; the pages change with the
+          // version, the lists with the tables held.
+          r.headers.push_back({"Cache-Control", caching == RouteCaching::kAnswer
+                                                    ? "public, max-age=86400"
+                                                    : "no-cache"});
+          if (cache_) cache_->put(cache_key, r);
+          answer = r;
+        }
       }
+      if (cached) r = std::move(*cached);
       const std::string& etag = r.headers.front().second;  // route() adds no header
       if (!req.if_none_match.empty() && req.if_none_match == etag) {
         r.status = 304;

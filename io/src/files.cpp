@@ -98,9 +98,13 @@ struct Slot {
 // each slot's state and so faulted in 32 pages (128 KiB) in every command.
 constinit Slot g_slots[kSlots];
 
-extern "C" void remove_temporaries_and_die(int sig) {
+void unlink_temporaries() {
   for (Slot& s : g_slots)
     if (s.state.load() == 2) ::unlink(s.path);
+}
+
+extern "C" void remove_temporaries_and_die(int sig) {
+  unlink_temporaries();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -441,5 +445,7 @@ std::string read_text_lines(const std::string& path) {
   while (in.next(line)) text.append(line).push_back('\n');
   return text;
 }
+
+void remove_unfinished_temporaries() { unlink_temporaries(); }
 
 }  // namespace fano

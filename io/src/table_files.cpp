@@ -109,7 +109,22 @@ void create_table_dir(const std::string& dir) {
   }
 }
 
-Tablebase open_tablebase(const std::string& path, std::optional<Variant> expected) {
+namespace {
+
+// An open table file, its header read and checked against its size.
+struct CheckedFile {
+  int fd = -1;
+  std::uint64_t size = 0;
+  TablebaseHeader header{};
+  CheckedFile(const CheckedFile&) = delete;
+  CheckedFile& operator=(const CheckedFile&) = delete;
+  CheckedFile() = default;
+  ~CheckedFile() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+void open_checked(const std::string& path, const std::optional<Variant>& expected, CheckedFile& f) {
   try {
     check_readable_file(path, true);
   } catch (const FileError& e) {
@@ -122,28 +137,47 @@ Tablebase open_tablebase(const std::string& path, std::optional<Variant> expecte
                                                                : TablebaseErrorKind::kIo,
                          e.what());
   }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) refuse(TablebaseErrorKind::kIo, path, "cannot be opened for reading");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) refuse(TablebaseErrorKind::kIo, path, "cannot be opened for reading");
   struct stat st {};
-  if (::fstat(fd, &st) != 0) refuse(TablebaseErrorKind::kIo, path, "cannot be examined");
-  const std::uint64_t size = std::uint64_t(st.st_size);
+  if (::fstat(f.fd, &st) != 0) refuse(TablebaseErrorKind::kIo, path, "cannot be examined");
+  f.size = std::uint64_t(st.st_size);
   // The header first: a file whose size the header does not announce is
   // refused before the rest is read (a huge file with a bad header costs one read).
-  TablebaseHeader h{};
-  const std::size_t head = std::size_t(std::min<std::uint64_t>(size, sizeof h));
-  if (!read_exactly(fd, reinterpret_cast<std::uint8_t*>(&h), head, 0))
+  TablebaseHeader& h = f.header;
+  const std::size_t head = std::size_t(std::min<std::uint64_t>(f.size, sizeof h));
+  if (!read_exactly(f.fd, reinterpret_cast<std::uint8_t*>(&h), head, 0))
     refuse(TablebaseErrorKind::kIo, path, "read failed");
-  check_tablebase_header(h, size, path);
-  if (size > max_tablebase_bytes(h))
+  check_tablebase_header(h, f.size, path);
+  if (f.size > max_tablebase_bytes(h))
     refuse(TablebaseErrorKind::kCorrupt, path,
-           "is " + std::to_string(size) + " bytes, larger than any tablebase can be");
-  std::vector<std::uint8_t> bytes(size);
-  std::memcpy(bytes.data(), &h, sizeof h);
-  if (!read_exactly(fd, bytes.data() + sizeof h, size - sizeof h, off_t(sizeof h)))
+           "is " + std::to_string(f.size) + " bytes, larger than any tablebase can be");
+}
+
+}  // namespace
+
+TablebaseHeader read_tablebase_header(const std::string& path, std::optional<Variant> expected) {
+  CheckedFile f;
+  open_checked(path, expected, f);
+  // As Tablebase::from_bytes refuses them once the file is read.
+  const std::optional<Variant> named = header_variant(f.header);
+  if (!named) refuse(TablebaseErrorKind::kCorrupt, path, "names an unknown variant");
+  if (expected && *expected != *named)
+    refuse(TablebaseErrorKind::kWrongVariant, path,
+           "holds the " + variant_description(*named) + " variant, not the requested " +
+               variant_description(*expected));
+  if (f.header.canonical > max_tablebase_classes(f.header))
+    refuse(TablebaseErrorKind::kCorrupt, path, "announces more classes than its rules allow");
+  return f.header;
+}
+
+Tablebase open_tablebase(const std::string& path, std::optional<Variant> expected) {
+  CheckedFile f;
+  open_checked(path, expected, f);
+  std::vector<std::uint8_t> bytes(f.size);
+  std::memcpy(bytes.data(), &f.header, sizeof f.header);
+  if (!read_exactly(f.fd, bytes.data() + sizeof f.header, f.size - sizeof f.header,
+                    off_t(sizeof f.header)))
     refuse(TablebaseErrorKind::kIo, path, "read failed");
   return Tablebase::from_bytes(bytes, path, expected);
 }

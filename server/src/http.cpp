@@ -22,6 +22,7 @@
 // clang-format on
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <unordered_set>
 
 #include "fano/json.hpp"
@@ -57,6 +58,24 @@ std::string decode_url(std::string_view s, bool plus_is_space) {
     } else {
       out += s[i];
     }
+  }
+  return out;
+}
+
+// The path's segments decoded after splitting: an escaped slash ("%2F") is
+// part of its segment, kept escaped, never a separator, so that
+// "/api/v2/standard%2Fstats" names the reading "standard%2Fstats" (none),
+// not the route /api/v2/standard/stats.
+std::string decode_path(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (std::size_t start = 0; start <= path.size();) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    for (const char c : decode_url(path.substr(start, end - start), false))
+      out += c == '/' ? std::string_view("%2F") : std::string_view(&c, 1);
+    if (end < path.size()) out += '/';
+    start = end + 1;
   }
   return out;
 }
@@ -199,6 +218,51 @@ bool is_expensive(const Request& request) {
   return true;
 }
 
+// Worker threads running what is posted to them. Unlike asio::thread_pool,
+// a thread that cannot be started (the address space or the process's
+// thread limit exhausted) stops and joins those already started and throws
+// naming the pool, so that the server ends with a message instead of
+// waiting forever for threads that will never come.
+class Workers {
+ public:
+  Workers(std::size_t n, const char* what) {
+    try {
+      threads_.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) threads_.emplace_back([this] { io_.run(); });
+    } catch (const std::exception& e) {
+      const std::size_t started = threads_.size();
+      join();
+      throw std::runtime_error("cannot start the " + std::string(what) + " threads (" +
+                               std::to_string(started) + " of " + std::to_string(n) +
+                               " started): " + e.what());
+    }
+  }
+  ~Workers() { join(); }
+  Workers(const Workers&) = delete;
+  Workers& operator=(const Workers&) = delete;
+  asio::io_context& context() { return io_; }
+
+ private:
+  // What is still queued is dropped, as asio::thread_pool's destructor drops it.
+  void join() {
+    guard_.reset();
+    io_.stop();
+    for (std::thread& t : threads_)
+      if (t.joinable()) t.join();
+    threads_.clear();
+  }
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> guard_ = asio::make_work_guard(io_);
+  std::vector<std::thread> threads_;
+};
+
+// The cheap workers by default: one a core (a cheap answer takes
+// microseconds; more threads would only take address space and memory).
+std::size_t worker_count(int threads) {
+  if (threads > 0) return std::size_t(threads);
+  return std::size_t(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 class Session;
 
 struct HttpServer::Impl {
@@ -225,15 +289,16 @@ struct HttpServer::Impl {
 
   // Destroyed first: joining the workers (their answers are posted to the
   // io_context, which is still there).
-  asio::thread_pool cheap_pool;
-  asio::thread_pool expensive_pool;
+  Workers cheap_pool;
+  Workers expensive_pool;
 
   Impl(Handler h, Classifier e, ServerOptions o)
       : handler(std::move(h)),
         expensive(std::move(e)),
         options(std::move(o)),
-        cheap_pool(std::size_t(std::max(1, options.threads))),
-        expensive_pool(std::size_t(std::max(1, options.expensive_limit))) {}
+        cheap_pool(worker_count(options.threads), "server's worker"),
+        expensive_pool(std::size_t(std::max(1, options.expensive_limit)),
+                       "server's long-analysis") {}
 
   // Connections that may be open at once without taking the file
   // descriptors kept in reserve (set by start()).
@@ -319,7 +384,7 @@ class Session : public std::enable_shared_from_this<Session> {
       if (ec != http::error::need_more) return ec ? on_read(ec) : on_header(ec);
       if (!line_parsed && eol != std::string_view::npos &&
           !request_line_complete(head.substr(0, eol)))
-        return refuse(400, "malformed HTTP request");
+        return refuse(http::status::bad_request, "malformed HTTP request");
     }
     const std::size_t room = buffer_.max_size() - buffer_.size();
     if (room == 0) return on_read(http::error::header_limit);
@@ -340,7 +405,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return on_read(ec);
     if (parser_->get().method() != http::verb::post &&
         (parser_->chunked() || parser_->content_length().value_or(0) > 0))
-      return refuse(413, "the request has a body (only POST takes one)");
+      return refuse(http::status::payload_too_large,
+                    "the request has a body (only POST takes one)");
     http::async_read(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_read(e); });
@@ -351,22 +417,27 @@ class Session : public std::enable_shared_from_this<Session> {
       // The request line alone past the limit is a URI too long. (Known from
       // read_head(): the parser drops what it has parsed from the buffer, so
       // a long header line leaves no line end there.)
-      return refuse(line_ended_ ? 431 : 414, line_ended_ ? "the request's headers are too large"
-                                                         : "the request's URI is too long");
+      return refuse(
+          line_ended_ ? http::status::request_header_fields_too_large : http::status::uri_too_long,
+          line_ended_ ? "the request's headers are too large" : "the request's URI is too long");
     }
     if (ec == http::error::body_limit)
-      return refuse(413,
+      return refuse(http::status::payload_too_large,
                     "the request's body is over " + std::to_string(kBodyLimit / 1024) + " KiB");
     if (ec && ec.category() == http::make_error_code(http::error::end_of_stream).category() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message)
-      return refuse(400, "malformed HTTP request");
+      return refuse(http::status::bad_request, "malformed HTTP request");
     if (ec) return close();  // the client left, the deadline passed, or stop()
     auto& req = parser_->get();
-    if (req.method() == http::verb::unknown) return refuse(400, "malformed HTTP request");
+    if (req.method() == http::verb::unknown)
+      return refuse(http::status::bad_request, "malformed HTTP request");
     Request r;
     r.method = std::string(req.method_string());
     const std::string_view target(req.target().data(), req.target().size());
-    r.path = decode_url(target.substr(0, target.find('?')), false);
+    r.path = decode_path(target.substr(0, target.find('?')));
+    beast::error_code no_peer;
+    const tcp::endpoint peer = stream_.socket().remote_endpoint(no_peer);
+    if (!no_peer) r.client = peer.address().to_string();
     r.params = query_params(target);
     r.if_none_match = std::string(req[http::field::if_none_match]);
     r.body = std::move(req.body());  // POST /api/v2/{variant}/batch
@@ -386,7 +457,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (expensive && ++server_.expensive_running > server_.options.expensive_limit) {
       --server_.expensive_running;
       Response busy;
-      busy.status = 503;
+      busy.status = int(http::status::service_unavailable);
       busy.body = error_body(
           "the server is busy with other long analyses (a history of more than " +
           std::to_string(kCheapMoves) + " moves, or a principal variation); retry after " +
@@ -402,7 +473,7 @@ class Session : public std::enable_shared_from_this<Session> {
       r.interrupt = Interrupt::when_set(gone);
       watch(std::move(gone));
     }
-    asio::post(expensive ? server_.expensive_pool : server_.cheap_pool,
+    asio::post(expensive ? server_.expensive_pool.context() : server_.cheap_pool.context(),
                [self = shared_from_this(), r = std::move(r), expensive, deadline]() mutable {
                  if (expensive) lower_this_threads_priority();
                  if (expensive && deadline.count() > 0) r.interrupt.within(deadline);
@@ -410,16 +481,16 @@ class Session : public std::enable_shared_from_this<Session> {
                  try {
                    out = self->server_.handler(r);
                  } catch (const Interrupted& e) {
-                   out.status = 503;
+                   out.status = int(http::status::service_unavailable);
                    out.body = error_body(e.what());
                    out.headers = security_headers(r.path);
                  } catch (const std::exception&) {
-                   out.status = 500;
+                   out.status = int(http::status::internal_server_error);
                    out.body = error_body("internal error");
                    out.headers = security_headers("");
                  }
                  // A stopped analysis (past the deadline) may succeed later.
-                 if (out.status == 503 &&
+                 if (http::status(out.status) == http::status::service_unavailable &&
                      std::none_of(out.headers.begin(), out.headers.end(),
                                   [](const auto& h) { return h.first == "Retry-After"; }))
                    out.headers.push_back(
@@ -468,7 +539,9 @@ class Session : public std::enable_shared_from_this<Session> {
     auto res =
         std::make_shared<http::response<http::string_body>>(http::status(out.status), version_);
     for (const auto& [k, v] : out.headers) res->insert(k, v);
-    const bool empty = out.status == 304 || out.status == 204 || out.status < 200;
+    const http::status status = http::status(out.status);
+    const bool empty = status == http::status::not_modified || status == http::status::no_content ||
+                       http::to_status_class(status) == http::status_class::informational;
     if (!empty) {
       res->set(http::field::content_type, out.content_type);
       res->content_length(out.body.size());
@@ -483,7 +556,7 @@ class Session : public std::enable_shared_from_this<Session> {
     body.open(file.c_str(), beast::file_mode::scan, ec);
     if (ec) {
       Response missing;
-      missing.status = 404;
+      missing.status = int(http::status::not_found);
       missing.body = error_body("cannot read the file");
       missing.headers = security_headers("");
       return respond(std::move(missing));
@@ -508,12 +581,12 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // An error of the request itself: answered, then the connection closes
   // (what follows in the stream cannot be trusted to start a request).
-  void refuse(int status, const std::string& why) {
+  void refuse(http::status status, const std::string& why) {
     head_ = false;
     keep_alive_ = false;
     Response r;
-    r.status = status;
-    r.body = error_body(why + " (HTTP " + std::to_string(status) + ")");
+    r.status = int(status);
+    r.body = error_body(why + " (HTTP " + std::to_string(int(status)) + ")");
     r.headers = security_headers("");
     respond(std::move(r));
   }
@@ -654,8 +727,12 @@ void HttpServer::Impl::check_shutdown() {
   shutdown_check.async_wait([this](beast::error_code) { check_shutdown(); });
 }
 
+// An expensive request whose answer is kept (a table's statistics once
+// counted, a puzzle once drawn) is a lookup: answered by the cheap workers,
+// it takes no slot.
 HttpServer::HttpServer(const Api& api, ServerOptions options)
-    : HttpServer([&api](const Request& r) { return api.handle(r); }, std::move(options)) {}
+    : HttpServer([&api](const Request& r) { return api.handle(r); }, std::move(options),
+                 [&api](const Request& r) { return is_expensive(r) && !api.answer_kept(r); }) {}
 
 HttpServer::HttpServer(Handler handler, ServerOptions options, Classifier expensive)
     : impl_(std::make_unique<Impl>(std::move(handler), std::move(expensive), std::move(options))) {}

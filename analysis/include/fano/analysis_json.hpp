@@ -6,6 +6,8 @@
 #include "fano/json.hpp"
 #include "fano/review.hpp"
 #include "fano/players.hpp"
+#include "fano/puzzles.hpp"
+#include "fano/stats.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
 
@@ -94,5 +96,15 @@ Json decision_stats_json(const DecisionStats& stats);
 // {"depth", "to_keep", "traps", "ranked": [{"position", "to_move", "value",
 //  "plies", "move", "loses_in", "keeping", "moves", "looks_safe"}...]}.
 Json trap_report_json(const TrapReport& report);
+
+// A puzzle drawn with `seed` (the HTTP API's /puzzle): {"variant", "seed",
+// "position", "to_move", "value", "plies", "moves", "tempting", "trap_plies",
+// "difficulty", "solution"}.
+Json puzzle_json(const Variant& variant, std::uint64_t seed, const Puzzle& puzzle);
+// A table's statistics (the HTTP API's /stats): {"variant", "classes",
+// "positions": {reachable, win, draw, loss}, "draw_classes", "by_plies":
+// [{"plies", "win", "loss"}...], "longest_wins": [{"position", "value",
+// "plies", "line"}...]}.
+Json table_stats_json(const Tablebase& table, const TableStats& stats);
 
 }  // namespace fano

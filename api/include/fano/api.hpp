@@ -41,6 +41,9 @@ struct Request {
   // Stops a long analysis (the server's deadline, or the client gone): the
   // answer is then 503 and is not cached.
   Interrupt interrupt{};
+  // Who asks (the peer's address; "" in-process): the queue of background
+  // solves holds a few of each client's at most.
+  std::string client{};
 };
 
 struct Response {
@@ -54,8 +57,11 @@ struct Response {
 // in the background): what a request for it is answered meanwhile, 503 with
 // Retry-After and this progress.
 struct TableProgress {
-  // "queued", "solving"; or it will not come: "failed" (the solve or its
-  // file failed: 500) or "refused" (over the server's limit: 404), `stage`
+  // "queued", "solving"; "busy" (the queue is full, or holds as many of
+  // this client's solves as it takes: not queued, 503); "failed" (the solve
+  // or its file failed, `stage` saying why: 503, tried again after
+  // retry_after seconds); or it will not come: "refused" (over the server's
+  // memory bound, or a table that fails --verify-tables: 404), `stage`
   // saying why.
   std::string state;
   std::size_t ahead = 0;  // solves to finish before this one starts
@@ -68,7 +74,8 @@ struct TableProgress {
 // (then its progress: 503), or says it will not come (nullopt: 404 "not
 // served"; or the progress's "failed" or "refused"). Called from the
 // answering threads at once: thread-safe.
-using PendingTables = std::function<std::optional<TableProgress>(const Variant&)>;
+using PendingTables =
+    std::function<std::optional<TableProgress>(const Variant&, const std::string& client)>;
 
 // The most items a batch takes (413 beyond).
 inline constexpr std::size_t kMaxBatchItems = 1000;
@@ -134,11 +141,15 @@ class Api {
   // Thread-safe; never throws (an unexpected failure becomes a 500 naming it).
   Response handle(const Request& request) const;
 
+  // Whether the answer to `request` is kept (the answer cache): answering it
+  // is then a lookup, whatever its route costs. Thread-safe.
+  bool answer_kept(const Request& request) const;
+
   // The tables held now.
   std::vector<std::shared_ptr<const ServedTable>> tables() const;
 
   // Holds one more table (one solved while serving), answering from it from
-  // now on; the answers kept are dropped (the lists and entity tags change).
+  // now on; the answers kept for the other tables stay (the lists change).
   // Thread-safe. A table of a variant already held replaces it.
   void add_table(ServedTable table);
   // What answers a request for a reading with no table (default, or empty:
@@ -156,6 +167,8 @@ class Api {
   std::shared_ptr<const PendingTables> pending_;
   struct Cache;
   std::unique_ptr<Cache> cache_;
+  struct Flights;  // identical requests in flight, computed once
+  std::unique_ptr<Flights> flights_;
 };
 
 // The headers every answer carries, whatever its status: nosniff, the

@@ -83,6 +83,11 @@ void write_output(const std::string& path, std::string_view text);
 void write_stdout(std::span<const std::uint8_t> bytes);
 void write_stdout(std::string_view text);
 
+// Removes the temporaries of every AtomicFileWriter not yet committed, as
+// SIGINT and SIGTERM do: for a process that must end at once (_Exit) while
+// a writer may be open. Async-signal-safe.
+void remove_unfinished_temporaries();
+
 // Flushes std::cout and the C library's stdout and throws FileError (output)
 // naming standard output and the cause when any byte written to them was
 // lost (a full disk, a closed pipe, /dev/full): a command's report must not

@@ -22,6 +22,13 @@ class AtomicFileWriter;  // fano/files.hpp
 // file and the problem; a missing file's message says how to create it.
 Tablebase open_tablebase(const std::string& path, std::optional<Variant> expected = std::nullopt);
 
+// The header of a table file, checked as open_tablebase checks it (the
+// file's size, magic, version, sections; the variant if one is expected)
+// without reading the rest: what holding the table will take is known
+// (header.canonical classes) before it is decoded. Throws as open_tablebase.
+TablebaseHeader read_tablebase_header(const std::string& path,
+                                      std::optional<Variant> expected = std::nullopt);
+
 // Writes a table's bytes to path atomically (AtomicFileWriter of
 // fano/files.hpp: over a regular file or a missing one, never creating
 // folders). Throws TablebaseError (kNotAFile for a directory or special file,

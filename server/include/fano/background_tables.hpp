@@ -1,12 +1,15 @@
-// The tables `fano serve` makes while it serves: a reading whose table is
-// missing from the tables folder is solved in the background, one solve at a
-// time (the named variants first, at start; any other reading when it is
-// first asked for), written as `fano solve` writes it (a temporary beside
-// the file, renamed over it whole), read back and handed to the Api. A
-// request for it meanwhile is answered 503 with Retry-After and the solve's
-// progress (Api::set_pending).
+// The tables `fano serve` loads and makes while it serves: a reading's table
+// is read from the tables folder when first asked for (its header first, so
+// that the memory bound is checked before it is decoded), and a reading
+// whose table is missing is solved in the background, one solve at a time
+// (the named variants first, at start; any other reading when it is first
+// asked for), written as `fano solve` writes it (a temporary beside the
+// file, renamed over it whole), read back and handed to the Api. A request
+// for it meanwhile is answered 503 with Retry-After and the progress
+// (Api::set_pending).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -28,55 +31,88 @@ struct BackgroundOptions {
   bool create_dir = false;  // made when missing (the default folder only)
   int threads = 0;          // the solver's threads (0: all cores)
   // The most memory the tables held may take, in bytes (9 a stored class;
-  // 0: no limit). A table that would go over it is written but not held:
-  // its reading is then answered 404, naming the limit.
+  // 0: no limit). A table file that would go over it is not decoded, a
+  // solve whose table would go over it not started when its size is known
+  // (a table solved anyway is written but not held): the reading is then
+  // answered 404, naming the limit.
   std::size_t table_bytes_limit = 0;
-  int retry_after_seconds = 1;                    // for the 503 answers
+  int retry_after_seconds = 1;  // for the 503 answers
+  // The queue of solves and loads: at most `max_queued` readings, at most
+  // `max_queued_per_client` of them asked by one client; a request past
+  // either is answered 503 (state "busy") and not queued.
+  std::size_t max_queued = 8;
+  std::size_t max_queued_per_client = 2;
+  // A failed solve (out of memory, a full disk) is tried again when asked
+  // for after this long, doubled at each failure up to `retry_failed_max`.
+  std::chrono::seconds retry_failed_after{5};
+  std::chrono::seconds retry_failed_max{300};
+  // --verify-tables: every table read from the folder goes through it
+  // before it is held (throwing std::exception naming why refuses it).
+  std::function<void(const ServedTable&)> check{};
   std::function<void(const std::string&)> log{};  // a line of progress (stderr)
 };
 
 // The bytes a held table takes, as the limit counts them.
 std::size_t held_bytes(const Tablebase& table);
+std::size_t held_bytes(std::uint64_t classes);
 
 class BackgroundTables {
  public:
   // Starts the solving thread and becomes `api`'s pending tables: `api` must
-  // outlive this object.
+  // outlive this object. Throws std::system_error when the thread cannot start.
   BackgroundTables(Api& api, BackgroundOptions options);
-  // Waits for the solve in progress (a solve cannot be interrupted), then stops.
+  // stop(), then waits for the solving thread.
   ~BackgroundTables();
   BackgroundTables(const BackgroundTables&) = delete;
   BackgroundTables& operator=(const BackgroundTables&) = delete;
 
-  // Queues a reading's solve behind those queued (nothing if it is held,
-  // queued, being solved, or refused before).
-  void enqueue(const Variant& v);
-  // A request for a reading with no table: queues it, and says how far it is
-  // ("failed" or "refused" with why: it will not come).
-  std::optional<TableProgress> request(const Variant& v);
-  // Blocks until nothing is queued or being solved (for tests and start-up
+  // Queues a reading's table behind those queued (nothing if it is held,
+  // queued, being made, refused, or failed and not yet due again), for
+  // `client` ("": the server itself, outside the per-client bound).
+  void enqueue(const Variant& v, const std::string& client = "");
+  // A request for a reading with no table: queues it, and says how far it is.
+  std::optional<TableProgress> request(const Variant& v, const std::string& client = "");
+  // Blocks until nothing is queued or being made (for tests and start-up
   // reports); false if `timeout` passed first.
   bool wait_idle(std::chrono::milliseconds timeout);
+  // Empties the queue and stops the solve in progress between two of its
+  // stages or rounds (its temporary file removed); thread-safe, idempotent.
+  void stop();
+  // After stop(): waits up to `timeout` for the solving thread to finish.
+  bool wait_stopped(std::chrono::milliseconds timeout);
 
  private:
+  struct Queued {
+    Variant variant;
+    std::string client;
+  };
+  struct Failure {
+    std::string why;
+    int attempts = 0;
+    std::chrono::steady_clock::time_point retry_at;
+  };
   void run();
   void make(const Variant& v);
   void say(const std::string& line) const {
     if (options_.log) options_.log(line);
   }
+  bool known(const Variant& v) const;  // under mutex_: held, queued or being made
+  std::optional<TableProgress> busy_for(const std::string& client) const;  // under mutex_
 
   Api& api_;
   BackgroundOptions options_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Variant> queue_;
+  std::deque<Queued> queue_;
   std::optional<Variant> solving_;
   std::string stage_;  // the solver's last progress line
   std::chrono::steady_clock::time_point started_;
-  // slug -> (a failure, else over the limit; why): never tried again
-  std::map<std::string, std::pair<bool, std::string>> refused_;
-  std::size_t held_ = 0;  // bytes of the tables held
+  std::map<std::string, std::string> refused_;  // slug -> why (never tried again)
+  std::map<std::string, Failure> failed_;       // slug -> the last failure
+  std::size_t held_ = 0;                        // bytes of the tables held
   bool stop_ = false;
+  bool finished_ = false;  // the solving thread has returned
+  std::atomic<bool> stopping_{false};
   std::thread thread_;
 };
 

@@ -17,8 +17,9 @@ namespace fano::server {
 
 struct ServerOptions {
   std::string bind = "127.0.0.1";
-  int port = 8330;   // 0 asks for an ephemeral port
-  int threads = 64;  // workers computing cheap answers (connections do not take one)
+  int port = 8330;  // 0 asks for an ephemeral port
+  // Workers computing cheap answers (connections do not take one); 0: one a core.
+  int threads = 0;
   // The deadline of a whole request (from the end of the previous answer on
   // a kept-alive connection, or from the connection): past it, the
   // connection is closed. Also the deadline for writing an answer.
