@@ -729,3 +729,34 @@ def test_a_drag_plays_the_move(driver, static_url, tables):
                                        driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%s"]' % b)).perform()
     wait(driver, lambda d: ready(d) and len(at(d)[0]) == len(moves) + 1)
     assert at(driver)[0] == moves + [mv]
+
+
+def test_a_game_record_is_copied_and_loaded(driver, static_url, tables):
+    """Copy moves writes the game as a record (its reading, numbered moves); the
+    record pasted back loads the same game; a record with a move the engine
+    refuses loads the moves before it and says why; Download offers the file."""
+    moves = ["C4", "t3", "T5", "c1"]
+    open_page(driver, static_url, "#moves=" + ",".join(moves))
+    driver.find_element(By.ID, "record-copy").click()
+    record = driver.find_element(By.ID, "record-input").get_attribute("value")
+    assert record == '[Variant "standard"]\n1. C4 2. t3 3. T5 4. c1', record
+    driver.find_element(By.ID, "new-game").click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == [])
+    driver.find_element(By.ID, "record-load").click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    ref = native(tables, "standard", moves)
+    assert page_state(driver)["value"] == base.value_text(ref["value"], ref["plies"])
+    # a refused move: the moves before it, and the engine's reason
+    inp = driver.find_element(By.ID, "record-input")
+    inp.clear()
+    inp.send_keys("1. C4 2. t9 3. T5")
+    driver.find_element(By.ID, "record-load").click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == ["C4"])
+    assert "was not played" in page_state(driver)["status"]
+    href = driver.execute_script("""
+      var got = null, orig = HTMLAnchorElement.prototype.click;
+      HTMLAnchorElement.prototype.click = function () { got = [this.download, this.href]; };
+      document.getElementById('record-download').click();
+      HTMLAnchorElement.prototype.click = orig;
+      return got;""")
+    assert href and href[0].endswith(".txt") and href[1].startswith("blob:"), href

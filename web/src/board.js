@@ -140,6 +140,8 @@ export function renderOverlay() {
     if (f) f.focus();
     S.focusSpace = null;
   }
+  // the space numbers drawn last: no ring, mark or piece of the overlay ever covers one
+  svg.querySelectorAll("text.label").forEach(function (t) { svg.appendChild(t); });
   applyFlip();
 }
 

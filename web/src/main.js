@@ -15,6 +15,7 @@ import { renderLegal, renderPlayed, renderPv, renderValue } from "./panels.js";
 import { renderPuzzle } from "./puzzles.js";
 import { loadLegendStack, populateVariants, renderRulesInPlay } from "./readings.js";
 import { addPanel } from "./registry.js";
+import { copyRecord, downloadRecord, loadRecord } from "./record.js";
 import { renderReview } from "./review.js";
 import { fromHash } from "./route.js";
 import { PLAYERS, matchHides, matchOn, puzzleHides } from "./seen.js";
@@ -57,6 +58,10 @@ $("rematch").addEventListener("click", rematch);
 $("game-end-review").addEventListener("click", function () { openReview(); });
 $("game-end-hide").addEventListener("click", hideGameEnd);
 $("review-open").addEventListener("click", function () { openReview(); });
+$("record-copy").addEventListener("click", copyRecord);
+$("record-download").addEventListener("click", downloadRecord);
+$("record-load").addEventListener("click", loadRecord);
+$("record-input").addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); loadRecord(); } });
 $("puzzle-new").addEventListener("click", function () {
   if (S.busy) return;
   loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push", $("puzzle-grade").value);
@@ -125,7 +130,7 @@ $("pause").addEventListener("click", togglePause);
 $("step").addEventListener("click", function () { if (!puzzleHides() && !matchHides()) step(); });
 document.addEventListener("keydown", function (e) {
   var target = /** @type {HTMLElement | null} */ (e.target);
-  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT")) return;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if (e.key === "ArrowLeft") { if (S.pos > 0) goTo(S.pos - 1); }
   else if (e.key === "ArrowRight") { if (S.pos < S.line.length) goTo(S.pos + 1); }
   else if (e.key === "Home") { e.preventDefault(); goTo(0); }
