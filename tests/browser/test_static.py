@@ -659,8 +659,8 @@ def test_page_asks_the_api_only_under_v2(driver, serve_url):
             "return Array.from(document.getElementById(arguments[0] + '-player').options)"
             ".map(function (o) { return [o.value, o.textContent]; });", side)
         assert offered == [["human", "human"]] + levels, offered
-    # White's best move, then Black's computer player (a level offered) answers through /player
-    driver.execute_script("var s = document.getElementById('black-player'); s.selectedIndex = s.options.length - 1;"
+    # White's best move, then Black's computer player (the strongest level offered: it forms no line) answers through /player
+    driver.execute_script("var s = document.getElementById('black-player'); s.selectedIndex = 1;"
                           "s.dispatchEvent(new Event('change'));")
     driver.find_element(By.ID, "play-best").click()
     wait(driver, lambda d: ready(d) and len(at(d)[0]) == 4 and
