@@ -64,7 +64,6 @@ inline std::optional<Variant> opt(const OptVariant& v) {
   return v ? std::optional<Variant>(v->v) : std::nullopt;
 }
 
-Variant make_variant(int stack_cap, const std::string& adjacency);
 // The rules a name names (the library's one parser); ValueError with its message.
 Variant variant_named(const std::string& name);
 std::string variant_repr(const Variant& v);

@@ -35,14 +35,50 @@ static void set_rules_option(Variant& v, const RulesOption& option, const py::ha
   option.set(v, *code);
 }
 
-Variant make_variant(int stack_cap, const std::string& adjacency) {
+namespace {
+
+// An option's value in Python: the int of a numeric option, else its text.
+py::object rules_option_value(const RulesOption& option, const Variant& v) {
+  if (option.numeric) return py::int_(option.get(v));
+  return py::str(std::string(option.text_of(option.get(v))));
+}
+
+// Pickled as a dict of the options' keywords (what Variant(**state) takes);
+// the older tuple (stack_cap, adjacency, slug) still loads by its name.
+// (A py::object, as __setstate__ takes: pybind11 wants the two the same.)
+py::object variant_state(const Variant& v) {
+  py::dict state;
+  for (const RulesOption& option : rules_options())
+    state[py::str(std::string(option.key))] = rules_option_value(option, v);
+  return std::move(state);
+}
+
+Variant variant_from_state(const py::object& state) {
   Variant v;
-  set_rules_option(v, *find_rules_option("stack_cap"), py::int_(stack_cap));
-  set_rules_option(v, *find_rules_option("adjacency"), py::str(adjacency));
+  if (py::isinstance<py::dict>(state)) {
+    const py::dict given = state.cast<py::dict>();
+    for (const RulesOption& option : rules_options())
+      if (const py::str key(std::string(option.key)); given.contains(key))
+        set_rules_option(v, option, given[key]);
+    return v;
+  }
+  const py::tuple old = state.cast<py::tuple>();
+  if (old.size() >= 3) return variant_named(old[2].cast<std::string>());
+  set_rules_option(v, *find_rules_option("stack_cap"), old[0]);
+  set_rules_option(v, *find_rules_option("adjacency"), old[1]);
   return v;
 }
 
-namespace {
+// One read-only property per rules option, named by its keyword.
+void def_rules_properties(py::class_<Variant>& cls) {
+  for (const RulesOption& option : rules_options()) {
+    const std::string doc =
+        std::string(option.help) + " (" + option.values_text(/*with_help=*/false) + ")";
+    cls.def_property_readonly(
+        std::string(option.key).c_str(),
+        [&option](const Variant& v) { return rules_option_value(option, v); }, doc.c_str());
+  }
+}
 
 // Variant(stack_cap=2, adjacency='board', line_rule='colour-or-shape',
 // circles=2, triangles=2): one keyword per rules option, named, defaulted and
@@ -82,10 +118,18 @@ Variant variant_named(const std::string& name) {
   return *v;
 }
 
+// Variant(stack_cap=2, adjacency='board'): the base options' keywords (the
+// others are the rulebook's); any other reading by its name.
 std::string variant_repr(const Variant& v) {
   if (!v.rulebook_material_and_lines()) return "Variant.from_name('" + variant_slug(v) + "')";
-  return "Variant(stack_cap=" + std::to_string(v.stack_cap) + ", adjacency='" +
-         std::string(adjacency_name(v.adjacency)) + "')";
+  std::string out = "Variant(";
+  for (const RulesOption& option : rules_options()) {
+    if (!option.base) continue;
+    const std::string text(option.text_of(option.get(v)));
+    out += (out.size() > 8 ? ", " : "") + std::string(option.key) + "=" +
+           (option.numeric ? text : "'" + text + "'");
+  }
+  return out + ")";
 }
 
 void bind_variant(py::module_& m) {
@@ -98,22 +142,10 @@ void bind_variant(py::module_& m) {
           "Variant('standard-colour'): the rules a name names, as Variant.from_name; a name "
           "is accepted wherever a Variant is (variant='cap3-3c1t').");
   def_rules_constructor(cls, std::make_index_sequence<kRulesOptionCount>());
-  cls.def_property_readonly(
-         "stack_cap", [](const Variant& v) { return v.stack_cap; },
-         "Most pieces a stack may hold (2 or 3).")
-      .def_property_readonly(
-          "adjacency", [](const Variant& v) { return std::string(adjacency_name(v.adjacency)); },
-          "'board' or 'projective'.")
-      .def_static("from_name", &variant_named, py::arg("name"),
-                  "The rules a name names: 'standard', 'cap3-projective-colour', "
-                  "'standard-3c3t', ... (README, \"Rules\"); ValueError for another name.")
-      .def_property_readonly(
-          "line_rule", [](const Variant& v) { return std::string(lines_name(v.lines)); },
-          "'colour-or-shape' (the rulebook) or 'colour' (colour-only lines).")
-      .def_property_readonly(
-          "circles", [](const Variant& v) { return v.circles; }, "Circles per player (1..3).")
-      .def_property_readonly(
-          "triangles", [](const Variant& v) { return v.triangles; }, "Triangles per player (1..3).")
+  def_rules_properties(cls);
+  cls.def_static("from_name", &variant_named, py::arg("name"),
+                 "The rules a name names: 'standard', 'cap3-projective-colour', "
+                 "'standard-3c3t', ... (README, \"Rules\"); ValueError for another name.")
       .def_property_readonly("slug", &variant_slug,
                              "Short name used for table files: 'standard', 'cap3-board', ...")
       .def_property_readonly("description", &variant_description,
@@ -124,15 +156,7 @@ void bind_variant(py::module_& m) {
              return py::isinstance<Variant>(b) && a == b.cast<const Variant&>();
            })
       .def("__hash__", [](const Variant& v) { return py::hash(py::str(variant_slug(v))); })
-      .def(py::pickle(
-          [](const Variant& v) {
-            return py::make_tuple(v.stack_cap, std::string(adjacency_name(v.adjacency)),
-                                  variant_slug(v));
-          },
-          [](const py::tuple& t) {
-            if (t.size() >= 3) return variant_named(t[2].cast<std::string>());
-            return make_variant(t[0].cast<int>(), t[1].cast<std::string>());
-          }));
+      .def(py::pickle(&variant_state, &variant_from_state));
   // A name where a Variant is expected: Position.parse(text, 'cap3-colour').
   py::implicitly_convertible<py::str, Variant>();
   m.def(

@@ -130,6 +130,13 @@ def test_rules_by_name(tmp_path):
                for c in (2, 3) for a in ("board", "projective")
                for l in ("colour-or-shape", "colour") for n in (1, 2, 3) for t in (1, 2, 3)}
     assert spanned == set(names)
+    # Every reading's properties, pickle and repr carry every option: a
+    # reading read back either way is the same reading.
+    for r in fano.EVERY_RULES:
+        state = {o["key"]: getattr(r, o["key"]) for o in options}
+        assert fano.Variant(**state) == r, r.slug
+        assert pickle.loads(pickle.dumps(r)) == r, r.slug
+        assert eval(repr(r), {"Variant": fano.Variant}) == r, repr(r)
     assert fano.Variant(circles=np.int64(3)).circles == 3
     # Placement ends when the rules' pieces are on the board: 3 each here.
     p = fano.Position.parse("CT/c/C/t/c/-/- w", small)
