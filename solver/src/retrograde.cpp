@@ -241,7 +241,8 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g) {
       return std::pair{std::uint32_t(first), std::uint32_t(std::min(hi, first + per_part) - first)};
     };
     par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
-      const auto [first, span] = share(p);
+      // (copies: emscripten's clang 14 refuses a structured binding captured by a lambda)
+      const std::uint32_t first = share(p).first, span = share(p).second;
       const std::size_t elsewhere = n + 1 + kApart * p;
       std::uint32_t* const count = in_begin.data();
       std::fill(count + first, count + first + span, 0);
