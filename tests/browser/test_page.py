@@ -252,8 +252,9 @@ def test_first_time_player_at_phone_width(driver, static_url, tables):
         keeping = [m["move"] for m in ref["moves"] if m["result"] == ref["value"]]
         assert len(keeping) == 1
         assert_nothing_tells_a_result(driver)
-        click_move_tapping(driver, keeping[0], ref["to_move"])
-        wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
+        played, _ = play_out_puzzle(driver, tables, h["position"][0].replace("_", " "), ref["to_move"],
+                                    click_move_tapping)
+        assert played[0] == keeping[0]
         assert "Solved" in driver.find_element(By.ID, "puzzle-info").text
         assert not driver.find_elements(By.ID, "puzzle-answer")  # solved without the solution shown
     finally:
@@ -299,52 +300,99 @@ def assert_nothing_tells_a_result(drv):
     assert seen == [], seen
 
 
-def test_a_puzzle_hides_its_answer_until_solved(driver, static_url, tables):
+def score(drv, kind):
+    """The puzzles the page counted in the browser's storage as `kind` (solved, failed)."""
+    return base.json.loads(drv.execute_script("return localStorage.getItem(arguments[0]) || '[]';",
+                                              "fano-puzzles-" + kind))
+
+
+def play_out_puzzle(drv, tables, position, side, click=base.click_move):
+    """Plays the open puzzle to its end by clicking, as `side`: at each of the
+    player's turns the first move `fano query --json` rates as keeping the
+    value (its result equal to the position's value), then checks the
+    computer's answer against `fano query --json`'s engine_move, until the
+    page says solved. Returns (the moves played, the player's moves)."""
+    moves, mine = [], 0
+    while True:
+        ref = native_at(tables, position, ",".join(moves) or None)
+        assert ref["to_move"] == side and not ref["game_over"], (moves, ref["game_over"])
+        assert puzzle_result(drv) == "play", (moves, puzzle_result(drv))
+        mv = next(m["move"] for m in ref["moves"] if m["result"] == ref["value"])
+        click(drv, mv, side)
+        mine += 1
+        wait(drv, lambda d: ready(d) and (len(at(d)[0]) == len(moves) + 2 or puzzle_result(d) == "solved"), 60)
+        now = at(drv)[0]
+        assert now[:len(moves) + 1] == moves + [mv], (now, moves, mv)
+        if len(now) == len(moves) + 2:
+            # the computer's answer: its best defence, the engine's move of `fano query`
+            assert now[-1] == native_at(tables, position, ",".join(moves + [mv]))["engine_move"], now
+        wait(drv, lambda d: ready(d) and puzzle_result(d) in ("play", "solved"))
+        if puzzle_result(drv) == "solved":
+            return now, mine
+        moves = now
+        assert mine < 80, "no end within 80 of the player's moves"
+
+
+def puzzle_result(drv):
+    return drv.find_element(By.ID, "puzzle-info").get_attribute("data-result")
+
+
+def test_a_wrong_first_try_fails_the_puzzle_and_shows_the_refutation(driver, static_url, tables):
     """An open puzzle shows no value, no rated move, no line and no "why?"; a
-    wrong try says so (without the answer) and allows another; the solution
-    (the one move `fano query` keeps the value with) solves it, and the page
-    counts it."""
-    open_page(driver, static_url, "#puzzle=5")
+    wrong first try fails it at once: counted as failed in the browser, the
+    refutation shown equal to `fano query --json`'s principal variation after
+    it (a try that forms a line says why in the engine's words), Retry and
+    Next offered; a retry played out to its end is solved, yet the puzzle
+    stays counted as failed (its first ending counts)."""
+    open_page(driver, static_url + "?delay=0", "#puzzle=5")
+    driver.execute_script("localStorage.clear();")
     wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").text)
     h = urllib.parse.parse_qs(driver.execute_script("return location.hash;").lstrip("#"))
     position = h["position"][0].replace("_", " ")
     ref = native_at(tables, position)
     keeping = [m["move"] for m in ref["moves"] if m["result"] == ref["value"]]
-    wrong = [m["move"] for m in ref["moves"] if m["result"] != ref["value"]]
+    wrong = [m["move"] for m in ref["moves"] if m["result"] != ref["value"] and m["plies"] != 1]
     assert len(keeping) == 1 and wrong
     hidden = driver.execute_script("""
       return ['legal-moves', 'pv', 'value', 'chart'].map(function (id) {
         return document.getElementById(id).offsetParent === null; }).concat(
         [Array.from(document.querySelectorAll('#board g.marker')).every(function (g) {
           // the board's marks say where a piece can go, never its result
-          return !g.hasAttribute('data-result') && !/\b(win|loss|draw)\b/.test(g.textContent); })]);""")
+          return !g.hasAttribute('data-result') && !/\\b(win|loss|draw)\\b/.test(g.textContent); })]);""")
     assert hidden == [True] * 5, hidden
-    before = driver.execute_script("return (localStorage.getItem('fano-puzzles-solved') || '[]');")
-    driver.find_element(By.ID, "move-input").send_keys(wrong[0] + "\ue007")
-    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "wrong")
+    assert_nothing_tells_a_result(driver)
+    base.click_move(driver, wrong[0], ref["to_move"])
+    wait(driver, lambda d: ready(d) and puzzle_result(d) == "failed")
+    after = native_at(tables, position, wrong[0])
+    assert at(driver)[0] == [wrong[0]]  # no answer from the computer: the puzzle is over
     info = driver.find_element(By.ID, "puzzle-info").text
-    assert "Not " + wrong[0] in info and keeping[0] not in info.replace("Not " + wrong[0], ""), info
-    assert driver.execute_script("return document.getElementById('legal-moves').offsetParent === null;")
+    assert "Failed: " + wrong[0] in info and after["pv"], info
+    assert driver.find_element(By.ID, "puzzle-refutation").get_attribute("data-pv") == ",".join(after["pv"])
+    assert "The refutation: " + " ".join(after["pv"]) in info
+    grade = re.search(r"\((easy|medium|hard)\)", info).group(1)
+    assert score(driver, "failed") == ["standard:5=" + grade]
+    assert score(driver, "solved") == []
+    assert "Puzzles in this browser: 0 solved, 1 failed." in info
+    assert driver.find_element(By.ID, "puzzle-next").is_displayed()
+    # ended: the analysis is back
+    assert driver.execute_script("return document.getElementById('legal-moves').offsetParent !== null;")
     driver.find_element(By.ID, "puzzle-again").click()
-    settle(driver, 0)
+    wait(driver, lambda d: ready(d) and at(d)[0] == [] and puzzle_result(d) == "play")
+    assert_nothing_tells_a_result(driver)
     # a try that forms a line ends the game: the verdict says why, in the engine's words
     at_once = [m["move"] for m in ref["moves"] if m["result"] == "loss" and m["plies"] == 1]
     assert at_once, ref["moves"]
     driver.find_element(By.ID, "move-input").send_keys(at_once[0] + "\ue007")
-    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "wrong")
+    wait(driver, lambda d: ready(d) and puzzle_result(d) == "failed")
     ended = native_at(tables, position, at_once[0])["game_over"]
     info = driver.find_element(By.ID, "puzzle-info").text
-    assert ended and "Not " + at_once[0] + ". " + ended["text"] + "." in info, (info, ended)
+    assert ended and "Failed: " + at_once[0] in info and ended["text"] + "." in info, (info, ended)
     driver.find_element(By.ID, "puzzle-again").click()
-    settle(driver, 0)
-    driver.find_element(By.ID, "move-input").send_keys(keeping[0] + "\ue007")
-    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
-    after = driver.execute_script("return localStorage.getItem('fano-puzzles-solved');")
-    assert len(base.json.loads(after)) == len(base.json.loads(before)) + 1
-    assert "Puzzles solved in this browser: %d." % len(base.json.loads(after)) in \
-        driver.find_element(By.ID, "puzzle-info").text
-    # solved: the analysis is back
-    assert driver.execute_script("return document.getElementById('legal-moves').offsetParent !== null;")
+    wait(driver, lambda d: ready(d) and at(d)[0] == [] and puzzle_result(d) == "play")
+    played, _ = play_out_puzzle(driver, tables, position, ref["to_move"])
+    assert played[0] == keeping[0]
+    assert "counts as failed" in driver.find_element(By.ID, "puzzle-info").text
+    assert len(score(driver, "failed")) == 1 and score(driver, "solved") == []
 
 
 def test_new_game_after_a_puzzle_brings_the_computer_back(driver, static_url, tables):
@@ -604,8 +652,9 @@ def test_puzzle_grade_chooser_and_solved_count_per_grade(driver, static_url, tab
     """The grade chosen beside New puzzle draws a puzzle of that grade (its link
     says it), whose numbers are the table's: the tempting moves (giving the
     value away, yet no loss within 2 plies) and the depth of the deepest trap;
-    the solved puzzles are counted by grade, and the count is kept in the browser."""
-    open_page(driver, static_url)
+    each is played out to its end and counted solved by grade, and the count is
+    kept in the browser."""
+    open_page(driver, static_url + "?delay=0")
     driver.execute_script("localStorage.clear();")
     for grade, r in (("hard", 0.25), ("medium", 0.5), ("hard", 0.75)):
         Select(driver.find_element(By.ID, "puzzle-grade")).select_by_value(grade)
@@ -626,13 +675,72 @@ def test_puzzle_grade_chooser_and_solved_count_per_grade(driver, static_url, tab
         info = driver.find_element(By.ID, "puzzle-info").text
         assert "(%s)" % grade in info and "%d other move" % len(tempting) in info and \
             "a look %d plies ahead" % depth in info, info
-        driver.find_element(By.ID, "move-input").send_keys(keeping[0]["move"] + Keys.ENTER)
-        wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
-    assert driver.find_element(By.ID, "puzzles-by-grade").text == "By grade: easy 0, medium 1, hard 2."
+        played, _ = play_out_puzzle(driver, tables, h["position"][0].replace("_", " "), ref["to_move"])
+        assert played[0] == keeping[0]["move"]
+    by_grade = "By grade (solved / failed): easy 0 / 0, medium 1 / 0, hard 2 / 0."
+    assert driver.find_element(By.ID, "puzzles-by-grade").text == by_grade
     open_page(driver, static_url, "#puzzle=3&grade=easy")
     wait(driver, lambda d: d.find_elements(By.ID, "puzzles-by-grade"))
-    assert driver.find_element(By.ID, "puzzles-by-grade").text == "By grade: easy 0, medium 1, hard 2."
+    assert driver.find_element(By.ID, "puzzles-by-grade").text == by_grade
     assert "(easy)" in driver.find_element(By.ID, "puzzle-info").text
+
+
+def find_puzzle(drv, url, tables, value):
+    """The first seed whose puzzle keeps `value` by `fano query --json` (its position's value)."""
+    for seed in range(1, 60):
+        open_page(drv, url, "#puzzle=%d" % seed)
+        wait(drv, lambda d: d.find_element(By.ID, "puzzle-info").text)
+        h = urllib.parse.parse_qs(drv.execute_script("return location.hash;").lstrip("#"))
+        position = h["position"][0].replace("_", " ")
+        ref = native_at(tables, position)
+        if ref["value"] == value:
+            return seed, position, ref
+    raise AssertionError("no puzzle keeping a %s among seeds 1 to 59" % value)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_puzzles_are_played_out_to_their_end_by_clicking(driver, static_url, tables, scheme):
+    """A winning puzzle is played out by clicking until the opponent has lost
+    (`fano query --json`'s game_over), a drawing one for its fixed number of
+    the player's moves (3, as the page says); each computer answer is `fano
+    query --json`'s engine_move; each is counted solved; axe-core finds no
+    WCAG 2.2 AA violation on the played-out puzzle, light and dark."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    try:
+        url = static_url + "?delay=0"
+        open_page(driver, url)
+        driver.execute_script("localStorage.clear();")
+        for value in ("win", "draw"):
+            seed, position, ref = find_puzzle(driver, url, tables, value)
+            info = driver.find_element(By.ID, "puzzle-info").text
+            if value == "draw":
+                assert "(3 of your moves in all)" in info, info
+            moves, mine = play_out_puzzle(driver, tables, position, ref["to_move"])
+            end = native_at(tables, position, ",".join(moves))
+            if value == "win":
+                other = "black" if ref["to_move"] == "white" else "white"
+                assert end["game_over"] and end["game_over"]["loser"] == other, end["game_over"]
+                assert "(" + end["game_over"]["text"] + ")." in driver.find_element(By.ID, "puzzle-info").text
+            else:
+                assert mine == 3 and len(moves) == 5 and end["value"] == "draw", (moves, end["value"])
+            assert "Solved" in driver.find_element(By.ID, "puzzle-verdict").text
+            assert driver.find_element(By.ID, "puzzle-next").is_displayed()
+            time.sleep(0.5)  # the buttons' colour transitions end before the colours are read
+            assert axe_violations(driver, wcag22=True) == [], (scheme, value)
+        assert len(score(driver, "solved")) == 2 and score(driver, "failed") == []
+        # and a failed one, its refutation shown
+        open_page(driver, url, "#puzzle=5")
+        ref = native_at(tables, urllib.parse.parse_qs(driver.execute_script(
+            "return location.hash;").lstrip("#"))["position"][0].replace("_", " "))
+        wrong = next(m["move"] for m in ref["moves"] if m["result"] != ref["value"] and m["plies"] != 1)
+        driver.find_element(By.ID, "move-input").send_keys(wrong + Keys.ENTER)
+        wait(driver, lambda d: ready(d) and puzzle_result(d) == "failed")
+        assert driver.find_elements(By.ID, "puzzle-refutation")
+        time.sleep(0.5)
+        assert axe_violations(driver, wcag22=True) == [], (scheme, "failed")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 def test_a_link_with_a_bad_grade_says_so(driver, static_url):

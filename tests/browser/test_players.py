@@ -529,13 +529,12 @@ def test_puzzle_has_one_saving_move(driver, app, tables):
     assert "%d other move" % len(tempting) in info
     # a tempting move is wrong, the solution solves it (typed: the puzzle hides the rated moves)
     driver.find_element(By.ID, "move-input").send_keys(tempting[0] + Keys.ENTER)
-    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "wrong")
-    driver.find_element(By.ID, "nav-start").click()
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "failed")
+    driver.find_element(By.ID, "puzzle-again").click()
     settle(driver, 0)
     driver.find_element(By.ID, "puzzle-solution").click()
+    assert driver.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "shown"
     assert driver.find_element(By.ID, "puzzle-answer").get_attribute("data-solution") == keeping[0]
-    driver.find_element(By.ID, "move-input").send_keys(keeping[0] + Keys.ENTER)
-    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").get_attribute("data-result") == "solved")
 
 
 def test_statistics_page(driver, static_url, tables):

@@ -6,7 +6,9 @@
 import { boardSvg, playerMove, position, puzzle, review as reviewRoute } from "./api.js";
 import { ensureSolved, getPos, reason } from "./engine.js";
 import { renderPanels } from "./registry.js";
-import { isComputer, movesFrom, other, playerName, setPlayers, sideName, someHuman } from "./seen.js";
+import { noteEnding, puzzleKey } from "./score.js";
+import { isComputer, movesFrom, other, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
+         someHuman } from "./seen.js";
 import { $, ENGINE_DELAY, S, errText, setReady, status, trimmed } from "./state.js";
 import { writeHash } from "./url.js";
 
@@ -95,6 +97,7 @@ export function go(variant, line, pos, how, opts) {
     setThinking(false);
     writeHash(how);
     S.svgText = out[0];  // the board panel draws the engine's new picture
+    scorePuzzle();       // (before the panels: the puzzle's panel shows the score)
     renderPanels();
     document.body.removeAttribute("data-stale");
     if (res.failed) {
@@ -112,7 +115,8 @@ export function go(variant, line, pos, how, opts) {
     S.stats.shows.push({ variant: variant, ply: pos, ms: performance.now() - t0 });
     S.busy = false;
     setReady(true);
-    if (opts.engine) scheduleEngine();
+    // an open puzzle's computer answers whenever its turn is shown (after a move, or Back to it)
+    if (opts.engine || puzzleReplyDue()) scheduleEngine();
     else if (!S.data.game_over && isComputer(S.data.to_move) && !res.failed && !res.laterFailed && !opts.note)
       status("The computer plays " + sideName(S.data.to_move) + ": Step (or Play best) lets it move.");
     return true;
@@ -141,7 +145,7 @@ export function playMove(moveStr, opts) {
 export function humanPlay(moveStr) {
   if (S.busy || !S.data) return;
   if (S.data.game_over) { status("The game is over: " + S.data.game_over.text, true); return; }
-  if (S.thinking || isComputer(S.data.to_move)) {
+  if (S.thinking || isComputer(S.data.to_move) || puzzleReplyDue()) {
     status("Wait: the engine plays " + sideName(S.data.to_move) + ".", true);
     return;
   }
@@ -177,7 +181,8 @@ export function undo() {
   if (S.busy || S.pos === 0) return;
   var n = S.pos - 1;
   // against the engine: back to the player's own turn (the engine's reply goes too)
-  while (n > 0 && someHuman() && isComputer(S.answers[n].to_move)) n--;
+  var theirs = puzzleComputer();  // a puzzle's computer: its answer goes too
+  while (n > 0 && (someHuman() && isComputer(S.answers[n].to_move) || S.answers[n].to_move === theirs)) n--;
   go(S.variant, S.line, n, "push");
 }
 export function redo() {
@@ -209,7 +214,7 @@ export function onSpace(space) {
   if (S.busy || !S.data) return;
   var d = S.data;
   if (d.game_over) { status("The game is over: " + d.game_over.text, true); return; }
-  if (S.thinking || isComputer(d.to_move)) {
+  if (S.thinking || isComputer(d.to_move) || puzzleReplyDue()) {
     status("Wait: the engine plays " + sideName(d.to_move) + ".", true);
     return;
   }
@@ -290,6 +295,7 @@ export function clearEngine() {
 export function scheduleEngine() {
   clearEngine();
   var d = S.data;
+  if (puzzleReplyDue()) { schedulePuzzleReply(); return; }
   if (!d || d.game_over || !d.engine_move || !isComputer(d.to_move)) return;
   if (S.paused) { status("Paused: Step plays " + sideName(d.to_move) + "'s move (" + playerName(d.to_move) + ")."); return; }
   var token = S.token;
@@ -315,6 +321,37 @@ export function scheduleEngine() {
       if (token === S.token) status("The computer player cannot move: " + errText(e), true);
     });
   }, ENGINE_DELAY);
+}
+// An open puzzle's computer: its best defence, the engine's move of the answer
+// (the position route's engine_move), after the same delay as a game's.
+function schedulePuzzleReply() {
+  var token = S.token, mv = S.data.engine_move;
+  setThinking(true);
+  status("The computer answers\u2026", "busy");
+  S.engineTimer = setTimeout(function () {
+    S.engineTimer = null;
+    setThinking(false);
+    if (token !== S.token || S.busy || !puzzleReplyDue()) return;
+    playMove(mv).then(function (ok) { if (ok) focusBoard(mv); });
+  }, ENGINE_DELAY);
+}
+/** An open puzzle's first ending counted in the browser's score (solved, or failed). */
+function scorePuzzle() {
+  var c = puzzleCourse();
+  if (!c || c.state === "play" || c.state === "reply") return;
+  noteEnding(puzzleKey(S.variant, S.puzzle), S.puzzle.difficulty, c.state === "solved" ? "solved" : "failed");
+}
+/** The open puzzle again from its start (its score is its first ending's). */
+export function retryPuzzle() {
+  var p = S.puzzle;
+  if (S.busy || !p) return;
+  S.puzzleShown = false;
+  go(S.variant, [], 0, "push", { start: p.position });
+}
+/** Another puzzle of the grade chosen (any when none). */
+export function nextPuzzle() {
+  if (S.busy) return;
+  loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push", $("puzzle-grade").value);
 }
 /** The keyboard's place on the board after a move: the space the move went to. @param {string} mv */
 export function focusBoard(mv) {
@@ -401,7 +438,7 @@ export function switchHints() { toggleHints(); redrawAll(); }
 /** The analysis shown or hidden outside a game against the computer. @param {boolean} shown */
 export function setAnalysis(shown) { S.analysis = shown; redrawAll(); }
 /** An open puzzle's solution shown (it counts as not solved). */
-export function showPuzzleSolution() { S.puzzleShown = true; redrawAll(); }
+export function showPuzzleSolution() { S.puzzleShown = true; clearEngine(); scorePuzzle(); redrawAll(); }
 /** The editor's piece in hand ("C", "T", "c", "t", "-" to take off), or none; a second pick puts it down.
  *  @param {string} piece @returns {string | null} the piece in hand */
 export function pickEditPiece(piece) { S.edit = S.edit === piece ? null : piece; return S.edit; }

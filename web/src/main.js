@@ -4,7 +4,7 @@
 import { renderBoardPanel, renderOverlay, renderSupply, wireDrag } from "./board.js";
 import { renderChart } from "./chart.js";
 import { renderControls } from "./controls.js";
-import { changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, loadPuzzle, onMoveInput, openReview,
+import { changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, nextPuzzle, onMoveInput, openReview,
          pickEditPiece, playBest, redo, rematch, setEngine, setLevels, setPlayer, showPuzzleSolution, step, switchHints,
          togglePause, undo } from "./ctrl.js";
 import { checkPosition, editorText, explorePosition } from "./editor.js";
@@ -62,10 +62,7 @@ $("record-copy").addEventListener("click", copyRecord);
 $("record-download").addEventListener("click", downloadRecord);
 $("record-load").addEventListener("click", loadRecord);
 $("record-input").addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); loadRecord(); } });
-$("puzzle-new").addEventListener("click", function () {
-  if (S.busy) return;
-  loadPuzzle(1 + Math.floor(Math.random() * 1000000), [], 0, "push", $("puzzle-grade").value);
-});
+$("puzzle-new").addEventListener("click", nextPuzzle);
 $("puzzle-solution").addEventListener("click", showPuzzleSolution);
 $("stats").addEventListener("toggle", function () { if ($("stats").open && S.data) loadStats(); });
 $("legend").addEventListener("toggle", function () { if ($("legend").open) loadLegendStack(); });

@@ -1,85 +1,88 @@
 // @ts-check
-import { goTo } from "./ctrl.js";
+import { nextPuzzle, retryPuzzle } from "./ctrl.js";
 import { applyAnalysis } from "./panels.js";
 import { ratedMove, valueText } from "./results.js";
-import { sideName } from "./seen.js";
+import { GRADES, puzzleKey, scoreOf, scoredAs } from "./score.js";
+import { PUZZLE_DRAW_MOVES, puzzleCourse, sideName } from "./seen.js";
 import { $, S, count } from "./state.js";
 
-// ---- puzzles: exactly one move keeps the value (the API finds them in the table) ----
-var SOLVED_KEY = "fano-puzzles-solved";
-export var GRADES = ["easy", "medium", "hard"];
+// ---- puzzles: exactly one move keeps the value (the API finds them in the table),
+// played out: the player's moves, each keeping the value, against the engine's defence ----
 
-// The puzzles solved in this browser, kept in its storage: one entry a puzzle,
-// "variant:seed" (":grade asked" when one was), then "=" and the puzzle's grade
-// (entries kept before grades have none: counted in the total only).
-function solvedList() {
-  try { return JSON.parse(localStorage.getItem(SOLVED_KEY) || "[]"); } catch (e) { return []; }
+/** A button of the puzzle's box. @param {string} id @param {string} text @param {() => void} act */
+function button(id, text, act) {
+  var b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  b.textContent = text;
+  b.addEventListener("click", act);
+  return b;
 }
-function noteSolved(p) {
-  var list = solvedList(), key = S.variant + ":" + p.seed + (p.asked ? ":" + p.asked : "");
-  if (list.some(function (e) { return String(e).split("=")[0] === key; })) return;
-  list.push(key + "=" + p.difficulty);
-  try { localStorage.setItem(SOLVED_KEY, JSON.stringify(list)); } catch (e) { /* storage refused: not counted */ }
-}
-/** The puzzles solved in this browser by grade. @returns {Record<string, number>} */
-export function solvedByGrade() {
-  /** @type {Record<string, number>} */
-  var n = { easy: 0, medium: 0, hard: 0 };
-  solvedList().forEach(function (e) {
-    var g = String(e).split("=")[1];
-    if (g && n[g] != null) n[g]++;
-  });
-  return n;
-}
-
 
 export function renderPuzzle() {
   applyAnalysis();
-  var box = $("puzzle-info"), p = S.puzzle;
-  var active = p && S.start === p.position;
-  $("puzzle-solution").disabled = !active;
+  var box = $("puzzle-info"), p = S.puzzle, c = puzzleCourse();
+  $("puzzle-solution").disabled = !c || (c.state !== "play" && c.state !== "reply");
   box.innerHTML = "";
   box.removeAttribute("data-result");
-  if (!active) return;
-  var goal = p.value === "win" ? "the only move that keeps the win (" + valueText("win", p.plies) + ")"
-                               : "the only move that does not lose";
+  if (!c) return;
+  var goal = p.value === "win" ? "win: play the only move that keeps it, then each move that keeps it until the game is won"
+                               : "keep the draw: play the only move that does not lose, then " +
+                                 (PUZZLE_DRAW_MOVES - 1) + " more moves that do not lose (" + PUZZLE_DRAW_MOVES + " of your moves in all)";
   var d = document.createElement("div");
-  d.textContent = "Puzzle " + p.seed + " (" + p.difficulty + "): " + sideName(p.to_move) + " to move: find " + goal +
-                  ". " + count(p.tempting) + " other move" + (p.tempting === 1 ? " looks" : "s look") +
-                  " safe at a glance; telling " + (p.tempting === 1 ? "it" : "them") + " from the solution takes a look " +
-                  count(p.trap_plies) + " plies ahead.";
+  d.textContent = "Puzzle " + p.seed + " (" + p.difficulty + "): " + sideName(p.to_move) + " to move and " + goal +
+                  "; the computer answers with its best defence. " + count(p.tempting) + " other move" +
+                  (p.tempting === 1 ? " looks" : "s look") + " safe at a glance; telling " +
+                  (p.tempting === 1 ? "it" : "them") + " from the solution takes a look " + count(p.trap_plies) + " plies ahead.";
   box.appendChild(d);
-  if (S.pos >= 1) {
-    var mv = S.line[0], entry = ratedMove(S.answers[0], mv);
-    var ok = mv === p.solution;
-    if (ok) noteSolved(p);
-    var v = document.createElement("div");
-    v.className = "verdict";
-    box.setAttribute("data-result", ok ? "solved" : "wrong");
-    // a try that ends the game at once (it forms a line) says why, in the engine's words
-    var ended = !ok && S.answers[1] ? S.answers[1].game_over : null;
-    // a wrong try says so without the answer (its value stays hidden until the solution is shown)
-    v.textContent = ok ? "Solved: " + mv + " is the only move that " + (p.value === "win" ? "keeps the win." : "saves the draw.")
-                       : "Not " + mv + (S.puzzleShown ? ": it gives " + (entry ? valueText(entry.result, entry.plies) : "the value away") : "") +
-                         ". " + (ended ? ended.text + ". " : "") + "Try again, or show the solution.";
-    box.appendChild(v);
-    if (!ok) {
-      var again = document.createElement("button");
-      again.type = "button";
-      again.id = "puzzle-again";
-      again.textContent = "Try again";
-      again.addEventListener("click", function () { goTo(0); });
-      box.appendChild(again);
+  box.setAttribute("data-result", c.state);
+  var v = document.createElement("div");
+  v.className = "verdict";
+  v.id = "puzzle-verdict";
+  var first = scoredAs(puzzleKey(S.variant, p));
+  var counted = first === "failed" && c.state === "solved" ? " (a retry: this puzzle counts as failed)" : "";
+  if (c.state === "play") {
+    v.textContent = c.mine === 0 ? "Your move." : "Right. Your move (" + count(c.mine) + " played).";
+  } else if (c.state === "reply") {
+    v.textContent = "Right: the computer answers.";
+  } else if (c.state === "solved") {
+    v.textContent = "Solved" + counted + ": " + (p.value === "win" ? "the win is completed" :
+                    "the draw kept for " + count(c.mine) + " moves") +
+                    (S.data && S.data.game_over ? " (" + S.data.game_over.text + ")." : ".");
+  } else if (c.state === "failed") {
+    // the wrong try, its result, and the line that refutes it (the API's principal variation after it)
+    var before = S.answers[c.ply - 1], after = S.answers[c.ply], entry = ratedMove(before, c.move);
+    v.textContent = "Failed: " + c.move + " gives " + (entry ? valueText(entry.result, entry.plies) : "the value away") +
+                    " (" + valueText(before.value, before.plies) + " was kept by another move). " +
+                    (after.game_over ? after.game_over.text + "." : "");
+    if (!after.game_over && after.pv.length) {
+      var ref = document.createElement("div");
+      ref.id = "puzzle-refutation";
+      ref.setAttribute("data-pv", after.pv.join(","));
+      ref.textContent = "The refutation: " + after.pv.join(" ") + (after.pv_end ? " (" + after.pv_end.text + ")" : "") + ".";
+      v.appendChild(ref);
     }
+  } else {
+    v.textContent = "The solution shown: this puzzle counts as failed.";
   }
-  var solved = document.createElement("div");
-  solved.id = "puzzles-solved";
-  var n = solvedList().length, by = solvedByGrade();
-  solved.textContent = "Puzzles solved in this browser: " + count(n) + ".";
-  box.appendChild(solved);
+  box.appendChild(v);
+  if (c.state === "solved" || c.state === "failed" || c.state === "shown") {
+    var row = document.createElement("div");
+    row.className = "controls";
+    row.appendChild(button("puzzle-again", "Retry", retryPuzzle));
+    row.appendChild(button("puzzle-next", "Next puzzle", nextPuzzle));
+    box.appendChild(row);
+  }
+  var solved = scoreOf("solved"), failed = scoreOf("failed");
+  var score = document.createElement("div");
+  score.id = "puzzles-solved";
+  score.textContent = "Puzzles in this browser: " + count(solved.all) + " solved, " + count(failed.all) + " failed.";
+  box.appendChild(score);
   var grades = document.createElement("div");
   grades.id = "puzzles-by-grade";
-  grades.textContent = "By grade: " + GRADES.map(function (g) { return g + " " + count(by[g]); }).join(", ") + ".";
+  grades.textContent = "By grade (solved / failed): " + GRADES.map(function (g) {
+    return g + " " + count(solved.by[g]) + " / " + count(failed.by[g]);
+  }).join(", ") + ".";
   box.appendChild(grades);
   if (S.puzzleShown) {
     var sol = document.createElement("div");

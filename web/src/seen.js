@@ -2,6 +2,7 @@
 // What is in sight and who plays, read from the state (never written here):
 // the players, the game against the computer, an open puzzle, and so whether
 // values show at all. Every view asks here before it shows a value.
+import { ratedMove } from "./results.js";
 import { S } from "./state.js";
 
 export function sideName(c) { return c === "white" ? "White" : "Black"; }
@@ -34,12 +35,52 @@ export function gameEnd() {
 export function matchHides() {
   return matchOn() && !S.match.hints && !gameEnd();
 }
-// Whether an open puzzle hides the values, the moves' results, the lines and
-// "why?": until it is solved or its solution shown.
-export function puzzleHides() {
+// A drawing puzzle is played for this many of the player's moves (its trap may
+// lie deeper than a game played to its end would show in a puzzle's time).
+export var PUZZLE_DRAW_MOVES = 3;
+/**
+ * The open puzzle's course up to the position shown, read from the API's
+ * answers (the page derives no value): each of the player's moves is right
+ * when its result is the value of the position it was played in. state:
+ * "play" (the player's turn), "reply" (the computer answers), "solved" (the
+ * win completed, or the draw kept for PUZZLE_DRAW_MOVES moves), "failed" (a
+ * wrong try: `ply` is its ply, `move` the move), "shown" (the solution shown).
+ * Null when no puzzle is open.
+ * @returns {{state: "play" | "reply" | "solved" | "failed" | "shown", ply: number, move: string, mine: number} | null}
+ */
+export function puzzleCourse() {
   var p = S.puzzle;
-  if (!p || S.start !== p.position || S.puzzleShown) return false;
-  return !(S.pos >= 1 && S.line[0] === p.solution);
+  if (!p || S.start !== p.position || !S.answers || !S.answers.length) return null;
+  if (S.puzzleShown) return { state: "shown", ply: 0, move: "", mine: 0 };
+  var mine = 0;
+  for (var i = 0; i < S.pos; i++) {
+    var a = S.answers[i], players = a.to_move === p.to_move;
+    if (players) {
+      var m = ratedMove(a, S.line[i]);
+      mine++;
+      if (!m || m.result !== a.value) return { state: "failed", ply: i + 1, move: S.line[i], mine: mine };
+    }
+    // the game over after a right move or the computer's forced answer (a win completed), or the draw kept long enough
+    var after = S.answers[i + 1];
+    if ((after && after.game_over) || (players && p.value !== "win" && mine >= PUZZLE_DRAW_MOVES))
+      return { state: "solved", ply: i + 1, move: S.line[i], mine: mine };
+  }
+  return { state: S.data.to_move === p.to_move ? "play" : "reply", ply: S.pos, move: "", mine: mine };
+}
+// Whether an open puzzle hides the values, the moves' results, the lines and
+// "why?": while it is played (until it is solved, failed or its solution shown).
+export function puzzleHides() {
+  var c = puzzleCourse();
+  return !!c && (c.state === "play" || c.state === "reply");
+}
+/** The side the computer plays in a puzzle being played (null when none is). @returns {import("./types").Colour | null} */
+export function puzzleComputer() {
+  return puzzleHides() ? other(S.puzzle.to_move) : null;
+}
+/** The computer's turn in an open puzzle: it answers with the engine's move. */
+export function puzzleReplyDue() {
+  var c = puzzleCourse();
+  return !!c && c.state === "reply" && !!S.data && !!S.data.engine_move && !S.data.game_over;
 }
 // Whether the analysis (values, results, lines) is in sight: as asked, else
 // hidden while a computer plays a side (a game) and shown when exploring.
