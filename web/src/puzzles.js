@@ -52,8 +52,10 @@ export function renderPuzzle() {
   } else if (c.state === "failed") {
     // the wrong try, its result, and the line that refutes it (the API's principal variation after it)
     var before = S.answers[c.ply - 1], after = S.answers[c.ply], entry = ratedMove(before, c.move);
-    v.textContent = "Failed: " + c.move + " gives " + (entry ? valueText(entry.result, entry.plies) : "the value away") +
-                    " (" + valueText(before.value, before.plies) + " was kept by another move). " +
+    var gives = !entry ? "gives the value away" : entry.result === "draw" ? "only draws" :
+                "loses (" + valueText(entry.result, entry.plies) + ")";
+    v.textContent = "Failed: " + c.move + " " + gives + "; another move keeps the " +
+                    (before.value === "win" ? valueText(before.value, before.plies) : "draw") + ". " +
                     (after.game_over ? after.game_over.text + "." : "");
     if (!after.game_over && after.pv.length) {
       var ref = document.createElement("div");
