@@ -50,7 +50,7 @@ py::object variant_state(const Variant& v) {
   py::dict state;
   for (const RulesOption& option : rules_options())
     state[py::str(std::string(option.key))] = rules_option_value(option, v);
-  return std::move(state);
+  return state;
 }
 
 Variant variant_from_state(const py::object& state) {
