@@ -196,7 +196,9 @@ def wait_review(drv):
 
 def assert_review_equals_native(drv, tables, moves):
     ref = native_review(tables, moves)
-    shown = page_review(drv)
+    # The page lists each side's mistakes apart (White's list, then Black's):
+    # compared in the order of the game.
+    shown = sorted(page_review(drv), key=lambda s: s["ply"])
     mistakes = [p for p in ref if p["mistake"]]
     assert [(s["ply"], s["move"], s["side"]) for s in shown] == \
            [(p["ply"], moves[p["ply"] - 1], p["mover"]) for p in mistakes], (shown, mistakes)

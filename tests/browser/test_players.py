@@ -464,9 +464,12 @@ def test_position_editor_and_share_link(driver, app, tables):
     assert st["value"] == base.value_text(ref["value"], ref["plies"])
 
 
-def test_strength_levels_play_legally_and_lose_to_perfect(driver, static_url, tables):
+def test_levels_offered_play_legally_and_the_weakest_loses_to_perfect(driver, static_url, tables):
     open_page(driver, static_url, "#seed=3")
-    for side, player in (("white", "greedy"), ("black", "engine")):
+    offered = driver.execute_script("return Array.from(document.querySelectorAll('#white-player option'))"
+                                    ".map(function (o) { return o.value; });")
+    # The weakest level offered to people against the strongest (perfect play).
+    for side, player in (("white", offered[-1]), ("black", "engine")):
         driver.execute_script("var s = document.getElementById(arguments[0] + '-player'); s.value = arguments[1];"
                               "s.dispatchEvent(new Event('change'));", side, player)
     wait(driver, lambda d: d.execute_script("return /Game over/.test(document.getElementById('caption').textContent);"), 120)
@@ -476,7 +479,7 @@ def test_strength_levels_play_legally_and_lose_to_perfect(driver, static_url, ta
     # pause and step in engine-vs-engine (Pause acts while the computer thinks: 5 s here, ?delay=5000)
     open_page(driver, static_url + "?delay=5000", "#seed=3")
     assert not driver.find_element(By.ID, "pause").is_enabled()  # nothing to pause
-    for side, player in (("white", "search:2"), ("black", "random")):
+    for side, player in (("white", offered[-2]), ("black", offered[-1])):
         driver.execute_script("var s = document.getElementById(arguments[0] + '-player'); s.value = arguments[1];"
                               "s.dispatchEvent(new Event('change'));", side, player)
         if side == "white":
@@ -495,7 +498,9 @@ def test_strength_levels_play_legally_and_lose_to_perfect(driver, static_url, ta
     # every level offered plays a legal move (the CLI replays it), and a perfect one keeps the value
     levels = driver.execute_script("return Array.from(document.querySelectorAll('#white-player option'))"
                                    ".map(function (o) { return o.value; });")
-    assert len(levels) >= 8
+    listed = base.subprocess.run([base.FANO_BIN, "selfplay", "--list-players", "--json"],
+                                 capture_output=True, check=True).stdout
+    assert levels == ["human"] + [p["name"] for p in base.json.loads(listed)["players"]]
     start = engine_game(tables, 10)
     best = native(tables, "standard", start)
     for level in levels[1:]:

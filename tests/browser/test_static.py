@@ -778,8 +778,16 @@ def test_fano_serve_serves_the_static_app(driver, web_dir, tmp_path, artifacts):
         url = proc.stdout.readline().decode().strip()
         threading.Thread(target=proc.stdout.read, daemon=True).start()
         import urllib.request
-        with urllib.request.urlopen(url.rstrip("/") + "/api/v2/info", timeout=10) as r:
-            assert sorted(v["name"] for v in json.load(r)["variants"]) == sorted(VARIANTS)
+        # The server listens before its readings are solved (each answers
+        # 503 until then): the four named ones come into /api/v2/info.
+        served = []
+        for _ in range(600):
+            with urllib.request.urlopen(url.rstrip("/") + "/api/v2/info", timeout=10) as r:
+                served = sorted(v["name"] for v in json.load(r)["variants"])
+            if served == sorted(VARIANTS):
+                break
+            time.sleep(0.1)
+        assert served == sorted(VARIANTS)
         with urllib.request.urlopen(url.rstrip("/") + "/api/v2/cap3?moves=C4", timeout=10) as r:
             assert json.load(r)["moves_played"] == ["C4"]
         # The folder's files carry the headers of every answer, with a policy
