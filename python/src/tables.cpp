@@ -79,11 +79,12 @@ void solve_into(const Variant& v, const std::string& path) {
   } catch (const TablebaseError&) {
     // No home folder: the cache is named without its path.
   }
-  throw TablebaseError(TablebaseErrorKind::kMissing,
-                       what + " (fano.solve(" + variant + ", path='" + path +
-                           "') creates it; fano.open_tablebase() with no path solves the "
-                           "table into " +
-                           cache + " on first use)");
+  throw TablebaseError(
+      TablebaseErrorKind::kMissing,
+      what + " (fano.solve(" + variant + ", path='" + path +
+          "') creates it in its folder, which must exist; fano.open_tablebase() with no "
+          "path solves the table into " +
+          cache + " on first use)");
 }
 
 std::shared_ptr<const Tablebase> PyTablebase::hold() const {

@@ -118,7 +118,10 @@ def test_missing_table_error_and_hint(tmp_path):
     assert str(path) in message and "fano solve" not in message
     hint = f"fano.solve(fano.Variant(3, 'board'), path='{path}')"
     assert hint in message, message
-    # The hint works as written, creating the folders.
+    # The hint works as written once its folder exists (as `fano solve --out`,
+    # fano.solve makes no folder).
+    assert "which must exist" in message, message
+    path.parent.mkdir(parents=True)
     eval(hint, {"fano": fano})
     assert fano.open_tablebase(path, variant=fano.VARIANTS[2]).variant == fano.VARIANTS[2]
 
