@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -171,6 +172,14 @@ def server(table):
         assert ready, "server printed no URL within 60 s"
         url = proc.stdout.readline().decode().strip().rstrip("/")
         threading.Thread(target=proc.stdout.read, daemon=True).start()
+        # The server listens before it has solved the named readings (each
+        # answers 503 until then): wait until /api/v2/info lists all four.
+        named = {"standard", "projective", "cap3", "cap3-projective"}
+        for _ in range(1200):
+            with urllib.request.urlopen(url + "/api/v2/info", timeout=30) as r:
+                if named <= {v["name"] for v in json.loads(r.read())["variants"]}:
+                    break
+            time.sleep(0.1)
         yield url
     finally:
         proc.send_signal(signal.SIGTERM)
