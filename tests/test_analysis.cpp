@@ -1,6 +1,8 @@
-// The analysis library (fano::analysis): the strategy checker (fano/strategy.hpp) against a brute
-// force written separately, rules that hold and fail by construction, refutation lines replayed as
-// game records, and `fano strategy` end to end.
+// The analysis library (fano::analysis): the strategy checker
+// (fano/strategy.hpp) against a brute force written separately, rules that
+// hold and fail by construction, refutation lines replayed as game records,
+// and `fano strategy` end to end; the review of a game, the levels offered to
+// people, puzzles and statistics.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -14,9 +16,9 @@
 #include "fano/analysis.hpp"
 #include "fano/analysis_json.hpp"
 #include "fano/notation.hpp"
-#include "fano/review.hpp"
 #include "fano/players.hpp"
 #include "fano/puzzles.hpp"
+#include "fano/review.hpp"
 #include "fano/solver.hpp"
 #include "fano/stats.hpp"
 #include "fano/strategy.hpp"

@@ -13,8 +13,8 @@
 #include "fano/json.hpp"
 #include "fano/notation.hpp"
 #include "fano/players.hpp"
-#include "fano/review.hpp"
 #include "fano/puzzles.hpp"
+#include "fano/review.hpp"
 #include "fano/rules_options.hpp"
 #include "fano/stats.hpp"
 

@@ -109,12 +109,28 @@ TEST(Players, ParseAndName) {
   EXPECT_EQ(player_name(parse_player("horizon:99")), "horizon:99");
   EXPECT_EQ(parse_player("perfect:0.80").probability, 0.8);
   EXPECT_EQ(player_name(parse_player("perfect:0.80")), "perfect:0.8");
-  for (const char* bad :
-       {"",          "Random",       "perfect:1e-1", "search:",     "search:0",
-        "search:9",  "search:2x",    "mirror:",      "mirror:flip", "perfect ",
-        "perfect:",  "perfect:1.5",  "perfect:-0.1", "perfect:x",   "perfect:0.5x",
-        "perfect:nan", "Nonlosing",  "horizon:",     "horizon:0",   "horizon:100",
-        "horizon:3x", "horizon:-1"})
+  for (const char* bad : {"",
+                          "Random",
+                          "perfect:1e-1",
+                          "search:",
+                          "search:0",
+                          "search:9",
+                          "search:2x",
+                          "mirror:",
+                          "mirror:flip",
+                          "perfect ",
+                          "perfect:",
+                          "perfect:1.5",
+                          "perfect:-0.1",
+                          "perfect:x",
+                          "perfect:0.5x",
+                          "perfect:nan",
+                          "Nonlosing",
+                          "horizon:",
+                          "horizon:0",
+                          "horizon:100",
+                          "horizon:3x",
+                          "horizon:-1"})
     EXPECT_THROW(parse_player(bad), std::invalid_argument) << bad;
 }
 

@@ -4,9 +4,9 @@
 
 #include "fano/analysis.hpp"
 #include "fano/json.hpp"
-#include "fano/review.hpp"
 #include "fano/players.hpp"
 #include "fano/puzzles.hpp"
+#include "fano/review.hpp"
 #include "fano/stats.hpp"
 #include "fano/strategy.hpp"
 #include "fano/strategy_size.hpp"
