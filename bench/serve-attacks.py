@@ -6,15 +6,18 @@ prints what held: the probes' worst latency, the server's resident memory
 (VmRSS, and its peak VmHWM) and each attack's own outcome.
 
   bench/serve-attacks.py [--fano build/tools/fano] [--seconds 50] [--second | --third]
+  bench/serve-attacks.py --third --sections 13,14,15,16,17,18,20   (results/serve-hardening.md)
 
 --seconds is how long the connection attacks (1-3) last (the first test's
 runs: 50 s); --seconds 10 is a quicker look. --second runs only the faults of
 the second hostile test (9-12: a long header line, a request line without
 its version, a long moves=, file descriptors exhausted, a changed table and
 --verify-tables, escapes in fano play). --third runs only the faults of the
-third (13-18: stats and puzzles under load, a table dropped in under
+third (13-20: stats and puzzles under load, a table dropped in under
 --verify-tables, one client asking for every reading, signals during a
-background solve, address-space limits at start, a failed solve), on
+background solve, address-space limits at start, a failed solve, the
+largest reading under --tables-mb 8), with the cheap requests' p50 and p99
+(a probe every 0.05 s) and the load beside each attack, on
 readings solved into a folder of its own first (--third-reading, and with
 --all-tables every reading, for the start's memory under --tables-mb 1)."""
 import argparse
@@ -40,7 +43,9 @@ ap.add_argument("--second", action="store_true", help="only the second hostile t
 ap.add_argument("--third", action="store_true", help="only the third hostile test's faults (13-18)")
 ap.add_argument("--third-reading", default="cap3-board-2c3t", help="the large reading of --third")
 ap.add_argument("--all-tables", action="store_true", help="--third: solve all 72 readings for the start's peak")
-ap.add_argument("--sections", default="13,14,15,16,17,18,19", help="--third: the sections to run")
+ap.add_argument("--sections", default="13,14,15,16,17,18,19,20", help="--third: the sections to run")
+ap.add_argument("--flood-seconds", type=float, default=20, help="--third: how long section 13's flood lasts")
+ap.add_argument("--expensive", type=int, help="--third: the servers' --expensive (default: fano serve's)")
 ap.add_argument("--folder", help="--third: the tables folder (default: a new temporary one; tables "
                                  "already there are not solved again)")
 args = ap.parse_args()
@@ -48,6 +53,8 @@ tables = args.folder or tempfile.mkdtemp(prefix="fano-attacks-")
 
 
 def start(extra=()):
+    if args.expensive:
+        extra = (*extra, "--expensive", str(args.expensive))
     p = subprocess.Popen([args.fano, "serve", "--port", "0", "--tables", tables, "--web", "none", *extra],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     url = p.stdout.readline().decode().strip()
@@ -95,7 +102,7 @@ def ask(port, target, timeout=20, extra=b""):
         return None, time.monotonic() - t0, b""
 
 
-def probe_loop(port, path, stop, out):
+def probe_loop(port, path, stop, out, interval):
     times, failed = [], 0
     while not stop.is_set():
         status, seconds, _ = ask(port, path)
@@ -103,26 +110,54 @@ def probe_loop(port, path, stop, out):
             times.append(seconds)
         else:
             failed += 1
-        stop.wait(0.25)
+        stop.wait(interval)
     out.put((times, failed))
 
 
 class Prober:
-    """A cheap question every 0.25 s while an attack runs, from a process of
+    """A cheap question every `interval` s (0.25 s; --third: 0.05 s, for a
+    p99 of a few hundred samples) while an attack runs, from a process of
     its own (the attackers' threads do not delay it)."""
-    def __init__(self, port, path="/api/v2/standard?position=-/-/t/C/-/-/-_w"):
+    def __init__(self, port, path="/api/v2/standard?position=-/-/t/C/-/-/-_w", interval=0.25):
         self.stop, self.out = multiprocessing.Event(), multiprocessing.Queue()
-        self.process = multiprocessing.Process(target=probe_loop, args=(port, path, self.stop, self.out))
+        self.process = multiprocessing.Process(target=probe_loop,
+                                               args=(port, path, self.stop, self.out, interval))
         self.process.start()
 
-    def report(self):
+    def samples(self):
         self.stop.set()
         times, failed = self.out.get()
         self.process.join()
-        t = sorted(times) or [float("nan")]
-        return "probes: %d answered, %d failed, median %.1f ms, p99 %.1f ms, max %.1f ms" % (
-            len(times), failed, 1000 * t[len(t) // 2], 1000 * t[min(len(t) - 1, int(len(t) * 0.99))],
-            1000 * t[-1])
+        return times, failed
+
+    def report(self):
+        return summary(*self.samples())
+
+
+def summary(times, failed):
+    t = sorted(times) or [float("nan")]
+    return "probes: %d answered, %d failed, median %.1f ms, p99 %.1f ms, max %.1f ms" % (
+        len(times), failed, 1000 * t[len(t) // 2], 1000 * t[min(len(t) - 1, int(len(t) * 0.99))],
+        1000 * t[-1])
+
+
+def load():
+    return "load %s" % " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+class CheapDuring(Prober):
+    """The cheap requests' p50 and p99 during one attack of --third, with the
+    machine's load beside them."""
+    def __init__(self, port, what):
+        super().__init__(port, interval=0.05)
+        self.what = what
+
+    def report(self):
+        return "cheap requests during %s: %s; %s" % (self.what, super().report(), load())
+
+
+def cheap_report(what, times, failed):
+    return "cheap requests during %s: %s; %s" % (what, summary(times, failed), load())
 
 
 def hold_connections(port, n, seconds, behaviour):
@@ -341,29 +376,66 @@ def third_test():
         third_18()
     if 19 in wanted and args.all_tables:
         third_19()
+    if 20 in wanted:
+        third_20()
     print("load after: %s" % open("/proc/loadavg").read().strip())
 
 
 def third_13(big):
-    section("13. stats and puzzles: 64 stats and 64 puzzle requests at once on %s, then again" % big)
+    section("13. stats and puzzles: 64 stats and 64 puzzle requests at once on %s, until every answer is "
+            "kept (5 servers, each started cold), then %g s of puzzle requests with new seeds (never kept) "
+            "and stats" % (big, args.flood_seconds))
     server, port = start()
     time.sleep(1)  # the tables read (the folder's fit the default bound: read at start)
+    p = CheapDuring(port, "10 s with no attack (the machine's own latency)")
+    time.sleep(10)
+    print(p.report())
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+    times, failed, cpu = [], 0, 0.0
+    for run in range(5):
+        server, port = start()
+        time.sleep(1)
+        cpu0 = cpu_seconds(server.pid)
+        p = Prober(port, interval=0.05)
+        # Rounds until every request of a round is answered 200 (the table's
+        # statistics counted and its puzzles listed, once, in steps), at most 40.
+        t_start = time.monotonic()
+        for round_ in range(1, 41):
+            t0 = time.monotonic()
+            stats = concurrent(port, ["/api/v2/%s/stats" % big] * 64)
+            puzzles = concurrent(port, ["/api/v2/%s/puzzle?seed=%d&grade=%s" % (big, i, ("easy", "medium", "hard")[i % 3])
+                                        for i in range(64)])
+            statuses = [r[0] for r in stats + puzzles]
+            print("server %d, round %d: stats %s; puzzles %s; %.1f s" % (
+                run + 1, round_, counts([r[0] for r in stats]), counts([r[0] for r in puzzles]),
+                time.monotonic() - t0))
+            if all(st in (200, 404) for st in statuses):
+                print("every answer kept after %.1f s" % (time.monotonic() - t_start))
+                break
+        t, f = p.samples()
+        times += t
+        failed += f
+        cpu += cpu_seconds(server.pid) - cpu0
+        if run < 4:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=60)
+    print("%s; CPU %.1f s in all; %s" % (cheap_report("the first rounds of 5 servers (statistics counted, "
+                                                      "puzzles listed)", times, failed), cpu, memory(server.pid)))
+    # The flood goes on: 64 puzzles with seeds never asked (each computed
+    # in a slot or refused 503) and 64 stats (kept) at once, round after round.
     cpu0 = cpu_seconds(server.pid)
-    p = Prober(port)
-    # Rounds until every request of a round is answered 200 (the table's
-    # statistics counted and its puzzles listed, once, in steps), at most 40.
-    t_start = time.monotonic()
-    for round_ in range(1, 41):
-        t0 = time.monotonic()
-        stats = concurrent(port, ["/api/v2/%s/stats" % big] * 64)
-        puzzles = concurrent(port, ["/api/v2/%s/puzzle?seed=%d&grade=%s" % (big, i, ("easy", "medium", "hard")[i % 3])
-                                    for i in range(64)])
-        statuses = [r[0] for r in stats + puzzles]
-        print("round %d: stats %s; puzzles %s; %.1f s" % (round_, counts([r[0] for r in stats]),
-                                                         counts([r[0] for r in puzzles]), time.monotonic() - t0))
-        if all(st in (200, 404) for st in statuses):
-            print("every answer kept after %.1f s" % (time.monotonic() - t_start))
-            break
+    p = CheapDuring(port, "%g s of the flood" % args.flood_seconds)
+    end, seed, statuses = time.monotonic() + args.flood_seconds, 1000, []
+    own0 = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    while time.monotonic() < end:
+        targets = ["/api/v2/%s/stats" % big] * 64 + [
+            "/api/v2/%s/puzzle?seed=%d&grade=%s" % (big, seed + i, ("easy", "medium", "hard")[i % 3])
+            for i in range(64)]
+        seed += 64
+        statuses += [r[0] for r in concurrent(port, targets)]
+    print("flood: %d requests: %s; the attacking process's CPU %.1f s" % (
+        len(statuses), counts(statuses), sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - own0))
     print("%s; CPU %.1f s; %s" % (p.report(), cpu_seconds(server.pid) - cpu0, memory(server.pid)))
     server.send_signal(signal.SIGTERM)
     server.wait(timeout=60)
@@ -381,6 +453,7 @@ def third_15():
     fresh = tempfile.mkdtemp(prefix="fano-attacks-fresh-")
     server, port = start_in(fresh)
     names = [r["slug"] for r in fano_json("rules", "--json")["readings"]]
+    p = CheapDuring(port, "section 15 (its solves)")
     t0 = time.monotonic()
     replies = concurrent(port, ["/api/v2/%s?position=-/-/-/-/-/-/-_w" % n for n in names])
     states = [json.loads(r[2].split(b"\r\n\r\n", 1)[1]).get("progress", {}).get("state", r[0])
@@ -390,6 +463,7 @@ def third_15():
     print("the last reading asked again: %s %s" % (status, data.split(b"\r\n\r\n", 1)[1][:160].decode()))
     time.sleep(10)
     print("after 10 s: %s; tables in the folder: %d" % (memory(server.pid), len(os.listdir(fresh))))
+    print(p.report())
     server.send_signal(signal.SIGTERM)
     server.wait(timeout=60)
     shutil.rmtree(fresh)
@@ -498,6 +572,23 @@ def third_19():
             server.wait(timeout=60)
             peak = server.stderr.read().decode().strip().splitlines()[-1]
             print("--tables-mb %s: peak %d MB at start" % (mb, int(peak) // 1024))
+
+
+def third_20():
+    section("20. the largest reading asked of a server with --tables-mb 8 (its size known from the rules)")
+    fresh = tempfile.mkdtemp(prefix="fano-attacks-fresh-")
+    for n in ("standard", "cap2-projective", "cap3-board", "cap3-projective"):  # nothing solved at start
+        shutil.copy(os.path.join(tables, n + ".fanotb"), fresh)
+    server, port = start_in(fresh, ("--tables-mb", "8"))
+    cpu0 = cpu_seconds(server.pid)
+    status, seconds, data = ask(port, "/api/v2/cap3-board-colour-3c3t?moves=C4")
+    print("%s in %.1f ms: %s" % (status, 1000 * seconds, json.loads(data.split(b"\r\n\r\n", 1)[1])["error"]))
+    time.sleep(2)
+    print("2 s later: server CPU %.2f s since, %s; files in the folder: %s" % (
+        cpu_seconds(server.pid) - cpu0, memory(server.pid), sorted(os.listdir(fresh))))
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+    shutil.rmtree(fresh)
 
 
 def start_in(folder, extra=()):

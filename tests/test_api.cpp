@@ -5,6 +5,7 @@
 // test_server.cpp and test_server_http.cpp.
 #include <atomic>
 #include <set>
+#include <thread>
 
 #include "api_fixtures.hpp"
 #include "fano/analysis.hpp"
@@ -958,7 +959,8 @@ TEST(Api, VersionOnePathsAre404NamingVersionTwo) {
       EXPECT_EQ(res.status, error_info(ErrorKind::kNotFound).http_status);
       EXPECT_EQ(res.content_type, "application/json");
       const json j = parse_json(res.body);
-      EXPECT_NE(std::string(j["error"]).find("ask /api/v2" + tail + " instead"), std::string::npos)
+      EXPECT_NE(std::string(j["error"]).find("ask '/api/v2" + tail + "' instead"),
+                std::string::npos)
           << j;
     }
   }
@@ -1273,6 +1275,97 @@ TEST(Api, AddingATableKeepsTheOtherTablesAnswers) {
   const Response again = a.handle(gone);
   EXPECT_EQ(again.status, 200) << again.body;
   EXPECT_EQ(again.body, first.body);
+}
+
+// Identical requests in flight are computed once: the first holds its
+// computation (the Api's hook) until the seven others have joined it; all
+// eight get the answer a lone request gets, from one run of the route.
+// Without the single flight each would compute it (the hook would see eight
+// and the others would never join).
+TEST(Api, IdenticalRequestsInFlightAreComputedOnce) {
+  std::vector<server::ServedTable> tables;
+  tables.push_back({open_tablebase(table_path(kStandard), kStandard), table_path(kStandard)});
+  Api a(std::move(tables), "test", 0);  // no answer cache: only the flight shares an answer
+  constexpr int kClients = 8;
+  std::atomic<int> hooked{0};
+  a.set_before_computing([&](const Request&) {
+    ++hooked;
+    for (int i = 0; i < 1000 && a.counts().joined < kClients - 1; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  });
+  const Request stats{"GET", "/api/v2/standard/stats", {}, ""};
+  std::vector<Response> answers(kClients);
+  std::vector<std::thread> clients;
+  for (int i = 0; i < kClients; ++i) clients.emplace_back([&, i] { answers[i] = a.handle(stats); });
+  for (std::thread& t : clients) t.join();
+  EXPECT_EQ(hooked, 1);
+  EXPECT_EQ(a.counts().computed, 1u);
+  EXPECT_EQ(a.counts().joined, std::uint64_t(kClients - 1));
+  TableStatsCount whole(a.tables().front()->table);
+  whole.count();
+  const json expected = table_stats_json(a.tables().front()->table, whole.stats());
+  for (const Response& r : answers) {
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(parse_json(r.body), expected);
+  }
+  // Asked again afterwards (nothing in flight, no cache): computed again.
+  a.set_before_computing({});
+  EXPECT_EQ(a.handle(stats).status, 200);
+  EXPECT_EQ(a.counts().computed, 2u);
+}
+
+// Whatever a request sends (control characters, a 100 KB parameter, path
+// segment, method or batch field), every route's error message is bounded
+// and holds no raw control character: what it echoes goes through quote().
+TEST(Api, ErrorsEchoNoControlCharactersAndStayShort) {
+  const std::string controls = std::string("C4\x1b[2J\x07\x00\r\nX", 11) + "\x7f\xc2\x9b";
+  const std::string huge(100 * 1024, 'x');
+  const std::string huge_controls = [&] {
+    std::string s;
+    while (s.size() < 100 * 1024) s += controls;
+    return s;
+  }();
+  std::vector<Request> requests;
+  for (const std::string& bad : {controls, huge, huge_controls}) {
+    for (const server::Route& route : server::routes()) {
+      std::string path(route.pattern);
+      const std::string method(route.method);
+      // The reading's segment itself, then each parameter a route reads.
+      if (const std::size_t at = path.find("{variant}"); at != std::string::npos) {
+        requests.push_back({method, std::string(path).replace(at, 9, bad), {{"moves", "C4"}}, ""});
+        path.replace(at, 9, "standard");
+      }
+      for (const char* key : {"grade", "moves", "player", "position", "seed"})
+        requests.push_back({method, path, {{key, bad}}, ""});
+      requests.push_back({method, path + "/" + bad, {}, ""});
+      Request posted{method, path, {}, ""};
+      posted.body = json{{"items", {bad, "moves: " + bad}}}.dump(-1, ' ', false,
+                                                                 json::error_handler_t::replace);
+      requests.push_back(posted);
+      posted.body =
+          json{{"items", {"C4"}}, {bad, true}}.dump(-1, ' ', false, json::error_handler_t::replace);
+      requests.push_back(posted);
+    }
+    requests.push_back({bad, "/api/v2/standard", {{"moves", "C4"}}, ""});
+    requests.push_back({"GET", "/api/v1/" + bad, {}, ""});
+    requests.push_back({"GET", "/" + bad, {}, ""});
+  }
+  std::size_t errors = 0;
+  for (const Request& r : requests) {
+    const Response res = api().handle(r);
+    if (res.status < 400) continue;
+    ++errors;
+    ASSERT_EQ(res.content_type, "application/json") << r.method << " " << r.path.substr(0, 60);
+    const std::string message = parse_json(res.body)["error"];
+    EXPECT_LE(message.size(), 1000u)
+        << r.method << " " << r.path.substr(0, 60) << ": " << message.substr(0, 200);
+    for (const char c : message) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      EXPECT_FALSE(u < 0x20 || u == 0x7f) << "a raw control byte in: " << escape_text(message);
+    }
+    EXPECT_EQ(message.find("\xc2\x9b"), std::string::npos) << "a raw C1 control in: " << message;
+  }
+  EXPECT_GT(errors, requests.size() / 2);
 }
 
 }  // namespace

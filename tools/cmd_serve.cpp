@@ -105,7 +105,7 @@ std::string default_web_dir() {
 constexpr ThreadsOption kServeThreads{
     0, 0, "worker threads computing answers (connections do not hold one)"};
 // The default bound on the tables held (docs/api.md, "Limits"): the largest
-// reading's table takes about 257 MiB.
+// reading's table takes about 257 MiB, its solve about 971 MiB at its peak.
 constexpr int kDefaultTablesMb = 1024;
 
 int cmd_serve(const Args& args) {
@@ -129,9 +129,10 @@ int cmd_serve(const Args& args) {
       "connection) before the connection is closed (100..600000)")(
       "tables-mb", po::value<int>()->default_value(kDefaultTablesMb),
       "memory the tables held may take, in MiB (9 bytes a stored class; 0: no limit); a "
-      "reading whose table would go past it is not served (404), checked from the table's "
-      "header before it is read; when the folder's tables do not all fit, each is read when "
-      "first asked for")(
+      "reading whose table would go past it, or whose solve would at its estimated peak, is "
+      "not served (404 naming both figures), refused when first asked for, before it is read "
+      "or solved (every reading's size is known from the rules); when the folder's tables do "
+      "not all fit, each is read when first asked for")(
       "solve-threads", po::value<int>()->default_value(0),
       "threads of the background solves of missing tables, one table at a time (0: all "
       "cores; 0..1024)")(

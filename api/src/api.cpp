@@ -179,7 +179,8 @@ Response batch_response(const Tablebase& tb, const Rules& rules, const std::stri
                    "the batch body needs \"items\": an array of positions or \"moves: ...\""};
   for (const auto& [key, val] : request.items())
     if (key != "items" && key != "value_only")
-      throw ApiError{ErrorKind::kBadInput, "unknown batch field '" + key + "' (items, value_only)"};
+      throw ApiError{ErrorKind::kBadInput,
+                     "unknown batch field " + quote(key) + " (items, value_only)"};
   bool value_only = false;
   if (request.contains("value_only")) {
     if (!request["value_only"].is_boolean())
@@ -210,9 +211,9 @@ Response batch_response(const Tablebase& tb, const Rules& rules, const std::stri
       throw;
     } catch (const UnreachablePosition& e) {
       // As on the GET routes: a legal position no game reaches.
-      throw ApiError{ErrorKind::kUnreachable, where + " ('" + text + "'): " + e.what()};
+      throw ApiError{ErrorKind::kUnreachable, where + " (" + quote(text) + "): " + e.what()};
     } catch (const std::exception& e) {
-      throw ApiError{ErrorKind::kBadInput, where + " ('" + text + "'): " + e.what()};
+      throw ApiError{ErrorKind::kBadInput, where + " (" + quote(text) + "): " + e.what()};
     }
     answers.push_back(Json::parse(line));
   }
@@ -228,7 +229,7 @@ std::uint64_t seed_param(const Request& req) {
     const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), seed);
     if (s->empty() || ec != std::errc() || end != s->data() + s->size())
       throw ApiError{ErrorKind::kBadInput,
-                     "seed must be a whole number from 0 to 2^64-1, not '" + *s + "'"};
+                     "seed must be a whole number from 0 to 2^64-1, not " + quote(*s)};
   }
   return seed;
 }
@@ -255,7 +256,7 @@ Json player_json(const Tablebase& tb, const Variant& v, const GameRecord& game,
     throw ApiError{ErrorKind::kBadInput, e.what()};
   }
   if (spec.kind == PlayerKind::kSearch && spec.depth > kMaxApiSearchDepth)
-    throw ApiError{ErrorKind::kBadInput, "player '" + *name + "': the API searches at most " +
+    throw ApiError{ErrorKind::kBadInput, "player " + quote(*name) + ": the API searches at most " +
                                              std::to_string(kMaxApiSearchDepth) + " plies deep"};
   probe_or_unreachable(tb, game.rules(), game.current());
   if (game.over()) throw ApiError{ErrorKind::kBadInput, "the game is over: no move to choose"};
@@ -446,7 +447,7 @@ Response v2_puzzle(const RouteCall& c) {
   std::optional<PuzzleGrade> grade;
   if (grade_text && !(grade = grade_from_name(*grade_text)))
     throw ApiError{ErrorKind::kBadInput,
-                   "grade must be easy, medium or hard, not '" + *grade_text + "'"};
+                   "grade must be easy, medium or hard, not " + quote(*grade_text)};
   TableMemo& memo = memo_of(c);
   std::optional<Puzzle> puzzle;
   bool none = false;  // the table is listed and has no puzzle of the grade
@@ -572,19 +573,19 @@ RouteMatch match_route(std::string_view method, std::string_view path) {
   // Version 1 of the API is gone, whatever the method: its clients are told
   // where its questions went (no route has the path, so allowed is empty).
   if (path == "/api/v1" || path.rfind("/api/v1/", 0) == 0) {
-    m.why = "no such route: " + std::string(path) + " (the API's version 1 is gone: ask /api/v2" +
-            std::string(path.substr(7)) + " instead; /api lists the routes)";
+    m.why = "no such route: " + quote(path) + " (the API's version 1 is gone: ask " +
+            quote("/api/v2" + std::string(path.substr(7))) + " instead; /api lists the routes)";
     return m;
   }
   // A method no route of the path takes; a method other than GET and HEAD
   // is refused whatever the path.
   if (!allowed.empty() || wanted != "GET") {
     m.refusal = ErrorKind::kMethodNotAllowed;
-    m.why = "method " + std::string(method) + " is not allowed (" +
+    m.why = "method " + quote(method) + " is not allowed (" +
             (allowed.empty() ? std::string("GET or HEAD") : allowed) + ")";
     return m;
   }
-  m.why = "no such route: " + std::string(path);
+  m.why = "no such route: " + quote(path);
   return m;
 }
 
@@ -738,6 +739,14 @@ void Api::set_pending(PendingTables pending) {
   pending_ = std::move(p);
 }
 
+Api::Counts Api::counts() const { return Counts{computed_.load(), joined_.load()}; }
+
+void Api::set_before_computing(std::function<void(const Request&)> hook) {
+  auto h = std::make_shared<const std::function<void(const Request&)>>(std::move(hook));
+  const std::lock_guard lock(mutex_);
+  before_computing_ = std::move(h);
+}
+
 Response Api::route(const Request& req, const RouteMatch& match,
                     std::shared_ptr<const ApiTables> tables) const {
   const Route& route = *match.route;
@@ -755,7 +764,8 @@ Response Api::route(const Request& req, const RouteMatch& match,
       if (const std::optional<TableProgress> p = (*pending)(*v, req.client)) {
         const std::string slug = variant_slug(*v);
         if (p->state == "refused")
-          throw ApiError{ErrorKind::kMissing, "variant '" + name + "' is not served: " + p->stage};
+          throw ApiError{ErrorKind::kMissing,
+                         "variant " + quote(name) + " is not served: " + p->stage};
         Json progress{{"reading", slug},
                       {"state", p->state},
                       {"ahead", p->ahead},
@@ -775,15 +785,15 @@ Response Api::route(const Request& req, const RouteMatch& match,
       }
     }
     if (!table && v)
-      throw ApiError{ErrorKind::kMissing, "variant '" + name +
-                                              "' is not served (no table loaded: 'fano solve "
+      throw ApiError{ErrorKind::kMissing, "variant " + quote(name) +
+                                              " is not served (no table loaded: 'fano solve "
                                               "--rules " +
-                                              name + " --tables DIR' makes it)"};
+                                              variant_short_name(*v) + " --tables DIR' makes it)"};
     if (!table) {
       std::string served;
       for (const auto& s : tables->list)
         served += (served.empty() ? "" : ", ") + variant_short_name(s->table.variant());
-      throw ApiError{ErrorKind::kNotFound, "unknown variant '" + name + "' (served here: " +
+      throw ApiError{ErrorKind::kNotFound, "unknown variant " + quote(name) + " (served here: " +
                                                served + "; /api/v2/rules lists them)"};
     }
   }
@@ -806,7 +816,10 @@ Response Api::handle(const Request& req) const {
       std::optional<Response> cached = cache_ ? cache_->find(cache_key) : std::nullopt;
       if (!cached) {
         const auto [flight, leader] = flights_->join(cache_key);
-        if (!leader) cached = Flights::wait(*flight, req.interrupt);
+        if (!leader) {
+          ++joined_;
+          cached = Flights::wait(*flight, req.interrupt);
+        }
         if (cached) {
           // the first identical request's answer
         } else {
@@ -823,6 +836,13 @@ Response Api::handle(const Request& req) const {
             }
           } landing{*flights_, cache_key, flight, leader, answer};
           const std::string seed = tables->etag_seed;
+          std::shared_ptr<const std::function<void(const Request&)>> hook;
+          {
+            const std::lock_guard lock(mutex_);
+            hook = before_computing_;
+          }
+          if (hook && *hook) (*hook)(req);
+          ++computed_;
           r = route(req, match, std::move(tables));
           // The answer is a function of the request and the tables: an entity tag
           // from the tables' checksums and the request lets clients revalidate.
@@ -867,7 +887,7 @@ Response Api::handle(const Request& req) const {
   } catch (const TablebaseError& e) {
     r = error_response(e.kind(), e.what());
   } catch (const std::exception& e) {
-    r = error_response(ErrorKind::kInternal, std::string("internal error: ") + e.what());
+    r = error_response(ErrorKind::kInternal, "internal error: " + quote(e.what()));
   }
   if (r.content_type == "application/json")
     r.headers.push_back({"Access-Control-Allow-Origin", "*"});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <stdexcept>
 
 #include "fano/buffer.hpp"
@@ -19,7 +20,34 @@ struct SolveStopped : std::runtime_error {
 
 std::string mib_text(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20); }
 
+// 29923432 as "29,923,432".
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 }  // namespace
+
+std::size_t solve_peak_bytes(std::uint64_t classes) {
+  const std::uint64_t per_class = classes >= (16u << 20) ? 34 : classes >= (1u << 20) ? 54 : 72;
+  return std::size_t(classes * per_class);
+}
+
+std::string BackgroundTables::over_bound(std::uint64_t classes, bool to_solve) const {
+  const std::size_t limit = options_.table_bytes_limit;
+  if (!limit) return "";
+  const std::size_t table = held_bytes(classes), peak = solve_peak_bytes(classes);
+  const bool table_fits = held_ + table <= limit, peak_fits = !to_solve || peak <= limit;
+  if (table_fits && peak_fits) return "";
+  return "its table takes " + mib_text(table) + " MiB (" + grouped(classes) + " classes" +
+         (to_solve ? ", its solve about " + mib_text(peak) + " MiB at its peak" : "") +
+         "), past this server's memory bound of " + mib_text(limit) + " MiB (--tables-mb; " +
+         mib_text(held_) + " MiB of tables held now)";
+}
 
 std::size_t held_bytes(std::uint64_t classes) {
   return std::size_t(classes) * (sizeof(std::uint64_t) + sizeof(std::uint8_t));
@@ -85,6 +113,13 @@ std::optional<TableProgress> BackgroundTables::request(const Variant& v,
   TableProgress p;
   p.retry_after = options_.retry_after_seconds;
   const std::string slug = variant_slug(v);
+  // Its size, known from the rules: checked against the bound before the
+  // reading is queued (its file, if any, would be sized by its header).
+  const std::optional<std::uint64_t> classes = known_classes(v);
+  std::error_code ec;
+  const bool to_solve = classes && options_.table_bytes_limit &&
+                        !std::filesystem::exists(default_tablebase_path(v, options_.dir), ec);
+  std::string refusal;
   {
     const std::lock_guard lock(mutex_);
     if (const auto it = refused_.find(slug); it != refused_.end()) {
@@ -124,10 +159,21 @@ std::optional<TableProgress> BackgroundTables::request(const Variant& v,
         return p;
       }
     if (stop_) return std::nullopt;  // stopping: 404 as with no pending tables
-    if (const std::optional<TableProgress> busy = busy_for(client)) return busy;
-    queue_.push_back({v, client});
-    p.state = "queued";
-    p.ahead = queue_.size() - 1 + (solving_ ? 1 : 0);
+    if (classes) refusal = over_bound(*classes, to_solve);
+    if (!refusal.empty()) {
+      refused_[slug] = refusal;
+      p.state = "refused";
+      p.stage = refusal;
+    } else {
+      if (const std::optional<TableProgress> busy = busy_for(client)) return busy;
+      queue_.push_back({v, client});
+      p.state = "queued";
+      p.ahead = queue_.size() - 1 + (solving_ ? 1 : 0);
+    }
+  }
+  if (!refusal.empty()) {
+    say("serve: " + slug + " is not served: " + refusal);
+    return p;
   }
   wake_.notify_all();
   return p;
@@ -209,14 +255,9 @@ void BackgroundTables::make(const Variant& v) {
     }
     say("serve: " + slug + " is not served: " + why);
   };
-  const auto fits = [&](std::size_t bytes) {
+  const auto over = [&](std::uint64_t classes, bool to_solve) {
     const std::lock_guard lock(mutex_);
-    return !options_.table_bytes_limit || held_ + bytes <= options_.table_bytes_limit;
-  };
-  const auto past_limit = [&](std::size_t bytes) {
-    return "its table (" + mib_text(bytes) +
-           " MiB) would take the tables held past this server's limit (" +
-           mib_text(options_.table_bytes_limit) + " MiB)";
+    return over_bound(classes, to_solve);
   };
   std::optional<TablebaseHeader> header;
   try {
@@ -226,8 +267,7 @@ void BackgroundTables::make(const Variant& v) {
   }
   std::optional<ServedTable> made;
   if (header) {
-    if (const std::size_t bytes = held_bytes(header->canonical); !fits(bytes))
-      return refuse(past_limit(bytes));
+    if (const std::string why = over(header->canonical, false); !why.empty()) return refuse(why);
     made = ServedTable{open_tablebase(path, v), path};
     if (options_.check) {
       try {
@@ -238,6 +278,9 @@ void BackgroundTables::make(const Variant& v) {
     }
     say("serve: " + slug + " from " + path);
   } else {
+    // Tables held since it was queued may leave no room for it now.
+    if (const std::optional<std::uint64_t> classes = known_classes(v))
+      if (const std::string why = over(*classes, true); !why.empty()) return refuse(why);
     say("serve: no table for " + slug + " at " + path + "; solving it in the background");
     std::optional<TableFileWriter> file;
     try {
@@ -277,15 +320,14 @@ void BackgroundTables::make(const Variant& v) {
           ServedTable{Tablebase::from_bytes(bytes, "(solved in memory)", v), "(solved in memory)"};
     }
   }
-  const std::size_t bytes = held_bytes(made->table);
   {
     const std::lock_guard lock(mutex_);
-    if (options_.table_bytes_limit && held_ + bytes > options_.table_bytes_limit) {
-      refused_[slug] = past_limit(bytes);
-      say("serve: " + slug + " is not held: " + refused_[slug]);
+    if (const std::string why = over_bound(made->table.size(), false); !why.empty()) {
+      refused_[slug] = why;
+      say("serve: " + slug + " is not held: " + why);
       return;
     }
-    held_ += bytes;
+    held_ += held_bytes(made->table);
   }
   api_.add_table(std::move(*made));
 }

@@ -5,6 +5,7 @@
 // sends the same JSON. Portable (no threads needed, no file system).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -156,6 +157,19 @@ class Api {
   // 404). Thread-safe.
   void set_pending(PendingTables pending);
 
+  // How the answers of the cached routes were come by so far: computed by
+  // their route, or taken from an identical request in flight (which
+  // computed it once for all of them). Thread-safe.
+  struct Counts {
+    std::uint64_t computed = 0;  // a route's handler ran
+    std::uint64_t joined = 0;    // a request waited for an identical one's answer
+  };
+  Counts counts() const;
+  // Called by a request that is about to compute an answer, before it does
+  // (empty: nothing). For tests, which hold a computation there while
+  // identical requests arrive. Thread-safe.
+  void set_before_computing(std::function<void(const Request&)> hook);
+
  private:
   std::shared_ptr<const ApiTables> held() const;
   Response route(const Request& request, const RouteMatch& match,
@@ -169,6 +183,8 @@ class Api {
   std::unique_ptr<Cache> cache_;
   struct Flights;  // identical requests in flight, computed once
   std::unique_ptr<Flights> flights_;
+  std::shared_ptr<const std::function<void(const Request&)>> before_computing_;  // under mutex_
+  mutable std::atomic<std::uint64_t> computed_{0}, joined_{0};
 };
 
 // The headers every answer carries, whatever its status: nosniff, the

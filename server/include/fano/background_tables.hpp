@@ -31,10 +31,13 @@ struct BackgroundOptions {
   bool create_dir = false;  // made when missing (the default folder only)
   int threads = 0;          // the solver's threads (0: all cores)
   // The most memory the tables held may take, in bytes (9 a stored class;
-  // 0: no limit). A table file that would go over it is not decoded, a
-  // solve whose table would go over it not started when its size is known
-  // (a table solved anyway is written but not held): the reading is then
-  // answered 404, naming the limit.
+  // 0: no limit). A reading whose table would take the tables held past it,
+  // or (when it must be solved) whose solve's estimated peak alone is past
+  // it, is refused when asked for, before anything is read or solved (its
+  // size is known from the rules: known_classes): answered 404 naming the
+  // figures and the bound. A table file is sized from its header before it
+  // is decoded; a table solved anyway (a size the rules did not give) is
+  // written but not held.
   std::size_t table_bytes_limit = 0;
   int retry_after_seconds = 1;  // for the 503 answers
   // The queue of solves and loads: at most `max_queued` readings, at most
@@ -55,6 +58,15 @@ struct BackgroundOptions {
 // The bytes a held table takes, as the limit counts them.
 std::size_t held_bytes(const Tablebase& table);
 std::size_t held_bytes(std::uint64_t classes);
+
+// A reading's stored classes, known from the rules without solving it (the
+// table of every reading compiled in, server/src/table_sizes.cpp), or
+// nullopt for a reading it does not list.
+std::optional<std::uint64_t> known_classes(const Variant& v);
+// The estimated peak resident memory of a reading's solve (the solver's
+// measured bytes a class at its size, results/solve-memory-peaks.md: 34
+// from 16 M classes, 54 from 1 M, 72 below); the server's own memory beside.
+std::size_t solve_peak_bytes(std::uint64_t classes);
 
 class BackgroundTables {
  public:
@@ -96,7 +108,9 @@ class BackgroundTables {
   void say(const std::string& line) const {
     if (options_.log) options_.log(line);
   }
-  bool known(const Variant& v) const;  // under mutex_: held, queued or being made
+  // Under mutex_: why a table of `classes` classes is not served under the
+  // bound (beside the tables held; `to_solve`: its solve's peak too), or "".
+  std::string over_bound(std::uint64_t classes, bool to_solve) const;
   std::optional<TableProgress> busy_for(const std::string& client) const;  // under mutex_
 
   Api& api_;
