@@ -84,21 +84,6 @@ std::vector<server::ServedTable> load_tables(const std::string& dir, std::size_t
   return out;
 }
 
-// The static explorer's folder served at / by default: build/web beside the
-// build tree's tools/fano (made by `cmake --build build --target web`), or an
-// installed <prefix>/share/fano/web; empty (the embedded page) when neither holds one.
-std::string default_web_dir() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  const fs::path up = exe.parent_path().parent_path();
-  for (const fs::path& d : {up / "web", up / "share" / "fano" / "web"})
-    if (fs::is_regular_file(d / "index.html", ec) && fs::is_regular_file(d / "fano_web.js", ec))
-      return d.string();
-  return "";
-}
-
 }  // namespace
 
 // Connections do not hold a worker: the workers compute answers.
@@ -137,8 +122,9 @@ int cmd_serve(const Args& args) {
       "threads of the background solves of missing tables, one table at a time (0: all "
       "cores; 0..1024)")(
       "web", po::value<std::string>(),
-      "folder of the static explorer served at / (default: the build's or installed web "
-      "folder if there is one; 'none': the page embedded in the binary)")(
+      "a folder to serve at / instead of the page embedded in the binary (which answers from "
+      "this server's tables), e.g. build/web, the static explorer that solves in the browser "
+      "(default: none)")(
       "verify-tables",
       "check every table loaded whole before serving (each value against its successors' by "
       "the rules, the header's counts), for tables from elsewhere: the checksum guards "
@@ -216,7 +202,7 @@ int cmd_serve(const Args& args) {
   options.expensive_limit = expensive;
   options.expensive_deadline = std::chrono::milliseconds(deadline);
   options.read_timeout = std::chrono::milliseconds(read_timeout);
-  options.web_dir = vm->count("web") ? (*vm)["web"].as<std::string>() : default_web_dir();
+  options.web_dir = vm->count("web") ? (*vm)["web"].as<std::string>() : "none";
   if (options.web_dir == "none") options.web_dir.clear();
   if (!options.web_dir.empty()) {
     std::error_code ec;
