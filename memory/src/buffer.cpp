@@ -136,8 +136,17 @@ struct Arena {
     return chunks.back().base;
   }
 
-  void release(char* block, std::size_t size) noexcept {
-    const bool releasing = stats.reached >= kReleasingArena;
+  // The pages the chunks hold now (touched and not given back), up to each
+  // chunk's highest block: the arena's size that kReleasingArena bounds.
+  std::size_t touched() const noexcept {
+    std::size_t bytes = 0;
+    for (const Chunk& c : chunks) bytes += c.reached;
+    return bytes;
+  }
+
+  // Gives a block back to its chunk; with `releasing`, its pages go back to
+  // the system too.
+  void release(char* block, std::size_t size, bool releasing) noexcept {
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
     });
@@ -175,6 +184,25 @@ struct Arena {
       }
     }
   }
+
+  // Every page no live block holds back to the system.
+  void release_free_pages() noexcept {
+    for (auto it = chunks.begin(); it != chunks.end();) {
+      Chunk& c = *it;
+      if (c.top == 0) {  // empty: unmapped whole
+        munmap(c.base, c.size);
+        kept -= c.size;
+        it = chunks.erase(it);
+        continue;
+      }
+      // The pages above the top and in the free ranges are given back; the
+      // mapping stays, and a later block there is faulted in afresh.
+      if (c.reached > c.top) madvise(c.base + c.top, c.reached - c.top, MADV_DONTNEED);
+      c.reached = c.top;
+      for (const auto& [at, length] : c.free) madvise(c.base + at, length, MADV_DONTNEED);
+      ++it;
+    }
+  }
 };
 
 // Never destroyed: blocks may be freed by static destructors after main.
@@ -204,8 +232,15 @@ void free_large(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  a.release(static_cast<char*>(block), round_up(bytes, kPage));
+  // Large now, not once in the process's life: a long-lived process (Python,
+  // a server) that has made a large table goes on to small solves whose
+  // pages must stay, or each of their stages faults and zeroes them again.
+  // When the arena falls below the bound, the pages still free go back at
+  // once, so that what a large solve freed is not kept either.
+  const bool large = a.touched() >= kReleasingArena;
+  a.release(static_cast<char*>(block), round_up(bytes, kPage), large);
   a.stats.live -= round_up(bytes, kPage);
+  if (large && a.touched() < kReleasingArena) a.release_free_pages();
 }
 
 BufferStats arena_stats() {
@@ -225,21 +260,7 @@ void arena_reset_peak() {
 void arena_release_free_pages() {
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  for (auto it = a.chunks.begin(); it != a.chunks.end();) {
-    Chunk& c = *it;
-    if (c.top == 0) {  // empty: unmapped whole
-      munmap(c.base, c.size);
-      a.kept -= c.size;
-      it = a.chunks.erase(it);
-      continue;
-    }
-    // The pages above the top and in the free ranges are given back; the
-    // mapping stays, and a later block there is faulted in afresh.
-    if (c.reached > c.top) madvise(c.base + c.top, c.reached - c.top, MADV_DONTNEED);
-    c.reached = c.top;
-    for (const auto& [at, length] : c.free) madvise(c.base + at, length, MADV_DONTNEED);
-    ++it;
-  }
+  a.release_free_pages();
 }
 
 #else
