@@ -42,6 +42,10 @@ constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
 // touched again (at 32 MiB, a solve of cap3-board-2c3t peaked a quarter
 // lower, 210 MB, but its search and analysis took 30 to 70 % longer).
 constexpr std::size_t kReleasingArena = std::size_t(256) << 20;
+// A process whose arena was large has finished its large work once this
+// little is live: the pages still free then go back, and the arena keeps
+// its freed pages again (a long-lived process's next small solves).
+constexpr std::size_t kSettledBytes = std::size_t(16) << 20;
 // The smallest free range whose pages are given back.
 constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 
@@ -91,7 +95,8 @@ struct Chunk {
 struct Arena {
   std::mutex mutex;
   std::vector<Chunk> chunks;
-  std::size_t kept = 0;  // bytes of empty chunks kept mapped
+  std::size_t kept = 0;    // bytes of empty chunks kept mapped
+  bool releasing = false;  // freed pages go back at once (see kReleasingArena)
   BufferStats stats;
 
   // The lowest free range that fits, else the first chunk with room at its
@@ -232,15 +237,20 @@ void free_large(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  // Large now, not once in the process's life: a long-lived process (Python,
-  // a server) that has made a large table goes on to small solves whose
-  // pages must stay, or each of their stages faults and zeroes them again.
-  // When the arena falls below the bound, the pages still free go back at
-  // once, so that what a large solve freed is not kept either.
-  const bool large = a.touched() >= kReleasingArena;
-  a.release(static_cast<char*>(block), round_up(bytes, kPage), large);
+  // While the large work lasts, not for the rest of the process's life: a
+  // long-lived process (Python, a server) that has made a large table goes
+  // on to small solves whose pages must stay, or each of their stages faults
+  // and zeroes them again. When the large work is done (little is live),
+  // every page still free goes back at once, so that what it freed is not
+  // kept either.
+  if (!a.releasing && a.stats.live >= kSettledBytes && a.touched() >= kReleasingArena)
+    a.releasing = true;
+  a.release(static_cast<char*>(block), round_up(bytes, kPage), a.releasing);
   a.stats.live -= round_up(bytes, kPage);
-  if (large && a.touched() < kReleasingArena) a.release_free_pages();
+  if (a.releasing && a.stats.live < kSettledBytes) {
+    a.release_free_pages();
+    a.releasing = false;
+  }
 }
 
 BufferStats arena_stats() {
