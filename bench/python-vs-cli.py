@@ -17,7 +17,7 @@ process timed by /usr/bin/time (wall seconds and peak resident memory):
             CLI     fano export --out file.
 
 Rounds alternate the two programs; the median and the range over --rounds
-rounds are printed as a Markdown table (results/python-vs-cli.md).
+rounds (wall time, CPU time, peak memory) are printed as a Markdown table (results/python-vs-cli.md).
 
 Run (the module and command of a CMake build; a table file):
   PYTHONPATH=build/python /usr/bin/python3 bench/python-vs-cli.py \\
@@ -85,12 +85,14 @@ def positions_file(path, seed=1):
 
 
 def measure(cmd, stdin=None, stdout=None):
-    """(wall seconds, peak RSS in MiB) of a process, by /usr/bin/time."""
+    """(wall seconds, peak RSS in MiB, CPU seconds) of a process, by /usr/bin/time
+    (the CPU time, user and system, says more than the wall time on a loaded
+    machine)."""
     with tempfile.NamedTemporaryFile("r") as t:
-        subprocess.run(["/usr/bin/time", "-o", t.name, "-f", "%e %M", *cmd], check=True,
+        subprocess.run(["/usr/bin/time", "-o", t.name, "-f", "%e %M %U %S", *cmd], check=True,
                        stdin=stdin, stdout=stdout or subprocess.DEVNULL)
-        wall, kib = t.read().split()[-2:]
-    return float(wall), int(kib) / 1024
+        wall, kib, user, system = t.read().split()[-4:]
+    return float(wall), int(kib) / 1024, float(user) + float(system)
 
 
 def summary(values):
@@ -108,13 +110,14 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         text = os.path.join(work, "positions.txt")
         distinct = positions_file(text)
-        results = {k: ([], []) for k in ("text python-str", "text python-bytes", "text cli",
+        results = {k: ([], [], []) for k in ("text python-str", "text python-bytes", "text cli",
                                          "export python-pandas", "export python-export",
                                          "export cli")}
 
         def add(key, r):
             results[key][0].append(r[0])
             results[key][1].append(r[1])
+            results[key][2].append(r[2])
 
         cli_csv = os.path.join(work, "cli.csv")
         for _ in range(args.rounds):
@@ -132,11 +135,11 @@ def main():
     print(f"fano {fano.__version__}; {N:,} lines of {distinct:,} distinct positions; "
           f"{args.rounds} rounds; PYTHONPATH={env_note}")
     print()
-    print("| job | program | wall s, median (range) | peak MiB, median (range) |")
-    print("|---|---|---|---|")
-    for key, (walls, mibs) in results.items():
+    print("| job | program | wall s, median (range) | CPU s, median (range) | peak MiB, median (range) |")
+    print("|---|---|---|---|---|")
+    for key, (walls, mibs, cpus) in results.items():
         job, program = key.split()
-        print(f"| {job} | {program} | {summary(walls)} | {summary(mibs)} |")
+        print(f"| {job} | {program} | {summary(walls)} | {summary(cpus)} | {summary(mibs)} |")
 
 
 if __name__ == "__main__":

@@ -138,6 +138,34 @@ TEST(Buffer, ALargeArenaGivesFreedPagesBackAtOnce) {
   EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(3)), std::ptrdiff_t(above.size()));
 }
 
+// A long-lived process after a large solve: once the large arena is freed its
+// pages go back to the system (what it freed is not kept), and the small
+// blocks of later solves keep their pages again (they are not faulted in and
+// zeroed afresh by every stage, as they were while the arena's largest size
+// ever reached, not its size now, decided).
+TEST(Buffer, AfterALargeArenaIsFreedSmallBlocksKeepTheirPages) {
+  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
+  const std::size_t touched = std::size_t(64) << 20;
+  {
+    UninitVector<std::uint8_t> large(std::size_t(320) << 20);
+    std::fill_n(large.begin(), touched, std::uint8_t(1));
+    const long held = resident_kib();
+    free_buffer(large);
+    const long freed = resident_kib();
+    EXPECT_GE(held - freed, 48 * 1024) << held << " KiB before, " << freed << " after";
+  }
+  const std::size_t small = std::size_t(4) << 20;
+  for (int solve = 0; solve < 3; ++solve) {
+    UninitVector<std::uint8_t> block(small);
+    std::fill(block.begin(), block.end(), std::uint8_t(solve));
+    const long held = resident_kib();
+    free_buffer(block);
+    const long kept = resident_kib();
+    EXPECT_LT(held - kept, 1024) << "solve " << solve << ": " << held << " KiB before, " << kept
+                                 << " after";
+  }
+}
+
 // The solver's sharded hash set against std::unordered_map: every code gets
 // one slot in its own shard, found again by a later insert, with the value
 // set for it, across the rehashes of reserve() (each shard starts at 64 slots

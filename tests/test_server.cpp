@@ -829,6 +829,52 @@ void copy_named_tables(const fs::path& to) {
     fs::copy_file(table_path(v), to / (variant_slug(v) + ".fanotb"));
 }
 
+// A folder whose tables do not all fit --tables-mb is sized from the tables'
+// headers and none is decoded at start; each is read when first asked for,
+// its header checked against the bound before its body is decoded. The
+// standard table's body is damaged: decoded, it would stop the start with a
+// checksum error (as in BadArgumentsAndADamagedTable); past the bound (1.2
+// MiB held), it is refused naming the limit, its body never read.
+TEST(FanoServe, TablesPastTheBoundAreSizedFromTheirHeadersAndReadWhenAskedFor) {
+  TempDir tables;
+  copy_named_tables(tables.path());
+  std::vector<std::uint8_t> damaged = read_bytes(table_path(kStandard));
+  damaged[damaged.size() / 2] ^= 0x40;
+  write_bytes(tables / "standard.fanotb", damaged);
+  write_bytes(tables / "standard-1c1t.fanotb", solved_by_the_cli("standard-1c1t"));
+  ServeProcess s({"--tables", tables.path().string(), "--tables-mb", "1", "--web", "none"});
+  ASSERT_FALSE(s.url.empty()) << s.err();
+  httplib::Client c("127.0.0.1", s.port());
+  // The readings /api/v2/info lists: the tables decoded and held.
+  const auto held = [&] {
+    std::vector<std::string> slugs;
+    const auto info = c.Get("/api/v2/info");
+    EXPECT_TRUE(info && info->status == 200);
+    if (!info || info->status != 200) return slugs;
+    const nlohmann::json body = parse_json(info->body);
+    for (const auto& v : body["variants"]) slugs.push_back(v["slug"].get<std::string>());
+    return slugs;
+  };
+  const auto standard = get_when_made(c, "/api/v2/standard?moves=C4");
+  ASSERT_TRUE(standard);
+  EXPECT_EQ(standard->status, 404) << standard->body;
+  EXPECT_NE(standard->body.find("limit (1 MiB)"), std::string::npos) << standard->body;
+  EXPECT_EQ(standard->body.find("checksum"), std::string::npos) << standard->body;
+  const auto before = held();
+  EXPECT_EQ(std::count(before.begin(), before.end(), "standard-1c1t"), 0);
+  EXPECT_EQ(std::count(before.begin(), before.end(), "standard"), 0);
+  const auto first = c.Get("/api/v2/standard-1c1t?moves=C4");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->status, 503) << first->body;
+  const auto answered = get_when_made(c, "/api/v2/standard-1c1t?moves=C4");
+  ASSERT_TRUE(answered);
+  EXPECT_EQ(answered->status, 200) << answered->body;
+  const auto after = held();
+  EXPECT_EQ(std::count(after.begin(), after.end(), "standard-1c1t"), 1);
+  ::kill(s.pid, SIGTERM);
+  EXPECT_EQ(wait_fano(s.pid).exit_code, 0) << s.err();
+}
+
 // `--verify-tables` checks every table the server reads, also one that
 // appears in the folder after start (another server's, the documented way):
 // a table changed with its checksum made again (a class won stored as a

@@ -42,6 +42,10 @@ constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
 // touched again (at 32 MiB, a solve of cap3-board-2c3t peaked a quarter
 // lower, 210 MB, but its search and analysis took 30 to 70 % longer).
 constexpr std::size_t kReleasingArena = std::size_t(256) << 20;
+// A process whose arena was large has finished its large work once this
+// little is live: the pages still free then go back, and the arena keeps
+// its freed pages again (a long-lived process's next small solves).
+constexpr std::size_t kSettledBytes = std::size_t(16) << 20;
 // The smallest free range whose pages are given back.
 constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 
@@ -91,7 +95,8 @@ struct Chunk {
 struct Arena {
   std::mutex mutex;
   std::vector<Chunk> chunks;
-  std::size_t kept = 0;  // bytes of empty chunks kept mapped
+  std::size_t kept = 0;    // bytes of empty chunks kept mapped
+  bool releasing = false;  // freed pages go back at once (see kReleasingArena)
   BufferStats stats;
 
   // The lowest free range that fits, else the first chunk with room at its
@@ -136,8 +141,17 @@ struct Arena {
     return chunks.back().base;
   }
 
-  void release(char* block, std::size_t size) noexcept {
-    const bool releasing = stats.reached >= kReleasingArena;
+  // The pages the chunks hold now (touched and not given back), up to each
+  // chunk's highest block: the arena's size that kReleasingArena bounds.
+  std::size_t touched() const noexcept {
+    std::size_t bytes = 0;
+    for (const Chunk& c : chunks) bytes += c.reached;
+    return bytes;
+  }
+
+  // Gives a block back to its chunk; with `releasing`, its pages go back to
+  // the system too.
+  void release(char* block, std::size_t size, bool releasing) noexcept {
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
     });
@@ -175,6 +189,25 @@ struct Arena {
       }
     }
   }
+
+  // Every page no live block holds back to the system.
+  void release_free_pages() noexcept {
+    for (auto it = chunks.begin(); it != chunks.end();) {
+      Chunk& c = *it;
+      if (c.top == 0) {  // empty: unmapped whole
+        munmap(c.base, c.size);
+        kept -= c.size;
+        it = chunks.erase(it);
+        continue;
+      }
+      // The pages above the top and in the free ranges are given back; the
+      // mapping stays, and a later block there is faulted in afresh.
+      if (c.reached > c.top) madvise(c.base + c.top, c.reached - c.top, MADV_DONTNEED);
+      c.reached = c.top;
+      for (const auto& [at, length] : c.free) madvise(c.base + at, length, MADV_DONTNEED);
+      ++it;
+    }
+  }
 };
 
 // Never destroyed: blocks may be freed by static destructors after main.
@@ -204,8 +237,20 @@ void free_large(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  a.release(static_cast<char*>(block), round_up(bytes, kPage));
+  // While the large work lasts, not for the rest of the process's life: a
+  // long-lived process (Python, a server) that has made a large table goes
+  // on to small solves whose pages must stay, or each of their stages faults
+  // and zeroes them again. When the large work is done (little is live),
+  // every page still free goes back at once, so that what it freed is not
+  // kept either.
+  if (!a.releasing && a.stats.live >= kSettledBytes && a.touched() >= kReleasingArena)
+    a.releasing = true;
+  a.release(static_cast<char*>(block), round_up(bytes, kPage), a.releasing);
   a.stats.live -= round_up(bytes, kPage);
+  if (a.releasing && a.stats.live < kSettledBytes) {
+    a.release_free_pages();
+    a.releasing = false;
+  }
 }
 
 BufferStats arena_stats() {
@@ -225,21 +270,7 @@ void arena_reset_peak() {
 void arena_release_free_pages() {
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
-  for (auto it = a.chunks.begin(); it != a.chunks.end();) {
-    Chunk& c = *it;
-    if (c.top == 0) {  // empty: unmapped whole
-      munmap(c.base, c.size);
-      a.kept -= c.size;
-      it = a.chunks.erase(it);
-      continue;
-    }
-    // The pages above the top and in the free ranges are given back; the
-    // mapping stays, and a later block there is faulted in afresh.
-    if (c.reached > c.top) madvise(c.base + c.top, c.reached - c.top, MADV_DONTNEED);
-    c.reached = c.top;
-    for (const auto& [at, length] : c.free) madvise(c.base + at, length, MADV_DONTNEED);
-    ++it;
-  }
+  a.release_free_pages();
 }
 
 #else

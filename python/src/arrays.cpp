@@ -39,6 +39,7 @@ py::array_t<std::uint64_t> canonical_codes_of(const py::handle& obj, const Varia
 // fano.parse_positions: the code of every notation string.
 py::array_t<std::uint64_t> parse_positions_of(const py::handle& obj, const VariantArg& asked,
                                               const std::optional<int>& threads) {
+  require_numpy();
   const Variant& v = asked;
   if (py::isinstance<py::str>(obj))
     throw py::type_error(
@@ -139,6 +140,7 @@ py::tuple probe_codes(const PyTablebase& t, const py::handle& obj, const OptVari
 }
 
 py::dict classes(const PyTablebase& t) {
+  require_numpy();
   const auto keep = t.hold();
   const Tablebase& tb = *keep;
   const auto n = py::ssize_t(tb.size());
@@ -231,6 +233,7 @@ bool keeps_value(const std::vector<RatedMove>& moves, const RatedMove& m) {
 template <class T, class Select, class Emit>
 py::tuple ragged(const std::vector<std::vector<RatedMove>>& all, const Select& select,
                  const Emit& emit) {
+  require_numpy();
   const auto n = py::ssize_t(all.size());
   py::array_t<std::int64_t> offsets(n + 1);
   std::int64_t* off = offsets.mutable_data();
@@ -287,6 +290,7 @@ void bind_table_arrays(py::class_<PyTablebase>& tb) {
           [](const PyTablebase& t, const py::handle& codes, const OptVariant& v,
              const std::optional<int>& threads) {
             const auto all = rated_moves_of(t, codes, v, threads, "keeping_counts()");
+            require_numpy();
             py::array_t<std::uint8_t> out(py::ssize_t(all.size()));
             std::uint8_t* o = out.mutable_data();
             for (const auto& moves : all) {

@@ -119,12 +119,27 @@ std::uint64_t code_arg(const py::handle& item, const std::string& what, const ch
   throw py::error_already_set();
 }
 
+void require_numpy() {
+  // The GIL is held here, so a plain flag will do.
+  static bool ready = false;
+  if (ready) return;
+  // Python's import first: a thread that finds another importing numpy waits
+  // on the import's own lock, without the GIL. Only then pybind11's lookup,
+  // which keeps its result in a function-local static while holding the GIL:
+  // with numpy imported it runs no Python code, so no other thread can enter
+  // it meanwhile and wait on its guard for good.
+  py::module_::import("numpy");
+  py::detail::npy_api::get();
+  ready = true;
+}
+
 // An array of position codes from Python: a numpy array or a sequence of
 // ints, as a one-dimensional C-contiguous uint64 array. TypeError for
 // anything but integers; ValueError for another shape. `negative` is set
 // when a signed input holds a negative entry (it becomes a code no position
 // has: bits above the side to move).
 py::array_t<std::uint64_t> codes_arg(const py::handle& obj, bool* negative) {
+  require_numpy();
   if (negative) *negative = false;
   if (!py::isinstance<py::array>(obj)) {
     // A sequence of Python ints, one at a time as probe(code) converts them

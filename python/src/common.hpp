@@ -137,6 +137,13 @@ std::uint64_t code_arg(const py::handle& item, const std::string& what,
 // index, which is also the exception's `index` attribute.
 [[noreturn]] void fail_item(std::size_t i, PyObject* type, const std::string& message);
 
+// Imports numpy and looks its C API up, once; every call that makes or reads
+// an array calls it first. numpy is not imported with the module: it is most
+// of a script's start (20 MiB and a fifth of a second of a `fano export`'s
+// whole work from Python) and the scalar calls, the files and the solver do
+// without it.
+void require_numpy();
+
 // An array of position codes from Python: a numpy array or a sequence of
 // ints, as a one-dimensional C-contiguous uint64 array. TypeError for
 // anything but integers; ValueError for another shape. `negative` is set

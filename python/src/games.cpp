@@ -63,6 +63,7 @@ py::object game_end_dict(const PyGame& g) {
 }
 
 py::array_t<float> observation_array(const PyGame& g) {
+  require_numpy();
   py::array_t<float> out(
       {py::ssize_t(kObservationPlanes), py::ssize_t(kSpaces), py::ssize_t(kMaxStackCap)});
   const auto planes = observation(g.record.current());

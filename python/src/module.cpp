@@ -21,11 +21,7 @@ PYBIND11_MODULE(fano, m) {
       "calls give a value as its index in VALUES = ('loss', 'draw', 'win') (0, 1, 2; 255\n"
       "where an entry is not valid) and plies 0 where the scalar calls say None.";
   m.attr("__version__") = fano::kVersion;
-  // numpy's C API is looked up here, at import, and not by the first array
-  // call: pybind11 looks it up in a function-local static while holding the
-  // GIL, so two threads making their first array calls at once would wait
-  // for each other for good.
-  py::detail::npy_api::get();
+  // numpy is imported by the first array call, not here (require_numpy).
   m.attr("VALUES") = py::make_tuple("loss", "draw", "win");
   // Classes and functions say they come from `fano` (pickle finds them there)
   // also when this extension is fano.fano inside the pip-installed package.

@@ -48,6 +48,7 @@ struct FrameRows {
 
 template <class T>
 py::array_t<T> to_array(const std::vector<T>& v) {
+  require_numpy();
   const auto len = py::ssize_t(v.size());
   py::array_t<T> a(len);
   std::copy(v.begin(), v.end(), a.mutable_data());
@@ -61,6 +62,7 @@ py::array_t<T> to_array(const std::vector<T>& v) {
 // for a draw or no value), orbit (classes) and code (uint64).
 py::object make_frame(const FrameRows& rows, const Variant& v, bool classes) {
   const py::module_ pd = import_pandas();
+  require_numpy();
   const std::size_t n = rows.code.size();
   const auto len = py::ssize_t(n);
   py::list position(n);
