@@ -190,3 +190,26 @@ def test_no_any_outside_the_json_boundary():
     assert typed > 150, typed
     loose = [a for name, text in files.items() if name not in JSON_BOUNDARY for a in any_types(name, text)]
     assert loose == [], "`any` outside the JSON boundary (%s):\n" % ", ".join(JSON_BOUNDARY) + "\n".join(loose)
+
+
+# ---- $(id)'s kinds are index.html's ----------------------------------------------
+TAG_OF = {"HTMLSelectElement": "select", "HTMLInputElement": "input", "HTMLTextAreaElement": "textarea",
+          "HTMLDetailsElement": "details", "HTMLDialogElement": "dialog", "HTMLButtonElement": "button"}
+
+
+def test_the_elements_typed_by_id_are_those_of_the_page():
+    """$(id) is typed by types.d.ts PageElements (a cast in state.js): each id named there is an
+    element of that kind in web/index.html."""
+    with open(os.path.join(SRC, "types.d.ts")) as f:
+        decl = f.read()
+    body = re.search(r"interface PageElements \{(.*?)\n\}", decl, re.S).group(1)
+    kinds = re.findall(r'"([\w-]+)":\s*(\w+);', body)
+    assert len(kinds) > 10, kinds
+    with open(os.path.join(SRC, "..", "index.html")) as f:
+        page = f.read()
+    wrong = []
+    for ident, kind in kinds:
+        tags = re.findall(r'<(\w+)\b[^>]*\bid="%s"' % re.escape(ident), page)
+        if tags != [TAG_OF[kind]]:
+            wrong.append("%s: %s in types.d.ts, %s in index.html" % (ident, kind, tags or "none"))
+    assert wrong == [], "\n".join(wrong)
