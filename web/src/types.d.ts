@@ -56,13 +56,21 @@ export interface RatedMove {
   /** a drawing move that does not repeat: the opponent's replies that lose, of those she chooses among */
   trap: { errors: number; choices: number } | null;
 }
-/** GET /api/v2/{variant}?moves=...: a position's report (`fano query --json`'s) and the game's head. */
-export interface PositionAnswer {
+/** The head of a reading's answers (api_head in the schema): the reading and the game asked about. */
+export interface ApiHead {
   variant: string;
-  stack_cap: number;
-  adjacency: string;
+  stack_cap: 2 | 3;
+  adjacency: "board" | "projective";
+  /** present for rules other than the rulebook's lines and material */
+  line_rule?: "colour-or-shape" | "colour";
+  circles?: 1 | 2 | 3;
+  triangles?: 1 | 2 | 3;
+  rules?: string;
   start: string;
   moves_played: string[];
+}
+/** GET /api/v2/{variant}?moves=...: a position's report (`fano query --json`'s) and the game's head. */
+export interface PositionAnswer extends ApiHead {
   position: string;
   to_move: "white" | "black";
   /** for the side to move, under the game's history */
@@ -102,7 +110,8 @@ export interface PuzzleAnswer {
   seed: number;
   position: string;
   to_move: "white" | "black";
-  value: Value;
+  /** a puzzle keeps a win or a draw */
+  value: "win" | "draw";
   plies: number | null;
   moves: number;
   tempting: number;
@@ -114,7 +123,9 @@ export interface PuzzleAnswer {
 }
 /** GET /api/v2/{variant}/stats: the reachable positions by value and plies. */
 export interface StatsAnswer {
+  variant: string;
   classes: number;
+  draw_classes: number;
   positions: { reachable: number; win: number; draw: number; loss: number };
   by_plies: { plies: number; win: number; loss: number }[];
   longest_wins: { position: string; value: Value; plies: number | null; line: string[] }[];
@@ -130,22 +141,32 @@ export interface ReviewPly {
   mover: "white" | "black";
   move: string;
   position: string;
+  position_after: string;
   before: ReviewValue;
   after: ReviewValue;
+  repeats: boolean;
   mistake: boolean;
   decisive: boolean;
+  mark: "??" | "?" | null;
   /** the moves that keep `before`, best first; null unless a mistake */
   best: string[] | null;
   /** the principal variation after the move played; null unless a mistake */
   refutation: string[] | null;
+  refutation_end: GameEnd | null;
   text: string | null;
 }
 /** GET /api/v2/{variant}/review?moves=...[&position=P]: each side's mistakes. */
-export interface ReviewAnswer {
-  variant: string;
-  start: string;
-  moves_played: string[];
-  end: { over: boolean; text: string; winner: "white" | "black" | null };
+export interface ReviewAnswer extends ApiHead {
+  /** the game's end, or the value of its last position for the side to move */
+  end: {
+    over: boolean;
+    text: string;
+    winner: "white" | "black" | null;
+    to_move: "white" | "black";
+    value: Value;
+    plies: number | null;
+    game_over: GameEnd | null;
+  };
   mistakes: { white: number; black: number };
   first_decisive: number | null;
   plies: ReviewPly[];
