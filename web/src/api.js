@@ -14,6 +14,39 @@ import { apiJson, apiText } from "./transport.js";
  * @typedef {Record<string, string>} Params
  */
 
+// ---- the JSON boundary: each answer (unknown until here) checked for the fields
+// that name its kind, then typed as its route's answer (types.d.ts) ----
+/** The answer `j` as an object with every field of `keys`, else an error naming the route and the field.
+ *  @param {unknown} j @param {string} route @param {string[]} keys @returns {object} */
+function withFields(j, route, keys) {
+  if (!j || typeof j !== "object") throw new Error("the " + route + " route answered no JSON object");
+  var missing = keys.filter(function (k) { return !(k in j); });
+  if (missing.length) throw new Error("the " + route + " route's answer has no " + missing.join(", "));
+  return j;
+}
+/** @param {unknown} j @returns {PositionAnswer} */
+function asPosition(j) {
+  return /** @type {PositionAnswer} */ (withFields(j, "position", ["position", "to_move", "value", "moves", "pv"]));
+}
+/** @param {unknown} j @returns {import("./types").PlayerMoveAnswer} */
+function asPlayerMove(j) { return /** @type {import("./types").PlayerMoveAnswer} */ (withFields(j, "player", ["move"])); }
+/** @param {unknown} j @returns {PuzzleAnswer} */
+function asPuzzle(j) {
+  return /** @type {PuzzleAnswer} */ (withFields(j, "puzzle", ["seed", "position", "to_move", "value", "solution"]));
+}
+/** @param {unknown} j @returns {StatsAnswer} */
+function asStats(j) { return /** @type {StatsAnswer} */ (withFields(j, "stats", ["positions", "by_plies", "longest_wins"])); }
+/** @param {unknown} j @returns {RulesCatalog} */
+function asRules(j) { return /** @type {RulesCatalog} */ (withFields(j, "rules", ["options", "readings"])); }
+/** A list of levels, or {players: [...]}: the list either way.
+ *  @param {unknown} j @returns {PlayerLevel[]} */
+function asPlayers(j) {
+  if (Array.isArray(j)) return j;
+  return /** @type {{players: PlayerLevel[]}} */ (withFields(j, "players", ["players"])).players;
+}
+/** @param {unknown} j @returns {ReviewAnswer} */
+function asReview(j) { return /** @type {ReviewAnswer} */ (withFields(j, "review", ["end", "mistakes", "plies"])); }
+
 /** A reading's route: "" its positions, else "svg", "player", "puzzle", "stats", "review".
  *  @param {string} variant @param {string} kind @returns {string} */
 export function routePath(variant, kind) {
@@ -31,12 +64,12 @@ export function gameParams(moves, start) {
  *  @param {string} variant @param {string[]} moves @param {string | null} start
  *  @returns {Promise<PositionAnswer>} */
 export function position(variant, moves, start) {
-  return apiJson(routePath(variant, ""), gameParams(moves, start));
+  return apiJson(routePath(variant, ""), gameParams(moves, start)).then(asPosition);
 }
 /** The report of a position given in the notation (the editor's check).
  *  @param {string} variant @param {string} text @returns {Promise<PositionAnswer>} */
 export function positionOf(variant, text) {
-  return apiJson(routePath(variant, ""), { position: text });
+  return apiJson(routePath(variant, ""), { position: text }).then(asPosition);
 }
 /** The engine's picture of the board after `moves` (SVG text).
  *  @param {string} variant @param {string[]} moves @param {string | null} start @returns {Promise<string>} */
@@ -50,9 +83,7 @@ export function playerMove(variant, moves, start, player, seed) {
   var p = gameParams(moves, start);
   p.player = player;
   p.seed = String(seed);
-  return apiJson(routePath(variant, "player"), p).then(function (/** @type {import("./types").PlayerMoveAnswer} */ j) {
-    return j.move;
-  });
+  return apiJson(routePath(variant, "player"), p).then(asPlayerMove).then(function (j) { return j.move; });
 }
 /** A puzzle of the reading (of a grade when given).
  *  @param {string} variant @param {number} seed @param {string} grade @returns {Promise<PuzzleAnswer>} */
@@ -60,24 +91,22 @@ export function puzzle(variant, seed, grade) {
   /** @type {Params} */
   var q = { seed: String(seed) };
   if (grade) q.grade = grade;
-  return apiJson(routePath(variant, "puzzle"), q);
+  return apiJson(routePath(variant, "puzzle"), q).then(asPuzzle);
 }
 /** @param {string} variant @returns {Promise<StatsAnswer>} */
-export function stats(variant) { return apiJson(routePath(variant, "stats"), {}); }
+export function stats(variant) { return apiJson(routePath(variant, "stats"), {}).then(asStats); }
 /** The rules options and every reading. @returns {Promise<RulesCatalog>} */
-export function rules() { return apiJson("/api/v2/rules", {}); }
+export function rules() { return apiJson("/api/v2/rules", {}).then(asRules); }
 /** The levels a person may choose a computer opponent from, strongest first
  *  (a list, or {players: [...]} before the levels were measured).
  *  @returns {Promise<PlayerLevel[]>} */
 export function players() {
-  return apiJson("/api/v2/players", {}).then(function (/** @type {import("./types").PlayersAnswer} */ j) {
-    return Array.isArray(j) ? j : j.players;
-  });
+  return apiJson("/api/v2/players", {}).then(asPlayers);
 }
 /** The review of a game: each side's mistakes, the first decisive one, the best moves and refutations.
  *  @param {string} variant @param {string[]} moves @param {string | null} start @returns {Promise<ReviewAnswer>} */
 export function review(variant, moves, start) {
-  return apiJson(routePath(variant, "review"), gameParams(moves, start));
+  return apiJson(routePath(variant, "review"), gameParams(moves, start)).then(asReview);
 }
 /** The URL fetched to learn whether the server holds a reading's table (503 while it solves it).
  *  @param {string} variant @returns {string} */

@@ -1,9 +1,15 @@
 // @ts-check
-import { dragMove, onShape, onSpace } from "./ctrl.js";
+import { boardDrawn, dragMove, keepFocus, onShape, onSpace } from "./ctrl.js";
 import { editSpace } from "./editor.js";
 import { ratedMove, resultOf } from "./results.js";
 import { analysisShown, movesFrom, placementsOf } from "./seen.js";
-import { $, S, SVGNS, actionable, spaceLabel } from "./state.js";
+import { $, COLOURS, S, SHAPES, SVGNS, actionable, shownPosition, spaceLabel } from "./state.js";
+
+/**
+ * A mark on a space: where the piece picked (or the shape) may go, or a piece that may move, with its result.
+ * @typedef {{space: number, r: import("./results.js").Result, move?: string, piece?: boolean}} Mark
+ * @typedef {import("./types").Point} Point
+ */
 
 // ---- rendering --------------------------------------------------------------
 // The board: the engine's picture of the position shown (S.svgText, the
@@ -25,7 +31,7 @@ var lastShown = null;
 function animateMove(mv) {
   if (S.flipped || !window.matchMedia || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   var entry = ratedMove(S.answers[S.pos - 1], mv);
-  if (!entry || !S.spaces[entry.to]) return;
+  if (!entry || !S.spaces[entry.to] || !S.svg) return;
   var pieces = S.svg.querySelectorAll('.piece[data-space="' + entry.to + '"]');
   var top = /** @type {SVGGraphicsElement | undefined} */ (pieces[pieces.length - 1]);
   if (!top || typeof top.animate !== "function") return;
@@ -35,9 +41,11 @@ function animateMove(mv) {
   top.animate(frames, { duration: 200, easing: "ease-out" });
 }
 
+/** The engine's picture of the position (SVG text) drawn as the board. @param {string} svgText */
 export function renderBoard(svgText) {
   var board = $("board");
   var doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  /** @type {Element} */
   var svg = doc.documentElement;
   if (!svg || svg.nodeName.toLowerCase() !== "svg") throw new Error("bad SVG from the engine");
   svg = document.importNode(svg, true);
@@ -46,15 +54,16 @@ export function renderBoard(svgText) {
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   // the picture's caption names the side to move; a finished game has none
   var tm = svg.querySelector("text.to-move");
-  if (tm && S.data.game_over) tm.textContent = "Game over";
+  if (tm && shownPosition().game_over) tm.textContent = "Game over";
   board.innerHTML = "";
   board.appendChild(svg);
-  S.svg = svg;
-  S.spaces = {};
+  /** @type {Record<string, Point>} */
+  var spaces = {};
   markTops(svg);
   svg.querySelectorAll("circle.space").forEach(function (c) {
-    S.spaces[c.getAttribute("data-space") || ""] = { x: parseFloat(c.getAttribute("cx") || "0"), y: parseFloat(c.getAttribute("cy") || "0") };
+    spaces[c.getAttribute("data-space") || ""] = { x: parseFloat(c.getAttribute("cx") || "0"), y: parseFloat(c.getAttribute("cy") || "0") };
   });
+  boardDrawn(/** @type {SVGSVGElement} */ (svg), spaces);
 }
 
 // The top piece of each stack (the picture draws each stack bottom to top)
@@ -85,15 +94,18 @@ export function el(name, attrs, parent) {
   return e;
 }
 // The best result of some of the legal moves: the API lists them best first.
+/** @param {import("./types").RatedMove[]} list */
 export function bestOf(list) { return list.length ? resultOf(list[0]) : null; }
 
 export function renderOverlay() {
+  if (!S.svg) return;
   var svg = S.svg;
   var old = svg.querySelector("#overlay");
   if (old) old.remove();
   var g = el("g", { id: "overlay" }, svg);
-  var d = S.data;
+  var d = shownPosition();
   var sel = S.selection;
+  /** @type {Mark[]} */
   var markers = [];
   drawLastMove(g);
   if (sel && sel.kind === "piece") {
@@ -103,9 +115,13 @@ export function renderOverlay() {
   } else if (sel && sel.kind === "shape") {
     placementsOf(sel.shape).forEach(function (m) { markers.push({ space: m.to, r: resultOf(m), move: m.move }); });
   } else if (!d.game_over) {
+    /** @type {Record<number, boolean>} */
     var froms = {};
     d.moves.forEach(function (m) { if (m.from != null) froms[m.from] = true; });
-    Object.keys(froms).forEach(function (f) { markers.push({ space: +f, r: bestOf(movesFrom(+f)), piece: true }); });
+    Object.keys(froms).forEach(function (f) {
+      var best = bestOf(movesFrom(+f));
+      if (best) markers.push({ space: +f, r: best, piece: true });
+    });
   }
   var valued = analysisShown();
   markers.forEach(function (mk) {
@@ -130,7 +146,7 @@ export function renderOverlay() {
     actionable(h, spaceLabel(+s) + (S.selection && S.selection.kind === "piece" && S.selection.from === +s ? " (selected)" : ""),
                function (ev) {
                  ev.preventDefault();
-                 if (ev.type === "keydown") S.focusSpace = +s;
+                 if (ev.type === "keydown") keepFocus(+s);
                  // the editor's piece in hand: the click edits the position; else it plays
                  if (S.edit && $("editor").open) editSpace(+s); else onSpace(+s);
                });
@@ -138,7 +154,7 @@ export function renderOverlay() {
   if (S.focusSpace) {  // keep the keyboard's place across a redraw
     var f = /** @type {SVGElement | null} */ (g.querySelector('.hit[data-space="' + S.focusSpace + '"]'));
     if (f) f.focus();
-    S.focusSpace = null;
+    keepFocus(null);
   }
   // the space numbers drawn last: no ring, mark or piece of the overlay ever covers one
   svg.querySelectorAll("text.label").forEach(function (t) { svg.appendChild(t); });
@@ -157,6 +173,7 @@ function neutralMark(g, mk, p) {
 }
 
 // The last move: a ring around the space of a placement, an arrow for a movement.
+/** @param {Element} g */
 export function drawLastMove(g) {
   if (!S.pos) return;
   var mv = S.line[S.pos - 1], entry = ratedMove(S.answers[S.pos - 1], mv);
@@ -183,6 +200,7 @@ export function drawLastMove(g) {
 
 // Flipped: the picture turned half a turn, its words kept upright.
 export function applyFlip() {
+  if (!S.svg) return;
   var svg = S.svg;
   svg.style.transform = S.flipped ? "rotate(180deg)" : "";
   // the board turns; each piece and each label turns back about its own centre,
@@ -195,6 +213,7 @@ export function applyFlip() {
   $("flip").setAttribute("aria-pressed", S.flipped ? "true" : "false");
 }
 
+/** A supply piece's picture (SVG text). @param {import("./types").Shape} shape @param {import("./types").Colour} colour */
 export function pieceIcon(shape, colour) {
   var fill = colour === "white" ? "#ffffff" : "#000000";
   var stroke = colour === "white" ? "#000000" : "#9a9a9a";
@@ -212,22 +231,22 @@ export function renderSupply() {
   box.innerHTML = "";
   /** @type {HTMLButtonElement | null} */
   var toFocus = null;
-  var d = S.data;
-  ["white", "black"].forEach(function (colour) {
+  var d = shownPosition();
+  COLOURS.forEach(function (colour) {
     var row = document.createElement("div");
     row.className = "supply-row";
     var who = document.createElement("span");
     who.className = "who";
     who.textContent = colour;
     row.appendChild(who);
-    ["circle", "triangle"].forEach(function (shape) {
+    SHAPES.forEach(function (shape) {
       var n = (d.supply && d.supply[colour] && d.supply[colour][shape]) || 0;
       var b = document.createElement("button");
       b.type = "button";
       b.className = "supply-piece";
       b.setAttribute("data-shape", shape);
       b.setAttribute("data-colour", colour);
-      b.setAttribute("data-count", n);
+      b.setAttribute("data-count", String(n));
       b.title = colour + " " + shape + " (" + n + " left)";
       b.innerHTML = pieceIcon(shape, colour) + "<span>&times;" + n + "</span>";
       var mine = colour === d.to_move && !d.game_over;

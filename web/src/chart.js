@@ -9,14 +9,19 @@ import { $, S, actionable } from "./state.js";
 // Point i of the line, as the API gives it: for the start (i = 0) its value
 // for the side to move; for ply i (the ith move played) that move's result
 // for its mover, from the answer of the position it was played in.
-// {side, cat, plies, move}.
+/**
+ * A point of the value history: whose result, which, in how many plies, by which move (none at the start).
+ * @typedef {{side: import("./types").Colour, cat: import("./types").Value, plies: number | null, move: string | null}} ChartPoint
+ */
+/** @param {number} i @returns {ChartPoint} */
 export function chartPoint(i) {
   var before = i > 0 ? S.all[i - 1] : null, entry = before ? ratedMove(before, S.line[i - 1]) : null;
-  if (entry) return { side: before.to_move, cat: entry.result, plies: entry.plies, move: entry.move };
+  if (entry && before) return { side: before.to_move, cat: entry.result, plies: entry.plies, move: entry.move };
   var a = S.all[i];
   return { side: a.to_move, cat: a.value, plies: a.plies, move: null };
 }
 // Move i of the line (from answer i) made its mover's result worse than the position's value.
+/** @param {number} i */
 export function isBlunder(i) {
   return isBlunderMove(S.all[i], S.all[i] ? ratedMove(S.all[i], S.line[i]) : null);
 }
@@ -28,10 +33,13 @@ export function renderChart() {
   var vals = S.all.map(function (_, i) { return chartPoint(i); });
   var maxPlies = 1;
   vals.forEach(function (v) { if (v.plies != null && v.plies > maxPlies) maxPlies = v.plies; });
+  /** @param {number} i */
   var xOf = function (i) { return n ? X0 + (X1 - X0) * i / n : (X0 + X1) / 2; };
   // White's wins above the middle line, Black's below (the point's side won or
   // lost); a faster result lies further from the middle line
+  /** @param {ChartPoint} v */
   var whiteWins = function (v) { return (v.side === "white") === (v.cat === "win"); };
+  /** @param {ChartPoint} v */
   var yOf = function (v) {
     if (v.cat === "draw") return YM;
     var m = 0.35 + 0.65 * (1 - (v.plies || 0) / (maxPlies + 1));

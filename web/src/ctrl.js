@@ -9,15 +9,40 @@ import { renderPanels } from "./registry.js";
 import { noteEnding, puzzleKey } from "./score.js";
 import { isComputer, movesFrom, other, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
          someHuman } from "./seen.js";
-import { $, ENGINE_DELAY, S, errText, setReady, status, trimmed } from "./state.js";
+import { $, COLOURS, ENGINE_DELAY, S, SHAPES, STATS, errText, playerPicker, setReady, shownPosition, status,
+         trimmed } from "./state.js";
 import { writeHash } from "./url.js";
+
+/**
+ * @typedef {import("./types").PositionAnswer} PositionAnswer
+ * @typedef {import("./types").Colour} Colour
+ * @typedef {import("./types").Shape} Shape
+ * @typedef {import("./types").HistoryWay} HistoryWay
+ * @typedef {import("./types").Selection} Selection
+ */
+/**
+ * A move the engine refused: its ply, the move as written, and why.
+ * @typedef {{ply: number, move: string, message: string}} Refused
+ */
+/**
+ * The answers for a line's prefixes, up to the first refused move.
+ * @typedef {{answers: PositionAnswer[], failed: Refused | null}} Prefixes
+ */
+/**
+ * How go() shows a line: from `start` (when given), the computer's move scheduled (`engine`), a
+ * link's longest legal prefix kept (`loadPrefix`), a note said once shown.
+ * @typedef {{start?: string | null, engine?: boolean, loadPrefix?: boolean, note?: string | null}} GoOptions
+ */
 
 // ---- going to a position ----------------------------------------------------
 // The answers for the prefixes 0..n of `line`, each checked: a move enters the
 // game only if the engine accepts it as written. Resolves {answers, failed}:
 // failed = {ply, move, message} for the first refused move (answers stop before it).
+/** @param {string[]} line @param {number} n @returns {Promise<Prefixes>} */
 export function analysePrefixes(line, n) {
+  /** @type {PositionAnswer[]} */
   var answers = [];
+  /** @param {number} i @returns {Promise<Prefixes>} */
   function step(i) {
     if (i > n) return Promise.resolve({ answers: answers, failed: null });
     return getPos(line.slice(0, i)).then(function (a) {
@@ -38,6 +63,7 @@ export function analysePrefixes(line, n) {
 }
 // The moves of `line` after `pos` that the engine accepts (the greyed future).
 // Resolves {line, failed}.
+/** @param {string[]} line @param {number} pos @returns {Promise<{line: string[], failed: Refused | null}>} */
 export function checkedFuture(line, pos) {
   if (pos >= line.length) return Promise.resolve({ line: line, failed: null });
   return getPos(line).then(function () { return { line: line, failed: null }; }, function (e) {
@@ -50,6 +76,8 @@ export function checkedFuture(line, pos) {
 // Shows `line` up to `pos`. Nothing changes unless the engine answers: a
 // failure leaves the game as it was and says why. how: "push" (a new browser
 // history entry), "replace" or "none" (the URL already says it).
+/** @param {string} variant @param {string[]} line @param {number} pos @param {HistoryWay} how
+ *  @param {GoOptions} [opts] @returns {Promise<boolean>} */
 export function go(variant, line, pos, how, opts) {
   opts = opts || {};
   var t0 = performance.now();
@@ -62,7 +90,8 @@ export function go(variant, line, pos, how, opts) {
   if (prevVariant && variant !== prevVariant) document.body.setAttribute("data-stale", "1");
   S.variant = variant;
   if (opts.start !== undefined) S.start = opts.start;
-  var res = {};
+  /** @type {{failed: Refused | null, laterFailed: Refused | null, answers: PositionAnswer[]}} */
+  var res = { failed: null, laterFailed: null, answers: [] };
   return ensureSolved(variant).then(function () {
     return analysePrefixes(line, pos);
   }).then(function (r) {
@@ -81,22 +110,22 @@ export function go(variant, line, pos, how, opts) {
     line = future.line;
     if (future.failed && !res.failed) res.laterFailed = future.failed;
     var moves = line.slice(0, pos);
+    /** @type {Promise<PositionAnswer>[]} */
     var later = [];
     for (var i = pos + 1; i <= line.length; i++) later.push(getPos(line.slice(0, i)));
     // (the position's answer, already in hand, carries its principal variation)
     return Promise.all([Promise.all(later), boardSvg(variant, moves, S.start)]);
-  }).then(function (/** @type {any[] | null} */ out) {
+  }).then(function (out) {
     if (!out || token !== S.token) return false;
     S.line = line;
     S.pos = pos;
     S.answers = res.answers;
     S.all = res.answers.concat(out[0]);  // answers for every prefix of the line
-    out = out.slice(1);
     S.data = res.answers[pos];
     S.selection = null;
     setThinking(false);
     writeHash(how);
-    S.svgText = out[0];  // the board panel draws the engine's new picture
+    S.svgText = out[1];  // the board panel draws the engine's new picture
     scorePuzzle();       // (before the panels: the puzzle's panel shows the score)
     renderPanels();
     document.body.removeAttribute("data-stale");
@@ -111,14 +140,14 @@ export function go(variant, line, pos, how, opts) {
     } else {
       status("");
     }
-    if (S.stats.firstAnalysed == null) S.stats.firstAnalysed = performance.now();
-    S.stats.shows.push({ variant: variant, ply: pos, ms: performance.now() - t0 });
+    if (STATS.firstAnalysed == null) STATS.firstAnalysed = performance.now();
+    STATS.shows.push({ variant: variant, ply: pos, ms: performance.now() - t0 });
     S.busy = false;
     setReady(true);
     // an open puzzle's computer answers whenever its turn is shown (after a move, or Back to it)
     if (opts.engine || puzzleReplyDue()) scheduleEngine();
-    else if (!S.data.game_over && isComputer(S.data.to_move) && !res.failed && !res.laterFailed && !opts.note)
-      status("The computer plays " + sideName(S.data.to_move) + ": Step (or Play best) lets it move.");
+    else if (!shownPosition().game_over && isComputer(shownPosition().to_move) && !res.failed && !res.laterFailed && !opts.note)
+      status("The computer plays " + sideName(shownPosition().to_move) + ": Step (or Play best) lets it move.");
     return true;
   }).catch(function (e) {
     if (token !== S.token) return false;
@@ -137,11 +166,15 @@ export function go(variant, line, pos, how, opts) {
   });
 }
 // ---- interaction ------------------------------------------------------------
-export function playMove(moveStr, opts) {
+/** The move played after the position shown (the line's next move kept when it is that move).
+ *  @param {string} moveStr @returns {Promise<boolean>} */
+export function playMove(moveStr) {
   if (S.busy || !S.data) return Promise.resolve(false);
   var next = S.line[S.pos] === moveStr ? S.line.slice() : S.line.slice(0, S.pos).concat([moveStr]);
   return go(S.variant, next, S.pos + 1, "push", { engine: true });
 }
+/** The player's move, when it is the player's turn and the move is legal (else why not).
+ *  @param {string} moveStr */
 export function humanPlay(moveStr) {
   if (S.busy || !S.data) return;
   if (S.data.game_over) { status("The game is over: " + S.data.game_over.text, true); return; }
@@ -154,8 +187,9 @@ export function humanPlay(moveStr) {
   playMove(moveStr);
 }
 // Why a move is not legal, in the engine's words (the API refuses it).
-export function explain(candidates) {
-  if (!Array.isArray(candidates)) candidates = [candidates];
+/** @param {string | string[]} tried */
+export function explain(tried) {
+  var candidates = Array.isArray(tried) ? tried : [tried];
   var base = S.line.slice(0, S.pos);
   var token = S.token;
   return Promise.all(candidates.map(function (c) {
@@ -163,6 +197,7 @@ export function explain(candidates) {
       function (e) { return e.answered ? reason(e) : null; });
   })).then(function (reasons) {
     if (token !== S.token) return;
+    /** @type {string[]} */
     var seen = [];
     reasons.forEach(function (r) {
       if (!r) return;
@@ -173,6 +208,7 @@ export function explain(candidates) {
     status("Not legal: " + (candidates.length === 1 ? what + ": " : "") + (seen.join("; ") || "no legal move there"), true);
   });
 }
+/** The position after `n` moves of the line. @param {number} n */
 export function goTo(n) {
   if (S.busy) return;
   go(S.variant, S.line, n, "push");
@@ -192,11 +228,14 @@ export function redo() {
   while (n < S.line.length && someHuman() && S.all[n] && isComputer(S.all[n].to_move)) n++;
   go(S.variant, S.line, n, "push");
 }
+/** @type {Record<Shape, string>} */
 export var SHAPE_LETTER = { circle: "c", triangle: "t" };
+/** A placement as written, in the colour of the side to move. @param {Shape} shape @param {number} space */
 export function placementText(shape, space) {
   var l = SHAPE_LETTER[shape];
-  return (S.data.to_move === "white" ? l.toUpperCase() : l) + space;
+  return (shownPosition().to_move === "white" ? l.toUpperCase() : l) + space;
 }
+/** A click on a supply piece. @param {Shape} shape @param {Colour} colour @param {boolean} selectable */
 export function onShape(shape, colour, selectable) {
   if (S.busy || !S.data) return;
   if (!selectable) {
@@ -210,6 +249,7 @@ export function onShape(shape, colour, selectable) {
   status("");
   redrawSelection();
 }
+/** A click on a space: picks, plays, or says why not. @param {number} space */
 export function onSpace(space) {
   if (S.busy || !S.data) return;
   var d = S.data;
@@ -222,10 +262,12 @@ export function onSpace(space) {
   /** @type {import("./types").RatedMove | undefined} */
   var match;
   if (sel && sel.kind === "shape") {
-    match = d.moves.find(function (m) { return m.from == null && m.shape === sel.shape && m.to === space; });
+    var pickedShape = sel.shape;
+    match = d.moves.find(function (m) { return m.from == null && m.shape === pickedShape && m.to === space; });
     if (!match) { S.selection = null; redrawSelection(); explain(placementText(sel.shape, space)); return; }
   } else if (sel && sel.kind === "piece" && sel.from !== space) {
-    match = d.moves.find(function (m) { return m.from === sel.from && m.to === space; });
+    var pickedFrom = sel.from;
+    match = d.moves.find(function (m) { return m.from === pickedFrom && m.to === space; });
     if (!match && !movesFrom(space).length) { S.selection = null; redrawSelection(); explain(sel.from + "-" + space); return; }
   }
   if (match) { humanPlay(match.move); return; }
@@ -240,7 +282,7 @@ export function onSpace(space) {
     S.selection = null;
     if (placing && pl.length === 1) { humanPlay(pl[0].move); return; }
     if (placing && pl.length > 1) status("Pick a shape from the supply first.");
-    else if (placing) explain(["circle", "triangle"].map(function (sh) { return placementText(sh, space); }));
+    else if (placing) explain(SHAPES.map(function (sh) { return placementText(sh, space); }));
     else explain([1, 2, 3, 4, 5, 6, 7].filter(function (t) { return t !== space; }).map(function (t) { return space + "-" + t; }));
   }
   redrawSelection();
@@ -251,10 +293,12 @@ export function dragMove(from, to) {
   if (S.busy || !S.data) return;
   S.selection = null;
   onSpace(from);
-  if (S.selection && S.selection.kind === "piece" && S.selection.from === from) onSpace(to);
+  var picked = /** @type {Selection | null} */ (S.selection);  // (onSpace picked it, or not)
+  if (picked && picked.kind === "piece" && picked.from === from) onSpace(to);
 }
 // The board's marks and the supply drawn again (a piece or a shape picked).
 export function redrawSelection() { renderPanels(["board marks", "supply"]); }
+/** Enter in the move field: the move written, played or explained. @param {KeyboardEvent} ev */
 export function onMoveInput(ev) {
   if (ev.key !== "Enter") return;
   ev.preventDefault();
@@ -276,8 +320,9 @@ export function onMoveInput(ev) {
 }
 // The move of the side to move's computer player: the engine's from the answer, the
 // others' from /api/v2/{variant}/player (seeded: the same game for the same seed).
+/** @returns {Promise<string | null>} */
 export function computerMove() {
-  var d = S.data, who = S.players[d.to_move];
+  var d = shownPosition(), who = S.players[d.to_move];
   if (who === "engine") return Promise.resolve(d.engine_move);
   return playerMove(S.variant, S.line.slice(0, S.pos), S.start, who, S.seed);
 }
@@ -307,14 +352,14 @@ export function scheduleEngine() {
     if (token !== S.token || S.busy) { setThinking(false); return; }
     computerMove().then(function (mv) {
       setThinking(false);
-      if (token !== S.token || S.busy || !isComputer(S.data.to_move)) return;
+      if (token !== S.token || S.busy || !isComputer(shownPosition().to_move) || !mv) return;
       var moved = performance.now();
       playMove(mv).then(function (ok) {
         if (!ok) return;
         // read by bench/static-explorer.py: the computer's move (the route) and its position shown, past the delay
-        S.stats.replies.push({ move_ms: moved - asked - ENGINE_DELAY, shown_ms: performance.now() - moved });
+        STATS.replies.push({ move_ms: moved - asked - ENGINE_DELAY, shown_ms: performance.now() - moved });
         // the keyboard's place comes back to the board: the space the computer moved to
-        if (S.players.white === "human" || S.players.black === "human") focusBoard(mv);
+        if (mv && (S.players.white === "human" || S.players.black === "human")) focusBoard(mv);
       });
     }, function (e) {
       setThinking(false);
@@ -325,20 +370,21 @@ export function scheduleEngine() {
 // An open puzzle's computer: its best defence, the engine's move of the answer
 // (the position route's engine_move), after the same delay as a game's.
 function schedulePuzzleReply() {
-  var token = S.token, mv = S.data.engine_move;
+  var token = S.token, mv = shownPosition().engine_move;
   setThinking(true);
   status("The computer answers\u2026", "busy");
   S.engineTimer = setTimeout(function () {
     S.engineTimer = null;
     setThinking(false);
-    if (token !== S.token || S.busy || !puzzleReplyDue()) return;
-    playMove(mv).then(function (ok) { if (ok) focusBoard(mv); });
+    if (token !== S.token || S.busy || !puzzleReplyDue() || !mv) return;
+    var reply = mv;
+    playMove(reply).then(function (ok) { if (ok) focusBoard(reply); });
   }, ENGINE_DELAY);
 }
 /** An open puzzle's first ending counted in the browser's score (solved, or failed). */
 function scorePuzzle() {
   var c = puzzleCourse();
-  if (!c || c.state === "play" || c.state === "reply") return;
+  if (!c || !S.puzzle || c.state === "play" || c.state === "reply") return;
   noteEnding(puzzleKey(S.variant, S.puzzle), S.puzzle.difficulty, c.state === "solved" ? "solved" : "failed");
 }
 /** The open puzzle again from its start (its score is its first ending's). */
@@ -364,8 +410,8 @@ export function startMatch(human, level) {
   S.match = { human: human, level: level, hints: false, hintsUsed: false, start: null, variant: S.variant };
   S.players[human] = "human";
   S.players[other(human)] = level;
-  $(human + "-player").value = "human";
-  $(other(human) + "-player").value = level;
+  playerPicker(human).value = "human";
+  playerPicker(other(human)).value = level;
   S.playersBeforePuzzle = null;
   S.review = null;
   // a new seed each game: the levels that choose at random play another game
@@ -374,7 +420,7 @@ export function startMatch(human, level) {
 }
 /** Rematch: the same level, the colours swapped (the rulebook: after a draw, play again swapping colours). */
 export function rematch() {
-  var m = /** @type {import("./types").Match | null} */ (S.match);
+  var m = S.match;
   if (!m || S.busy) return;
   startMatch(other(m.human), m.level);
 }
@@ -382,7 +428,7 @@ export function rematch() {
 export function endMatch() { S.match = null; }
 /** Hints on or off for this game (once on, the review says hints were used). */
 export function toggleHints() {
-  var m = /** @type {import("./types").Match | null} */ (S.match);
+  var m = S.match;
   if (!m) return;
   m.hints = !m.hints;
   if (m.hints) m.hintsUsed = true;
@@ -393,17 +439,20 @@ export function hideGameEnd() {
   $("game-end").hidden = true;
 }
 // grade: "easy", "medium" or "hard" (a puzzle of that grade), else any; note: said once shown.
+/** @param {number} seed @param {string[]} line @param {number} at @param {HistoryWay} how @param {string} grade
+ *  @param {string | null} [note] @returns {Promise<boolean>} */
 export function loadPuzzle(seed, line, at, how, grade, note) {
   return puzzle(S.variant, seed, grade).then(function (p) {
-    p.asked = grade || "";
+    var asked = grade || "";
+    p.asked = asked;
     // (a game against the computer is not on while a puzzle is: New game brings it back)
-    $("puzzle-grade").value = p.asked;  // a link's grade is the chooser's
+    $("puzzle-grade").value = asked;  // a link's grade is the chooser's
     S.puzzle = p;
     S.puzzleShown = false;
     // a puzzle is solved, not played against the computer: both sides are the player's
     // (the players chosen before, kept until New game brings them back)
     if (!S.playersBeforePuzzle) S.playersBeforePuzzle = { white: S.players.white, black: S.players.black };
-    ["white", "black"].forEach(function (c) { S.players[c] = "human"; $(c + "-player").value = "human"; });
+    COLOURS.forEach(function (c) { S.players[c] = "human"; playerPicker(c).value = "human"; });
     return go(S.variant, line || [], at || 0, how || "push", { start: p.position, loadPrefix: true, note: note || null });
   }, function (e) { status("No puzzle: " + errText(e), true); setReady(true); return false; });
 }
@@ -442,6 +491,8 @@ export function showPuzzleSolution() { S.puzzleShown = true; clearEngine(); scor
 /** The editor's piece in hand ("C", "T", "c", "t", "-" to take off), or none; a second pick puts it down.
  *  @param {string} piece @returns {string | null} the piece in hand */
 export function pickEditPiece(piece) { S.edit = S.edit === piece ? null : piece; return S.edit; }
+/** A new check of the editor's text: its token (an answer for an older check is dropped). @returns {number} */
+export function nextEditToken() { return ++S.editToken; }
 /** The editor's piece put down: a click on the board plays again. */
 export function dropEditPiece() { S.edit = null; }
 /** The board turned half a turn, or back. */
@@ -493,13 +544,25 @@ export function keepGame() { if (S.variant) S.games[S.variant] = { line: S.line,
 export function newGame() {
   // after a game against the computer (or a puzzle in between): another, the same side and level
   if (S.match) { S.playersBeforePuzzle = null; return startMatch(S.match.human, S.match.level); }
-  var before = S.playersBeforePuzzle;
-  if (before) {
-    ["white", "black"].forEach(function (c) { S.players[c] = before[c]; $(c + "-player").value = before[c]; });
+  if (S.playersBeforePuzzle) {
+    var before = S.playersBeforePuzzle;
+    COLOURS.forEach(function (c) { S.players[c] = before[c]; playerPicker(c).value = before[c]; });
     S.playersBeforePuzzle = null;
   }
   return go(S.variant, [], 0, "push", { start: null, engine: true });
 }
+/** The readings the engine can play (GET /api/v2/rules), in its order. @param {import("./types").Reading[]} list */
+export function setReadings(list) {
+  S.variants = list.map(function (v) { return v.name; });
+  S.variantInfo = {};
+  list.forEach(function (v) { S.variantInfo[v.name] = v; });
+}
+/** The board's picture in the page and its spaces' centres (drawn by board.js from S.svgText).
+ *  @param {SVGSVGElement} svg @param {Record<string, import("./types").Point>} spaces */
+export function boardDrawn(svg, spaces) { S.svg = svg; S.spaces = spaces; }
+/** The space the keyboard is on, kept across the board's next redraw (null: kept no more).
+ *  @param {number | null} space */
+export function keepFocus(space) { S.focusSpace = space; }
 /** The engine in WebAssembly, once loaded. @param {import("./types").Engine} e */
 export function setEngine(e) { S.engine = e; }
 /** A link's reading and seed (route.js reads the URL). @param {string} variant @param {number} seed */

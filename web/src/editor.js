@@ -1,6 +1,6 @@
 // @ts-check
 import { positionOf } from "./api.js";
-import { dropEditPiece, endMatch, go } from "./ctrl.js";
+import { dropEditPiece, endMatch, go, nextEditToken } from "./ctrl.js";
 import { valueText } from "./results.js";
 import { sideName } from "./seen.js";
 import { $, S, cutLong, errText } from "./state.js";
@@ -22,7 +22,7 @@ export function editSpace(space) {
   var st = stacks[space - 1] === "-" ? "" : stacks[space - 1];
   st = S.edit === "-" ? st.slice(0, -1) : st + S.edit;
   stacks[space - 1] = st || "-";
-  var board = stacks.join("/"), token = ++S.editToken;
+  var board = stacks.join("/"), token = nextEditToken();
   $("position-input").value = board + " " + (parts[1] || "w");
   return possibleSides(board).then(function (sides) {
     if (token !== S.editToken) return null;
@@ -45,13 +45,14 @@ function possibleSides(board) {
       function (e) { return e.status === 422 ? side : null; });
   })).then(function (ok) { return ok.filter(function (s) { return s != null; }).map(String); });
 }
+/** The editor's verdict line. @param {string} msg @param {boolean} [bad] */
 export function editorStatus(msg, bad) {
   $("editor-status").textContent = cutLong(msg);
   $("editor-status").className = bad ? "error" : "";
 }
 // Legal? Reached by a game? The API says (400: not legal, 422: no game reaches it).
 export function checkPosition() {
-  var text = editorText(), token = ++S.editToken;
+  var text = editorText(), token = nextEditToken();
   return positionOf(S.variant, text).then(function (a) {
     if (token !== S.editToken) return null;
     $("editor-status").setAttribute("data-verdict", "ok");

@@ -1,6 +1,6 @@
 // @ts-check
 import * as routes from "./api.js";
-import { $, S, errText, setReady, status } from "./state.js";
+import { $, S, STATS, errText, setReady, status } from "./state.js";
 
 // ---- the engine in WebAssembly, off the page's thread ---------------------------
 // Static mode: the engine (fano_web.js) runs in a Web Worker (fano_worker.js)
@@ -38,10 +38,10 @@ export function mainThreadEngine() {
 // The worker's side (fano_worker.js says the same): {id, fn, args} in, {id, result} or {id, error} out.
 // Its source text is the Blob worker's code: it reads nothing from this module.
 function blobWorkerMain() {
-  var ctx = /** @type {any} */ (self);
+  var ctx = /** @type {import("./types").WorkerScope} */ (/** @type {unknown} */ (self));
   var engine = createFano();
   engine.then(function () { ctx.postMessage({ ready: true, bytes: 0 }); },
-    function (/** @type {any} */ e) { ctx.postMessage({ failed: "cannot load the engine (" + (e && e.message ? e.message : String(e)) + ")" }); });
+    function (/** @type {unknown} */ e) { ctx.postMessage({ failed: "cannot load the engine (" + (e instanceof Error ? e.message : String(e)) + ")" }); });
   ctx.onmessage = function (/** @type {MessageEvent} */ e) {
     var m = e.data;
     engine.then(function (mod) {
@@ -81,7 +81,7 @@ function connect(w, fallback) {
     } };
     w.onmessage = function (e) {
       var m = e.data;
-      if (m.ready) { started = true; S.stats.workerBytes = m.bytes; resolve(engine); return; }
+      if (m.ready) { started = true; STATS.workerBytes = m.bytes; resolve(engine); return; }
       if (m.failed) { started = true; reject(new Error(m.failed)); return; }
       var p = pending[m.id];
       delete pending[m.id];
@@ -114,14 +114,19 @@ function fromBlob() {
     return connect(w, mainThreadEngine);
   });
 }
+/** The answers already had, by reading, start and moves: the engine's memo (not the game's state).
+ *  @type {Map<string, import("./types").PositionAnswer>} */
+var answered = new Map();
 // The report of the position after `moves` in the game in play (cached).
 /** @param {string[]} moves @returns {Promise<import("./types").PositionAnswer>} */
 export function getPos(moves) {
   var key = S.variant + "|" + (S.start || "") + "|" + moves.join(",");
-  if (S.cache.has(key)) return Promise.resolve(S.cache.get(key));
-  return routes.position(S.variant, moves, S.start).then(function (j) { S.cache.set(key, j); return j; });
+  var had = answered.get(key);
+  if (had) return Promise.resolve(had);
+  return routes.position(S.variant, moves, S.start).then(function (j) { answered.set(key, j); return j; });
 }
 // A short form of the engine's refusal of a move list: "move 3 (ply 3), move 't5': ..." -> "move 't5': ..."
+/** @param {unknown} e */
 export function reason(e) { return errText(e).replace(/^move \d+ \(ply \d+\), /, ""); }
 
 // The readings of the rules the engine can play, from GET /api/v2/rules
@@ -147,17 +152,21 @@ export function listPlayers() { return routes.players(); }
 export function nextFrame() { return new Promise(function (r) { setTimeout(r, 30); }); }
 // Static mode: solve the variant in the page the first time it is chosen;
 // over HTTP, wait for the server's table of it.
+/** @param {string} name @returns {Promise<void>} */
 export function ensureSolved(name) {
   if (!S.engine) return ensureServed(name);
-  if (S.stats.solve[name] != null) return Promise.resolve();
+  var engine = S.engine;
+  if (STATS.solve[name] != null) return Promise.resolve();
   var info = S.variantInfo && S.variantInfo[name];
-  var heavy = info && info.page_solve && info.page_solve.heavy;
-  return (heavy ? askHeavy(name, info.page_solve.note) : Promise.resolve()).then(function () {
-    return solveInPage(name, heavy);
+  var heavy = !!(info && info.page_solve && info.page_solve.heavy);
+  var note = info && info.page_solve ? info.page_solve.note || "" : "";
+  return (heavy ? askHeavy(name, note) : Promise.resolve()).then(function () {
+    return solveInPage(engine, name, heavy);
   });
 }
 // A reading too large for a phone: the engine's note, said before the solve
 // starts, and the solve only when asked for.
+/** @param {string} name @param {string} note @returns {Promise<void>} */
 export function askHeavy(name, note) {
   return new Promise(function (resolve, reject) {
     var el = $("status");
@@ -185,11 +194,15 @@ export function askHeavy(name, note) {
     go.focus();
   });
 }
-export function solveInPage(name, heavy) {
+/** The reading solved by the engine in the page (its time noted in STATS.solve).
+ *  @param {import("./types").Engine} engine @param {string} name @param {boolean} heavy @returns {Promise<void>} */
+export function solveInPage(engine, name, heavy) {
   status("Solving the " + name + " game in the page\u2026", "busy");
   document.body.setAttribute("data-solving", name);
-  var t0, ticker = null;
-  if (heavy && S.engine.where === "worker") {
+  var t0 = 0;
+  /** @type {number | null} */
+  var ticker = null;
+  if (heavy && engine.where === "worker") {
     // the solve runs in the worker: the page stays usable and shows the time it has taken
     var began = performance.now();
     ticker = setInterval(function () {
@@ -198,17 +211,17 @@ export function solveInPage(name, heavy) {
     }, 1000);
   }
   // (on the page's thread, a frame first so that the note shows before the solve blocks)
-  return (S.engine.where === "page" ? nextFrame() : Promise.resolve()).then(function () {
+  return (engine.where === "page" ? nextFrame() : Promise.resolve()).then(function () {
     t0 = performance.now();
-    return S.engine.call("fano_solve", [name]);
+    return engine.call("fano_solve", [name]);
   }).then(function (text) {
     if (ticker) clearInterval(ticker);
-    var r = JSON.parse(text);
+    var r = /** @type {import("./types").SolveAnswer} */ (JSON.parse(text));
     document.body.removeAttribute("data-solving");
     if (r.error) throw new Error("cannot solve " + name + ": " + r.error);
     // ms: as the page waits for it; engine_ms: the solve itself, timed in C++.
-    S.stats.solve[name] = { ms: performance.now() - t0, engine_ms: r.seconds * 1000, classes: r.classes,
-                            where: S.engine.where, stages: r.stages, memory_bytes: r.memory_bytes };
+    STATS.solve[name] = { ms: performance.now() - t0, engine_ms: r.seconds * 1000, classes: r.classes,
+                            where: engine.where, stages: r.stages, memory_bytes: r.memory_bytes };
     status("");
   }, function (e) {
     if (ticker) clearInterval(ticker);
@@ -223,15 +236,18 @@ export function solveInPage(name, heavy) {
 // server's words and asks again when told, until the table is there. Any
 // other answer (the server's refusal, an error) ends the wait as an error.
 export var SERVE_WAIT_MS = 30 * 60 * 1000;  // a bound on the wait, far past the largest solve
+/** @param {string} name @returns {Promise<void>} */
 export function ensureServed(name) {
   var info = S.variantInfo && S.variantInfo[name];
   if (!info || info.served) return Promise.resolve();
   var began = Date.now();
   var url = routes.tableProbeUrl(name);
+  /** @returns {Promise<void>} */
   function ask() {
     return fetch(url).then(function (r) {
       return r.text().then(function (t) { return { status: r.status, retry: r.headers.get("Retry-After"), text: t }; });
     }, function (e) { throw new Error("the server does not answer (" + errText(e) + ")"); }).then(function (r) {
+      /** @type {{progress?: {state: string, ahead: number, stage: string | null, seconds: number}, error?: string} | null} */
       var j = null;
       try { j = JSON.parse(r.text); } catch (e) { /* not JSON */ }
       if (r.status === 200) {

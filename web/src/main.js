@@ -19,7 +19,7 @@ import { copyRecord, downloadRecord, loadRecord } from "./record.js";
 import { renderReview } from "./review.js";
 import { fromHash } from "./route.js";
 import { PLAYERS, matchHides, matchOn, puzzleHides } from "./seen.js";
-import { $, ENGINE, S, errText, setReady, status } from "./state.js";
+import { $, COLOURS, ENGINE, S, STATS, errText, playerPicker, setReady, status } from "./state.js";
 import { loadStats } from "./stats.js";
 
 // ---- the panels, each a function of the state, in the order render() draws them ----
@@ -103,10 +103,11 @@ $("variant").addEventListener("change", function () {
   changeVariant(v);
 });
 // The side pickers: a human, or a level the engine offers (listPlayers).
+/** @param {import("./types").PlayerLevel[]} levels */
 export function fillPlayers(levels) {
   setLevels(levels);
-  ["white", "black"].forEach(function (c) {
-    var sel = $(c + "-player");
+  COLOURS.forEach(function (c) {
+    var sel = playerPicker(c);
     sel.innerHTML = "";
     PLAYERS.forEach(function (p) {
       var o = document.createElement("option");
@@ -117,10 +118,10 @@ export function fillPlayers(levels) {
     sel.value = S.players[c];
   });
 }
-["white", "black"].forEach(function (c) {
-  var sel = $(c + "-player");
+COLOURS.forEach(function (c) {
+  var sel = playerPicker(c);
   sel.addEventListener("change", function () {
-    setPlayer(c === "white" ? "white" : "black", sel.value);
+    setPlayer(c, sel.value);
   });
 });
 $("pause").addEventListener("click", togglePause);
@@ -156,7 +157,7 @@ export function start() {
         document.body.setAttribute("data-engine-thread", e.where);
       }))
     : Promise.resolve();
-  ready = ready.then(function () { S.stats.engineLoaded = performance.now(); });
+  ready = ready.then(function () { STATS.engineLoaded = performance.now(); });
   if (ENGINE === "wasm") {
     $("api-link").hidden = true;
     if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {

@@ -84,7 +84,7 @@ export function endHeadline() {
   if (!end) return "";
   if (!end.loser) return "Draw";
   var winner = other(end.loser);
-  if (matchOn()) return winner === S.match.human ? "You win" : "The computer wins";
+  if (matchOn() && S.match) return winner === S.match.human ? "You win" : "The computer wins";
   return (winner === "white" ? "White" : "Black") + " wins";
 }
 /** The end of the game on the board: who won and why, Rematch (a game against the computer) and Review. */

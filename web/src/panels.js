@@ -3,7 +3,7 @@
 import { go, goTo, humanPlay } from "./ctrl.js";
 import { isBlunderMove, plyLabel, ratedMove, resultOf, valueText } from "./results.js";
 import { analysisShown, gameEnd, isComputer, matchOn, playerName, sideName } from "./seen.js";
-import { $, PV_SHOWN, S, actionable, count, listAction } from "./state.js";
+import { $, PV_SHOWN, S, actionable, count, listAction, shownPosition } from "./state.js";
 import { showRefutation } from "./why.js";
 
 export function applyAnalysis() {
@@ -17,12 +17,13 @@ export function applyAnalysis() {
   b.hidden = playing;
   var h = $("hints");
   h.hidden = !playing;
-  h.setAttribute("aria-checked", playing && S.match.hints ? "true" : "false");
-  h.textContent = playing && S.match.hints ? "Hints: on" : "Hints: off";
+  var hints = playing && !!S.match && S.match.hints;
+  h.setAttribute("aria-checked", hints ? "true" : "false");
+  h.textContent = hints ? "Hints: on" : "Hints: off";
 }
 export function renderValue() {
   applyAnalysis();
-  var d = S.data;
+  var d = shownPosition();
   var v = $("value"), tm = $("to-move"), cap = $("caption");
   if (d.game_over) {
     v.textContent = d.game_over.text;
@@ -49,6 +50,7 @@ export function renderValue() {
   }
 }
 
+/** A result in words, as a span its class colours. @param {import("./results.js").Result} r */
 export function resSpan(r) {
   var s = document.createElement("span");
   s.className = "res " + r.cat;
@@ -60,7 +62,8 @@ export function renderLegal() {
   var ul = $("legal-moves");
   ul.innerHTML = "";
   if (!analysisShown()) return;  // the list rates every move: out of the page while values are hidden
-  S.data.moves.forEach(function (m) {
+  var d = shownPosition();
+  d.moves.forEach(function (m) {
     var r = resultOf(m);
     var li = document.createElement("li");
     li.setAttribute("data-move", m.move);
@@ -91,9 +94,9 @@ export function renderLegal() {
     li.appendChild(why);
     ul.appendChild(li);
   });
-  if (!S.data.moves.length) {
+  if (!d.moves.length) {
     var li = document.createElement("li");
-    li.textContent = S.data.game_over ? "none (game over)" : "none";
+    li.textContent = d.game_over ? "none (game over)" : "none";
     li.className = "empty";
     li.style.cursor = "default";
     ul.appendChild(li);
@@ -141,7 +144,7 @@ export function renderPlayed() {
 // The principal variation of the position shown (its answer's pv, pv_end and
 // pv_continues_drawn), each move numbered by its ply in the game.
 export function renderPv() {
-  var box = $("pv"), d = S.data;
+  var box = $("pv"), d = shownPosition();
   box.innerHTML = "";
   if (!analysisShown()) return;
   var line = d.pv || [], end = d.pv_end;

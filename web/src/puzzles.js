@@ -25,7 +25,7 @@ export function renderPuzzle() {
   $("puzzle-solution").disabled = !c || (c.state !== "play" && c.state !== "reply");
   box.innerHTML = "";
   box.removeAttribute("data-result");
-  if (!c) return;
+  if (!c || !p) return;
   var goal = p.value === "win" ? "win: play the only move that keeps it, then each move that keeps it until the game is won"
                                : "keep the draw: play the only move that does not lose, then " +
                                  (PUZZLE_DRAW_MOVES - 1) + " more moves that do not lose (" + PUZZLE_DRAW_MOVES + " of your moves in all)";

@@ -2,16 +2,20 @@
 // @ts-check
 import { markTops } from "./board.js";
 import { boardSvg } from "./api.js";
+import { setReadings } from "./ctrl.js";
 import { $, S } from "./state.js";
+
+/** @typedef {import("./types").Reading} Reading */
 
 // The named variants, then (static mode) the other readings of the rules:
 // the line rule and the pieces each player has (README, "Rules").
+/** @param {Reading[]} list */
 export function populateVariants(list) {
-  S.variants = list.map(function (v) { return v.name; });
-  S.variantInfo = {};
+  setReadings(list);
   var sel = $("variant");
   sel.innerHTML = "";
   var named = list.filter(function (v) { return v.named; });
+  /** @type {[string | null, Reading[]][]} */
   var groups = [[list.length > named.length ? "Named variants" : null, named]];
   // the other readings, grouped under the named variant whose cap and adjacency they share
   named.forEach(function (n) {
@@ -19,14 +23,15 @@ export function populateVariants(list) {
     if (mine.length) groups.push([n.name + ": other rules", mine]);
   });
   groups.forEach(function (g) {
+    /** @type {HTMLSelectElement | HTMLOptGroupElement} */
     var parent = sel;
     if (g[0]) {
-      parent = document.createElement("optgroup");
-      parent.label = g[0];
-      sel.appendChild(parent);
+      var group = document.createElement("optgroup");
+      group.label = g[0];
+      sel.appendChild(group);
+      parent = group;
     }
     g[1].forEach(function (v) {
-      S.variantInfo[v.name] = v;
       var o = document.createElement("option");
       o.value = v.name;
       o.textContent = v.name;

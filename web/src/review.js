@@ -5,7 +5,7 @@
 // best move there and the line that refutes it. The page computes nothing.
 import { gameKey, goTo } from "./ctrl.js";
 import { plyLabel } from "./results.js";
-import { $, S } from "./state.js";
+import { $, COLOURS, S } from "./state.js";
 
 /** @typedef {import("./types").ReviewAnswer} ReviewAnswer @typedef {import("./types").ReviewPly} ReviewPly */
 
@@ -21,13 +21,13 @@ export function renderReview() {
   var box = $("review"), body = $("review-body");
   var rv = S.review;
   box.hidden = !rv || rv.key !== gameKey();
-  if (box.hidden) return;
+  if (!rv || box.hidden) return;
   body.setAttribute("data-state", rv.state);
   if (rv.state !== "shown") {
     body.textContent = rv.state === "loading" ? "Reviewing the game\u2026" : rv.message;
     return;
   }
-  /** @type {ReviewAnswer} */
+  if (!rv.answer) return;
   var r = rv.answer;
   body.innerHTML = "";
   var sum = document.createElement("p");
@@ -36,7 +36,7 @@ export function renderReview() {
   sum.textContent = r.end.text + ". Mistakes: White " + r.mistakes.white + ", Black " + r.mistakes.black + you + "." +
     (rv.hintsUsed ? " Hints were used in this game." : "");
   body.appendChild(sum);
-  ["white", "black"].forEach(function (side) {
+  COLOURS.forEach(function (side) {
     var mine = r.plies.filter(function (p) { return p.mover === side && p.mistake; });
     var h = document.createElement("h3");
     h.textContent = (side === "white" ? "White" : "Black") + "'s mistakes";

@@ -6,6 +6,7 @@ import { S } from "./state.js";
 import { parseHash } from "./url.js";
 
 // The URL names the game (initial load, Back and Forward, a pasted link).
+/** @param {import("./types").HistoryWay} how @returns {Promise<boolean | void>} */
 export function fromHash(how) {
   var h = parseHash();
   var skipped = h.problems.length ? "The link's " + h.problems.join("; ") + ": left out." : null;
@@ -19,16 +20,17 @@ export function fromHash(how) {
   if (h.puzzle != null && (!S.puzzle || S.puzzle.seed !== h.puzzle || S.puzzle.asked !== h.grade ||
                             S.variant !== h.variant)) {
     // a puzzle link: the puzzle's position (asked of the API) is the game's start
+    var puzzleSeed = h.puzzle;
     return ensureSolved(h.variant).then(function () {
       fromLink(h.variant, h.seed);
-      return loadPuzzle(h.puzzle, h.line, h.at, how || "none", h.grade, skipped);
+      return loadPuzzle(puzzleSeed, h.line, h.at, how || "none", h.grade, skipped);
     });
   }
   if (S.data && h.variant === S.variant && h.line.join(",") === S.line.join(",") && h.at === S.pos &&
       h.start === S.start) return Promise.resolve();
   if (S.variant && S.variant !== h.variant) keepGame();
   return go(h.variant, h.line, h.at, how || "none", { loadPrefix: true, start: h.start, note: skipped })
-    .then(function (ok) {
+    .then(function (/** @type {boolean} */ ok) {
       // a link the engine refuses (its position, its reading): said, and the empty board shown
       if (!ok && !S.data)
         return go(h.start ? h.variant : S.variants[0], [], 0, "replace", { start: null, note:

@@ -3,16 +3,22 @@
 // the players, the game against the computer, an open puzzle, and so whether
 // values show at all. Every view asks here before it shows a value.
 import { ratedMove } from "./results.js";
-import { S } from "./state.js";
+import { S, shownPosition } from "./state.js";
 
+/** @typedef {import("./types").Colour} Colour @typedef {import("./types").RatedMove} RatedMove */
+
+/** @param {Colour} c */
 export function sideName(c) { return c === "white" ? "White" : "Black"; }
 // The players a side can be: a human, or one of the levels the API offers
 // (GET /api/v2/players: fano/players.hpp's player_levels, strongest first), set
 // by setPlayers. "engine" is the trap-setting perfect engine (its move is in every answer).
 /** @type {import("./types").PlayerLevel[]} */
 export var PLAYERS = [{ name: "human", label: "human" }];
+/** @param {import("./types").PlayerLevel[]} levels */
 export function setPlayers(levels) { PLAYERS = [{ name: "human", label: "human" }].concat(levels); }
+/** @param {Colour} c */
 export function isComputer(c) { return S.players[c] !== "human"; }
+/** @param {Colour} c */
 export function playerName(c) {
   var n = S.players[c];
   PLAYERS.forEach(function (p) { if (p.name === n) n = p.label; });
@@ -23,7 +29,7 @@ export function someHuman() { return S.players.white === "human" || S.players.bl
 export function other(c) { return c === "white" ? "black" : "white"; }
 /** Whether the game against the computer is on its board (not a puzzle, an edited position, another game). */
 export function matchOn() {
-  var m = /** @type {import("./types").Match | null} */ (S.match);
+  var m = S.match;
   return !!m && S.start === m.start && S.variant === m.variant;
 }
 /** The end of the game shown (its last move's position), or null while it goes on. */
@@ -33,7 +39,7 @@ export function gameEnd() {
 }
 /** Values are hidden: a game against the computer is on, not over, and Hints are off. */
 export function matchHides() {
-  return matchOn() && !S.match.hints && !gameEnd();
+  return matchOn() && !!S.match && !S.match.hints && !gameEnd();
 }
 // A drawing puzzle is played for this many of the player's moves (its trap may
 // lie deeper than a game played to its end would show in a puzzle's time).
@@ -65,7 +71,7 @@ export function puzzleCourse() {
     if ((after && after.game_over) || (players && p.value !== "win" && mine >= PUZZLE_DRAW_MOVES))
       return { state: "solved", ply: i + 1, move: S.line[i], mine: mine };
   }
-  return { state: S.data.to_move === p.to_move ? "play" : "reply", ply: S.pos, move: "", mine: mine };
+  return { state: shownPosition().to_move === p.to_move ? "play" : "reply", ply: S.pos, move: "", mine: mine };
 }
 // Whether an open puzzle hides the values, the moves' results, the lines and
 // "why?": while it is played (until it is solved, failed or its solution shown).
@@ -75,7 +81,7 @@ export function puzzleHides() {
 }
 /** The side the computer plays in a puzzle being played (null when none is). @returns {import("./types").Colour | null} */
 export function puzzleComputer() {
-  return puzzleHides() ? other(S.puzzle.to_move) : null;
+  return puzzleHides() && S.puzzle ? other(S.puzzle.to_move) : null;
 }
 /** The computer's turn in an open puzzle: it answers with the engine's move. */
 export function puzzleReplyDue() {
@@ -91,5 +97,7 @@ export function analysisShown() {
   if (S.analysis != null) return S.analysis;
   return !(S.players.white !== "human" || S.players.black !== "human");
 }
-export function movesFrom(space) { return S.data.moves.filter(function (m) { return m.from === space; }); }
-export function placementsOf(shape) { return S.data.moves.filter(function (m) { return m.from == null && m.shape === shape; }); }
+/** The legal moves of the piece on `space`. @param {number} space @returns {RatedMove[]} */
+export function movesFrom(space) { return shownPosition().moves.filter(function (m) { return m.from === space; }); }
+/** The legal placements of `shape`. @param {import("./types").Shape} shape @returns {RatedMove[]} */
+export function placementsOf(shape) { return shownPosition().moves.filter(function (m) { return m.from == null && m.shape === shape; }); }

@@ -10,51 +10,79 @@ export var ENGINE_DELAY = (function () {
   return m ? +m[1] : 700;
 })();
 /**
- * @typedef {import("./types").PositionAnswer} PositionAnswer
- * @typedef {import("./types").Reading} Reading
+ * @typedef {import("./types").State} State
+ * @typedef {import("./types").PageStats} PageStats
  */
-/** The page's one state object. @type {any} */
+/** The page's one state object: written by the controller (ctrl.js) alone; every view reads it.
+ *  @type {State} */
 export var S = {
-  variants: [],      // names the engine can play, in order
-  variant: null,
-  line: [],          // the game's moves, including those after the cursor (greyed, redo-able)
-  pos: 0,            // moves of `line` played on the board
-  answers: [],       // API answers for the prefixes 0..pos
-  data: null,        // answers[pos]
-  selection: null,   // {kind:"shape", shape} | {kind:"piece", from}
+  variants: [],
+  variantInfo: {},
+  variant: "",
+  line: [],
+  pos: 0,
+  answers: [],
+  all: [],
+  data: null,
+  svgText: "",
+  svg: null,
+  spaces: {},
+  focusSpace: null,
+  selection: null,
   busy: false,
-  thinking: false,   // the engine is about to move: the player waits
+  thinking: false,
   token: 0,
-  start: null,       // the game's start position (the editor's, #position=); null: the empty board
-  seed: 1,           // the computer players' seed (#seed=)
-  paused: false,     // computer players wait for Step
-  edit: null,        // the editor's piece for a click on a space ("C", "T", "c", "t", "-": take off)
+  start: null,
+  seed: 1,
+  paused: false,
+  flipped: false,
+  edit: null,
   editToken: 0,
-  // a new visitor plays White against the computer at a friendly level (both one click to change)
   // both sides the player's (exploring, the values in sight); "Play the computer" starts a game
   players: { white: "human", black: "human" },
-  match: null,       // the game against the computer (match.js), or null
-  review: null,      // the review of the game shown (review.js), or null
-  /** the players before a puzzle made both sides the player's, for New game */
+  match: null,
+  review: null,
+  endHidden: "",
+  puzzle: null,
+  puzzleShown: false,
   playersBeforePuzzle: null,
-  analysis: null,    // the analysis panels: true shown, false hidden, null: hidden while a computer plays
+  analysis: null,
   engineTimer: null,
-  games: {},         // variant -> {line, pos}: a game kept when the variant changes
-  cache: new Map(),
-  engine: null,      // the WebAssembly engine (static mode): {where, call}
-  stats: { solve: {}, firstAnalysed: null, engineLoaded: null, shows: [], replies: [] }  // read by bench/static-explorer.py
+  games: {},
+  engine: null,
+  lastError: ""
 };
-window.fanoStats = S.stats;
-/** The element with this id (any: each caller knows its element's kind). @type {(id: string) => any} */
-export var $ = function (id) { return document.getElementById(id); };
+/** The two sides, White first. @type {import("./types").Colour[]} */
+export var COLOURS = ["white", "black"];
+/** The two shapes of the supply. @type {import("./types").Shape[]} */
+export var SHAPES = ["circle", "triangle"];
+/** A side's player picker. @param {import("./types").Colour} c @returns {HTMLSelectElement} */
+export function playerPicker(c) { return c === "white" ? $("white-player") : $("black-player"); }
+/** The position shown: every panel is drawn once a position is (the controller shows one first).
+ *  @returns {import("./types").PositionAnswer} */
+export function shownPosition() {
+  if (!S.data) throw new Error("no position shown yet");
+  return S.data;
+}
+/** The page's measurements, read by bench/static-explorer.py and the browser tests (not the
+ *  game's state: the engine's loader and the controller note their times here). @type {PageStats} */
+export var STATS = { solve: {}, firstAnalysed: null, engineLoaded: null, shows: [], replies: [] };
+window.fanoStats = STATS;
+/** The element with this id, of its kind when types.d.ts PageElements names it (index.html has every id).
+ *  @type {import("./types").ById} */
+export var $ = /** @type {import("./types").ById} */ (/** @type {unknown} */ (function (/** @type {string} */ id) {
+  return document.getElementById(id);
+}));
 
 // A non-button element used as one: focusable, named, Enter and Space act.
+/** @template {Element} E @param {E} node @param {string} name @param {(e: Event) => void} act @returns {E} */
 export function actionable(node, name, act) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", name);
   node.addEventListener("click", act);
-  node.addEventListener("keydown", function (e) {
+  node.addEventListener("keydown", function (/** @type {Event} */ e) {
+    if (!(e instanceof KeyboardEvent)) return;
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); act(e); }
   });
   return node;
@@ -64,6 +92,7 @@ export function actionable(node, name, act) {
 // the listitem role) and the item's text is wrapped in one focusable control
 // named `name`, so that a control inside the item (a "why?" button) is not
 // nested in another. Returns the control.
+/** @param {HTMLLIElement} li @param {string} name @param {(e: Event) => void} act @returns {HTMLSpanElement} */
 export function listAction(li, name, act) {
   var control = document.createElement("span");
   control.className = "act";
@@ -78,16 +107,21 @@ export function listAction(li, name, act) {
   });
   return control;
 }
+/** @type {Record<string, string>} */
 export var PIECE_NAME = { C: "white circle", T: "white triangle", c: "black circle", t: "black triangle" };
 // "space 4: white triangle on black circle" (the stack top first) from the API's position.
+/** @param {number} space */
 export function spaceLabel(space) {
-  var stacks = S.data.position.split(" ")[0].split("/");
+  var stacks = (S.data ? S.data.position : "").split(" ")[0].split("/");
   var st = stacks[space - 1] || "-";
   if (st === "-") return "space " + space + ": empty";
   return "space " + space + ": " + st.split("").reverse().map(function (c) { return PIECE_NAME[c]; }).join(" on ");
 }
+/** The page is ready (the tests wait for it), or busy. @param {boolean} v */
 export function setReady(v) { document.body.setAttribute("data-ready", v ? "1" : "0"); }
-export function status(msg, kind) {  // kind: undefined | "error" | "busy"
+/** The status line says `msg`: an error (kind true or "error"), the page at work ("busy"), or news.
+ *  @param {string} msg @param {boolean | "error" | "busy"} [kind] */
+export function status(msg, kind) {
   var el = $("status");
   el.textContent = cutLong(msg || "");
   el.className = kind === true ? "error" : (kind || "");
@@ -108,4 +142,8 @@ export function trimmed(s, n) {
   n = n || 80;
   return s.length > n ? s.slice(0, n) + "\u2026" : s;
 }
-export function errText(e) { return e && e.message ? e.message : String(e); }
+/** A failure's words (an Error's message, else the thing thrown as text). @param {unknown} e */
+export function errText(e) {
+  var m = e && typeof e === "object" && "message" in e ? e.message : null;
+  return m ? String(m) : String(e);
+}

@@ -3,14 +3,22 @@
 // server over HTTP or from the WebAssembly Api (S.engine) in the static app.
 import { S, errText } from "./state.js";
 
+/**
+ * What `fano serve` answers: its status, its content type and its body's text.
+ * @typedef {{status: number, type: string | null, text: string}} Reply
+ * @typedef {Record<string, string>} Params
+ */
+
 // api(path, params) -> Promise of {status, type, text}: what `fano serve`
 // answers for GET path?params, from the server or from the WebAssembly Api.
+/** @param {string} path @param {Params} params @returns {Promise<Reply>} */
 export function api(path, params) {
+  /** @type {[string, string][]} */
   var pairs = [];
   Object.keys(params || {}).forEach(function (k) { pairs.push([k, params[k]]); });
   if (S.engine) {
     return S.engine.call("fano_request", ["GET", path, JSON.stringify(pairs)]).then(function (text) {
-      var r = JSON.parse(text);
+      var r = engineReply(JSON.parse(text));
       return { status: r.status, type: r.content_type, text: r.body };
     });
   }
@@ -21,7 +29,10 @@ export function api(path, params) {
 // --expensive, default 2) and answers more with 503 and Retry-After: the
 // page keeps at most two requests in flight, and waits as told on a 503
 // (another client's load) before asking again, a few times.
-export var httpSlots = 2, httpQueue = [];
+export var httpSlots = 2;
+/** @type {(() => void)[]} */
+export var httpQueue = [];
+/** @param {string} url @param {number} tries @returns {Promise<Reply>} */
 export function httpGet(url, tries) {
   return new Promise(function (resolve, reject) {
     httpQueue.push(function () {
@@ -42,15 +53,22 @@ export function httpGet(url, tries) {
     httpNext();
   });
 }
+/** The requests waiting started while slots are free. */
 export function httpNext() {
-  while (httpSlots > 0 && httpQueue.length) { httpSlots--; httpQueue.shift()(); }
+  var next;
+  while (httpSlots > 0 && (next = httpQueue.shift())) { httpSlots--; next(); }
 }
+/** The JSON answer of a route, checked only as an object without an error: the caller (api.js)
+ *  names its shape (types.d.ts), the one place an answer's type is asserted.
+ *  @param {string} path @param {Params} params @returns {Promise<unknown>} */
 export function apiJson(path, params) {
   return api(path, params).then(function (r) {
+    /** @type {unknown} */
     var j = null;
     try { j = JSON.parse(r.text); } catch (e) { /* not JSON */ }
-    if (r.status !== 200 || !j || j.error) {
-      var err = new Error(j && j.error ? j.error : "HTTP " + r.status + " for " + path);
+    var refusal = errorOf(j);
+    if (r.status !== 200 || !j || typeof j !== "object" || refusal) {
+      var err = new Error(refusal || "HTTP " + r.status + " for " + path);
       err.status = r.status;
       err.answered = true;  // the engine answered: the request itself is refused
       throw err;
@@ -58,13 +76,29 @@ export function apiJson(path, params) {
     return j;
   });
 }
+/** @param {string} path @param {Params} params @returns {Promise<string>} */
 export function apiText(path, params) {
   return api(path, params).then(function (r) {
     if (r.status !== 200) {
       var msg = "HTTP " + r.status;
-      try { msg = JSON.parse(r.text).error; } catch (e) { /* ignore */ }
+      try { msg = /** @type {string} */ (errorOf(JSON.parse(r.text))); } catch (e) { /* ignore */ }
       throw new Error(msg);
     }
     return r.text;
   });
+}
+/** An answer's "error" field (the engine's refusal in words), or "" when it has none.
+ *  @param {unknown} j @returns {string} */
+export function errorOf(j) {
+  if (!j || typeof j !== "object" || !("error" in j)) return "";
+  return j.error ? String(j.error) : "";
+}
+/** The WebAssembly Api's reply (fano_request's JSON): status, content type and body, checked.
+ *  @param {unknown} j @returns {{status: number, content_type: string | null, body: string}} */
+function engineReply(j) {
+  if (!j || typeof j !== "object" || !("status" in j) || !("body" in j) || typeof j.status !== "number" ||
+      typeof j.body !== "string")
+    throw new Error("the engine's reply is not a response");
+  var type = "content_type" in j && typeof j.content_type === "string" ? j.content_type : null;
+  return { status: j.status, content_type: type, body: j.body };
 }

@@ -2,7 +2,9 @@
 import { $, S } from "./state.js";
 
 // ---- the URL: #variant=..&moves=..&at=.. ------------------------------------
+/** The URL's fragment naming the game. @param {string} variant @param {string[]} line @param {number} pos */
 export function hashOf(variant, line, pos) {
+  /** @type {string[]} */
   var parts = [];
   if (variant !== "standard") parts.push("variant=" + variant);
   if (S.start) parts.push("position=" + S.start.replace(/ /g, "_"));
@@ -15,6 +17,8 @@ export function hashOf(variant, line, pos) {
   if (pos < line.length) parts.push("at=" + pos);
   return parts.length ? "#" + parts.join("&") : "";
 }
+/** The URL says the game shown: a new history entry ("push"), this one replaced ("replace"), or as it is ("none").
+ *  @param {import("./types").HistoryWay} how */
 export function writeHash(how) {
   var h = hashOf(S.variant, S.line, S.pos);
   var target = location.pathname + location.search + h;
@@ -22,6 +26,13 @@ export function writeHash(how) {
   else if (how !== "none" && location.hash !== h) history.replaceState(null, "", target || location.pathname);
   $("share").value = location.href;
 }
+/**
+ * What a link names: the reading, the moves and the ply shown, the start, the seed, a puzzle and its
+ * grade; and the parts of it the page could not read.
+ * @typedef {{variant: string, line: string[], at: number, start: string | null, seed: number,
+ *            puzzle?: number, grade: string, problems: string[]}} Link
+ */
+/** @returns {Link} */
 export function parseHash() {
   var h = location.hash.replace(/^#/, "");
   /** @type {{variant: string, line: string[], at: number | null, start: string | null, seed: number,
@@ -54,5 +65,5 @@ export function parseHash() {
     if (k === "grade" && ["easy", "medium", "hard"].indexOf(v) >= 0) out.grade = v;
   });
   if (out.at == null || out.at > out.line.length) out.at = out.line.length;
-  return out;
+  return /** @type {Link} */ (out);  // (its ply is a number now)
 }

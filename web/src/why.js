@@ -2,15 +2,16 @@
 import { getPos } from "./engine.js";
 import { plyLabel, valueText } from "./results.js";
 import { sideName } from "./seen.js";
-import { $, PV_SHOWN, S, count, errText } from "./state.js";
+import { $, PV_SHOWN, S, count, errText, shownPosition } from "./state.js";
 
 // ---- "why does this lose?": the best line after a move ------------------------
 // The position after the move (its answer carries its principal variation),
 // each move of the line numbered by its ply in the game.
+/** @param {import("./types").RatedMove} m */
 export function showRefutation(m) {
   var box = $("refutation");
   if (box.getAttribute("data-for") === m.move && box.textContent) return;
-  var token = S.token, base = S.line.slice(0, S.pos), mover = S.data.to_move;
+  var token = S.token, base = S.line.slice(0, S.pos), mover = shownPosition().to_move;
   var after = base.concat([m.move]);
   getPos(after).then(function (pos) {
     if (token !== S.token) return;
