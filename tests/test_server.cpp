@@ -858,7 +858,7 @@ TEST(FanoServe, TablesPastTheBoundAreSizedFromTheirHeadersAndReadWhenAskedFor) {
   const auto standard = get_when_made(c, "/api/v2/standard?moves=C4");
   ASSERT_TRUE(standard);
   EXPECT_EQ(standard->status, 404) << standard->body;
-  EXPECT_NE(standard->body.find("limit (1 MiB)"), std::string::npos) << standard->body;
+  EXPECT_NE(standard->body.find("memory bound of 1 MiB"), std::string::npos) << standard->body;
   EXPECT_EQ(standard->body.find("checksum"), std::string::npos) << standard->body;
   const auto before = held();
   EXPECT_EQ(std::count(before.begin(), before.end(), "standard-1c1t"), 0);
