@@ -881,8 +881,10 @@ def test_an_edit_no_game_reaches_still_shows_on_the_board(driver, static_url, ta
     assert text == "C/T/c/C/t/-/c w" and seen[-1] == "unreachable" and "illegal" in seen, (text, seen)
     said = driver.find_element(By.ID, "editor-status").text
     assert "no game reaches" in said and err.strip().split(": ", 1)[-1].split(" (")[0][-40:] in said, (said, err)
-    driver.execute_script("document.getElementById('board').scrollIntoView({block: 'start'});")
-    driver.save_screenshot(os.path.join(artifacts, "editor-unreachable.png"))
+    assert not driver.find_element(By.ID, "game-end").is_displayed()  # the last analysed position's end
+    driver.find_element(By.ID, "board").screenshot(os.path.join(artifacts, "editor-unreachable-board.png"))
+    driver.execute_script("document.getElementById('editor').scrollIntoView({block: 'start'});")
+    driver.find_element(By.ID, "editor").screenshot(os.path.join(artifacts, "editor-unreachable-check.png"))
     # pieces taken off to a position games reach: the engine's board again
     for space in (7, 5, 4):
         text, verdict, _ = click("-", space)

@@ -13,6 +13,8 @@ export function renderBoardPanel() {
   if (!S.svgText) return;
   renderBoard(S.svgText);
   if (draft && (draft.on !== S.svgText || !$("editor").open)) draft = null;
+  // (the page's words of the last position analysed are not the draft's: out of sight meanwhile)
+  document.body.toggleAttribute("data-draft", !!draft);
   var shown = S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos).join(",");
   // one move on from the position drawn before: that move, played out briefly
   if (lastShown && S.pos > 0 && lastShown === S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos - 1).join(","))
@@ -39,7 +41,7 @@ export function showDraft(text) {
 function drawDraft(stacks, text) {
   var svg = S.svg;
   svg.setAttribute("data-draft", text);
-  svg.querySelectorAll(".piece, .supply, .supply-label, #overlay > :not(.hit)").forEach(function (e) { e.remove(); });
+  svg.querySelectorAll(".piece, .supply, .supply-label, .line-highlight, #overlay > :not(.hit)").forEach(function (e) { e.remove(); });
   var tm = svg.querySelector("text.to-move"), pos = svg.querySelector("text.position"), t = svg.querySelector("title");
   if (tm) tm.textContent = "Edited (see the check)";
   if (pos) pos.textContent = text;
