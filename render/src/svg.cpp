@@ -284,8 +284,9 @@ void draw_supply(std::string& o, State st, const Variant& variant) {
   if (!st.placement_phase(variant)) return;
   double y = kHeight - 48;
   for (Colour c : {Colour::kWhite, Colour::kBlack}) {
-    o += "  <text class=\"supply-label\" x=\"250\" y=\"" + num(y + 5) +
-         "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
+    // (the label ends short of the first piece, whatever the font's width)
+    o += "  <text class=\"supply-label\" x=\"" + num(kSupplyX - 14) + "\" y=\"" + num(y + 5) +
+         "\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
          (c == Colour::kWhite ? "White" : "Black") + "</text>\n";
     double x = kSupplyX;
     for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
