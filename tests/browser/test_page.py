@@ -882,6 +882,7 @@ def test_an_edit_no_game_reaches_still_shows_on_the_board(driver, static_url, ta
     said = driver.find_element(By.ID, "editor-status").text
     assert "no game reaches" in said and err.strip().split(": ", 1)[-1].split(" (")[0][-40:] in said, (said, err)
     assert not driver.find_element(By.ID, "game-end").is_displayed()  # the last analysed position's end
+    driver.execute_script("document.getElementById('board').scrollIntoView({block: 'start'});")
     driver.find_element(By.ID, "board").screenshot(os.path.join(artifacts, "editor-unreachable-board.png"))
     driver.execute_script("document.getElementById('editor').scrollIntoView({block: 'start'});")
     driver.find_element(By.ID, "editor").screenshot(os.path.join(artifacts, "editor-unreachable-check.png"))
