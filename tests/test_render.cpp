@@ -204,6 +204,80 @@ TEST(Svg, SupplyShowsEachPlayersUnplacedPieces) {
     }
 }
 
+// A drawn element's box: x and y from..to.
+struct Box {
+  double x0, x1, y0, y1;
+};
+
+// The supply's elements of `svg` by kind ('C', 'T', 'c', 't') with their
+// boxes, read from the circles' centres and radii and the triangles' corners.
+std::map<char, std::vector<Box>> supply_boxes(const std::string& svg) {
+  const std::regex element(
+      R"re(<(circle|polygon) class="supply (white|black) (circle|triangle)"([^>]*)>)re");
+  const std::regex attr(R"re(([a-z]+)="([^"]*)")re");
+  std::map<char, std::vector<Box>> out;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), element), end; it != end; ++it) {
+    const char letter = (*it)[3] == "circle" ? 'C' : 'T';
+    const char kind = (*it)[2] == "white" ? letter : char(std::tolower(letter));
+    const std::string attrs = (*it)[4];
+    std::map<std::string, std::string> a;
+    for (std::sregex_iterator at(attrs.begin(), attrs.end(), attr), e2; at != e2; ++at)
+      a[(*at)[1]] = (*at)[2];
+    Box b{1e9, -1e9, 1e9, -1e9};
+    if ((*it)[1] == "circle") {
+      const double cx = std::stod(a.at("cx")), cy = std::stod(a.at("cy")), r = std::stod(a.at("r"));
+      b = Box{cx - r, cx + r, cy - r, cy + r};
+    } else {
+      std::istringstream corners(a.at("points"));
+      double x = 0, y = 0;
+      char comma = 0;
+      while (corners >> x >> comma >> y)
+        b = Box{std::min(b.x0, x), std::max(b.x1, x), std::min(b.y0, y), std::max(b.y1, y)};
+    }
+    out[kind].push_back(b);
+  }
+  return out;
+}
+
+// Every reading's largest supply (the empty board: every piece unplaced) is
+// drawn whole: as many pieces of each kind as the reading gives each player,
+// each one inside the picture and clear of the others.
+TEST(Svg, SupplyOfEveryReadingIsDrawnWholeInsideThePicture) {
+  const std::vector<Variant> readings = every_rules();
+  ASSERT_EQ(readings.size(), 72u);
+  for (const Variant& v : readings) {
+    SvgOptions options;
+    options.variant = v;
+    const std::string svg = board_svg(kEmptyBoard, options);
+    std::smatch size;
+    ASSERT_TRUE(
+        std::regex_search(svg, size, std::regex(R"re(width="([0-9.]+)" height="([0-9.]+)")re")));
+    const double width = std::stod(size[1]), height = std::stod(size[2]);
+    const auto boxes = supply_boxes(svg);
+    const std::map<char, int> want{
+        {'C', v.circles}, {'T', v.triangles}, {'c', v.circles}, {'t', v.triangles}};
+    std::vector<Box> all;
+    for (const auto& [kind, n] : want) {
+      const auto found = boxes.find(kind);
+      const int drawn = found == boxes.end() ? 0 : int(found->second.size());
+      EXPECT_EQ(drawn, n) << variant_short_name(v) << " piece " << kind;
+      if (found != boxes.end()) all.insert(all.end(), found->second.begin(), found->second.end());
+    }
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const Box& b = all[i];
+      EXPECT_TRUE(b.x0 >= 0 && b.x1 <= width && b.y0 >= 0 && b.y1 <= height)
+          << variant_short_name(v) << ": a supply piece from x " << b.x0 << " to " << b.x1
+          << " in a picture " << width << " wide";
+      for (std::size_t j = 0; j < i; ++j) {
+        const Box& o = all[j];
+        EXPECT_FALSE(b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1)
+            << variant_short_name(v) << ": two supply pieces overlap at x " << b.x0 << " and "
+            << o.x0;
+      }
+    }
+  }
+}
+
 // A highlighted line rings exactly its three spaces: each of the seven lines
 // of the rulebook (RULES.md "Board", written out here), once.
 TEST(Svg, HighlightedLineRingsItsThreeSpaces) {

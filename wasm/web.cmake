@@ -1,6 +1,7 @@
 # The `web` target (native build): builds the explorer's engine with
 # emscripten (emcmake, Debian's em++) in WORK and assembles the static app in
-# OUT: index.html (web/index.html with web/src bundled in, in its WebAssembly mode), fano_web.js (the
+# OUT: index.html (web/index.html with web/src bundled in, in its WebAssembly
+# mode, carrying fano_worker.js's text for a file:// page's worker), fano_web.js (the
 # engine; with the WebAssembly inside it when SINGLE_FILE, so that the page
 # also works from a file:// URL), fano_worker.js (runs the engine off the
 # page's thread) and the service worker sw.js.
@@ -39,6 +40,17 @@ string(REPLACE "<meta name=\"fano-engine\" content=\"http\">" "<meta name=\"fano
        page "${page}")
 if(NOT page MATCHES "content=\"wasm\"")
   message(FATAL_ERROR "web/index.html has no <meta name=\"fano-engine\" content=\"http\">")
+endif()
+# fano_worker.js's text, carried by the page (not run there): a file:// page
+# starts its worker from a Blob of the engine and this text (web/src/engine.js).
+file(READ ${SOURCE}/web/fano_worker.js worker)
+if(worker MATCHES "</script")
+  message(FATAL_ERROR "web/fano_worker.js holds '</script', which would end the page's copy of it")
+endif()
+string(REPLACE "</head>" "<script type=\"text/plain\" id=\"fano-worker-source\">\n${worker}</script>\n</head>"
+       page "${page}")
+if(NOT page MATCHES "id=\"fano-worker-source\"")
+  message(FATAL_ERROR "web/index.html has no </head>")
 endif()
 file(WRITE ${OUT}/index.html.tmp "${page}")
 file(RENAME ${OUT}/index.html.tmp ${OUT}/index.html)

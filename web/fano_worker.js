@@ -3,8 +3,12 @@
 // fano_solve, fano_request; every argument and every answer is a string) and
 // gets back {id, result} or {id, error}. Solving a variant takes a few hundred
 // milliseconds: here it never blocks a click, a scroll or the progress note.
+// The one source of the worker: a file:// page, which may not start a worker
+// from a file, starts one from a Blob of the engine's factory (createFano,
+// already defined there) followed by this text, which the static page carries
+// (wasm/web.cmake puts it in, web/src/engine.js reads it).
 "use strict";
-importScripts("fano_web.js");
+if (typeof createFano !== "function") importScripts("fano_web.js");
 
 var engine = createFano();
 engine.then(function () {

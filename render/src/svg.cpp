@@ -275,18 +275,23 @@ void draw_movement_marks(std::string& o, const Points& pts, const std::vector<Mo
   }
 }
 
-// Each player's supply, below the board on the right (placement phase).
+// Each player's supply, below the board on the right (placement phase): a
+// row per player from kSupplyX, kSupplyStep apart, so that the largest
+// material (three circles and three triangles) still ends inside the picture.
+constexpr double kSupplyX = 300, kSupplyStep = 22;
+static_assert(kSupplyX + 5 * kSupplyStep + 10 <= kWidth, "a supply of six pieces fits");
 void draw_supply(std::string& o, State st, const Variant& variant) {
   if (!st.placement_phase(variant)) return;
   double y = kHeight - 48;
   for (Colour c : {Colour::kWhite, Colour::kBlack}) {
-    o += "  <text class=\"supply-label\" x=\"250\" y=\"" + num(y + 5) +
-         "\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
+    // (the label ends short of the first piece, whatever the font's width)
+    o += "  <text class=\"supply-label\" x=\"" + num(kSupplyX - 14) + "\" y=\"" + num(y + 5) +
+         "\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#333333\">" +
          (c == Colour::kWhite ? "White" : "Black") + "</text>\n";
-    double x = 310;
+    double x = kSupplyX;
     for (Shape sh : {Shape::kCircle, Shape::kTriangle}) {
       const Piece p = make_piece(c, sh);
-      for (int k = st.count_on_board(p); k < variant.copies(int(sh)); ++k, x += 24)
+      for (int k = st.count_on_board(p); k < variant.copies(int(sh)); ++k, x += kSupplyStep)
         o += supply_element(p, Point{x, y});
     }
     y += 26;

@@ -826,6 +826,73 @@ def test_the_editor_edits_the_board_and_infers_the_side(driver, static_url, tabl
         assert "the only side the pieces allow" in driver.find_element(By.ID, "editor-status").text
 
 
+def test_an_edit_no_game_reaches_still_shows_on_the_board(driver, static_url, tables, artifacts):
+    """Each click shows on the board even where the engine will not analyse
+    the result (not legal on the way, then a legal position no game reaches:
+    C/T/c/C/t/-/c, a line in each position a move leads to it from): the
+    board's pieces are the text's stacks after every click, and the check's
+    verdict is `fano query`'s (refused as unreachable, refused otherwise, or
+    answered), in its words for the unreachable one; taking pieces off again
+    to a position games reach brings back the engine's board."""
+    open_page(driver, static_url)
+    driver.find_element(By.CSS_SELECTOR, "#editor summary").click()
+    driver.find_element(By.ID, "position-empty").click()
+    wait(driver, ready)
+
+    def board_pieces():
+        return driver.execute_script("""
+          var out = {};
+          document.querySelectorAll('#board svg .piece').forEach(function (p) {
+            var s = p.getAttribute('data-space'), k = p.classList.contains('white') ? 'w' : 'b';
+            k += p.classList.contains('circle') ? 'c' : 't';
+            out[s] = (out[s] || '') + k; });
+          return out;""")
+
+    def stacks_of(text):
+        return {str(i + 1): "".join(("w" if c.isupper() else "b") + ("c" if c in "Cc" else "t") for c in st)
+                for i, st in enumerate(text.split(" ")[0].split("/")) if st != "-"}
+
+    def cli_verdict(text):
+        out = base.subprocess.run([base.FANO_BIN, "query", "--json", "--tables", tables, text], capture_output=True)
+        err = out.stderr.decode()
+        return ("ok" if out.returncode == 0 else "unreachable" if "no game reaches" in err else "illegal"), err
+
+    def click(piece, space):
+        before = driver.find_element(By.ID, "position-input").get_attribute("value")
+        driver.find_element(By.CSS_SELECTOR, '#palette button[data-edit="%s"]' % piece).click()
+        driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="%d"]' % space).click()
+        driver.find_element(By.CSS_SELECTOR, '#palette button[data-edit="%s"]' % piece).click()  # put down
+        wait(driver, lambda d: ready(d) and d.find_element(By.ID, "position-input").get_attribute("value") != before)
+        time.sleep(0.5)  # (the side inferred, the check asked)
+        wait(driver, lambda d: ready(d) and board_pieces() ==
+             stacks_of(d.find_element(By.ID, "position-input").get_attribute("value")))
+        text = driver.find_element(By.ID, "position-input").get_attribute("value")
+        verdict, err = cli_verdict(text)
+        wait(driver, lambda d: d.find_element(By.ID, "editor-status").get_attribute("data-verdict") == verdict)
+        assert board_pieces() == stacks_of(text), text
+        return text, verdict, err
+
+    seen = []
+    for piece, space in (("C", 1), ("T", 2), ("c", 3), ("C", 4), ("t", 5), ("c", 7)):
+        text, verdict, err = click(piece, space)
+        seen.append(verdict)
+        if verdict != "ok":
+            assert driver.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("data-draft") == text
+    assert text == "C/T/c/C/t/-/c w" and seen[-1] == "unreachable" and "illegal" in seen, (text, seen)
+    said = driver.find_element(By.ID, "editor-status").text
+    assert "no game reaches" in said and err.strip().split(": ", 1)[-1].split(" (")[0][-40:] in said, (said, err)
+    assert not driver.find_element(By.ID, "game-end").is_displayed()  # the last analysed position's end
+    driver.execute_script("document.getElementById('board').scrollIntoView({block: 'start'});")
+    driver.find_element(By.ID, "board").screenshot(os.path.join(artifacts, "editor-unreachable-board.png"))
+    driver.execute_script("document.getElementById('editor').scrollIntoView({block: 'start'});")
+    driver.find_element(By.ID, "editor").screenshot(os.path.join(artifacts, "editor-unreachable-check.png"))
+    # pieces taken off to a position games reach: the engine's board again
+    for space in (7, 5, 4):
+        text, verdict, _ = click("-", space)
+    assert verdict == "ok" and text == "C/T/c/-/-/-/- b", (text, verdict)
+    assert driver.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("data-draft") is None
+
+
 def test_a_drag_plays_the_move(driver, static_url, tables):
     """A piece dragged from its space to another plays that movement, as two clicks do."""
     from selenium.webdriver.common.action_chains import ActionChains

@@ -136,11 +136,94 @@ def assert_end_on_board(drv, tables, moves, human):
     expected = "Draw" if loser is None else ("You win" if loser != human else "The computer wins")
     assert result == expected, (result, over)
     assert reason == over["text"] + ".", (reason, over)
-    inside = drv.execute_script("""
-      var b = document.getElementById('board').getBoundingClientRect(),
-          e = document.getElementById('game-end').getBoundingClientRect();
-      return e.left >= b.left - 1 && e.right <= b.right + 1 && e.top >= b.top - 1 && e.bottom <= b.bottom + 1;""")
-    assert inside, "the result is not on the board"
+    assert_end_beside_the_deciding_line(drv, over)
+
+
+# The rectangles of the end's box, the board, and the spaces (their click
+# targets) and pieces of the spaces given, as the browser lays them out.
+END_RECTS_JS = """
+var r = function (e) { var b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+var spaces = arguments[0], out = {box: r(document.getElementById('game-end')),
+                                  board: r(document.getElementById('board')), spaces: []};
+spaces.forEach(function (s) {
+  document.querySelectorAll('#board .hit[data-space="' + s + '"], #board .piece[data-space="' + s + '"]')
+    .forEach(function (e) { out.spaces.push([s, r(e)]); });
+});
+return out;"""
+
+
+def assert_end_beside_the_deciding_line(drv, over):
+    """The end's box at the board's foot, as wide as the board at most, and
+    over none of the spaces that decided the game (the line of three, else
+    every space): the rectangles do not meet."""
+    spaces = over.get("line") or list(range(1, 8))
+    rects = drv.execute_script(END_RECTS_JS, spaces)
+    box, board = rects["box"], rects["board"]
+    assert len(rects["spaces"]) >= len(spaces), rects
+    for space, sp in rects["spaces"]:
+        meets = box[0] < sp[2] and sp[0] < box[2] and box[1] < sp[3] and sp[1] < box[3]
+        assert not meets, "the end's box %s covers space %s %s" % (box, space, sp)
+    assert box[0] >= board[0] - 1 and box[2] <= board[2] + 1, (box, board)
+    assert board[3] - 1 <= box[1] <= board[3] + 24, ("not at the board's foot", box, board)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)])
+def test_the_end_of_a_game_leaves_its_deciding_line_in_sight(driver, static_url, tables, artifacts, size):
+    """A game that ended on the board's lowest line ({5,2,3}, from a link):
+    the result and its reason at the board's foot, over none of that line's
+    spaces or pieces, and in view with the board (scrolled to its top) at
+    phone and desktop width."""
+    moves = ["C3", "t3", "T2", "t4", "C4", "c7", "T5"]
+    over = native(tables, "standard", moves)["game_over"]
+    assert over and sorted(over["line"]) == [2, 3, 5], over
+    driver.set_window_size(*size)
+    try:
+        open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+        wait(driver, lambda d: d.find_element(By.ID, "game-end").is_displayed())
+        assert driver.find_element(By.ID, "game-end-reason").text == over["text"] + "."
+        driver.execute_script("document.getElementById('board').scrollIntoView({block: 'start'});")
+        assert_end_beside_the_deciding_line(driver, over)
+        bottom = driver.execute_script("return [document.getElementById('game-end').getBoundingClientRect().bottom,"
+                                       " window.innerHeight];")
+        assert bottom[0] <= bottom[1], ("the result is below the fold", bottom)
+        driver.save_screenshot(os.path.join(artifacts, "game-end-%d.png" % size[0]))
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def test_the_link_during_a_game_opens_it_in_play_with_hints_off(driver, static_url, tables):
+    """The share link of a game against the computer, opened in a fresh page
+    (as in another tab): the same moves, the same side and level, the game in
+    play with hints off and no value anywhere; the computer answers the next
+    move as before."""
+    open_fresh(driver, static_url)
+    level = levels(driver)[-1]
+    choose(driver, "white", level)
+    rng = random.Random(7)
+    for _ in range(2):
+        ref = wait_my_turn(driver, tables, "white")
+        moves = at(driver)[0]
+        base.click_move(driver, rng.choice([m["move"] for m in ref["moves"]]), "white")
+        wait(driver, lambda d: len(at(d)[0]) > len(moves))
+    wait_my_turn(driver, tables, "white")
+    moves = at(driver)[0]
+    link = driver.find_element(By.ID, "share").get_attribute("value")
+    assert "play=white" in link and "level=" in link, link
+    driver.get("about:blank")
+    driver.get(link)
+    wait(driver, ready)
+    assert at(driver)[0] == moves
+    assert human_side(driver) == "white"
+    assert driver.find_element(By.ID, "black-player").get_attribute("value") == level
+    hints = driver.find_element(By.ID, "hints")
+    assert hints.is_displayed() and hints.get_attribute("aria-checked") == "false"
+    assert values_shown(driver) == [], link
+    ref = native(tables, "standard", moves)
+    base.click_move(driver, ref["moves"][0]["move"], "white")
+    wait(driver, lambda d: len(at(d)[0]) > len(moves))
+    wait_my_turn(driver, tables, "white")
+    assert len(at(driver)[0]) >= len(moves) + 2 or native(tables, "standard", at(driver)[0])["game_over"]
+    assert values_shown(driver) == [] or native(tables, "standard", at(driver)[0])["game_over"]
 
 
 def better(a, b):
@@ -324,7 +407,7 @@ def test_hints_show_the_values_for_that_game_and_rematch_swaps_colours(driver, s
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_wcag_violation_in_the_dialog_the_game_and_its_end(driver, static_url, tables, scheme):
+def test_no_wcag_violation_in_the_dialog_the_game_and_its_end(driver, static_url, tables, scheme, artifacts):
     """axe-core's WCAG 2.2 AA rules on the dialog, a game with hints off, its end
     on the board and the review, light and dark."""
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
@@ -350,5 +433,7 @@ def test_no_wcag_violation_in_the_dialog_the_game_and_its_end(driver, static_url
             driver.get_log("browser")  # over HTTP the 404 that says there is no review route
         time.sleep(0.3)
         assert axe_violations(driver, wcag22=True) == [], (scheme, "the review")
+        driver.execute_script("document.getElementById('review').scrollIntoView({block: 'start'});")
+        driver.save_screenshot(os.path.join(artifacts, "play-review-%s.png" % scheme))
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

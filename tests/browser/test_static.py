@@ -489,6 +489,12 @@ def test_file_url(driver, web_dir):
     open_page(driver, "file://" + os.path.abspath(os.path.join(web_dir, "index.html")))
     # no worker from a file there: the engine runs in one made from a Blob URL, off the page's thread
     assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-engine-thread") == "worker"
+    # that worker's code is fano_worker.js's own text (one source), which the page carries
+    carried = driver.execute_script("var e = document.getElementById('fano-worker-source');"
+                                    " return e ? e.textContent : null;")
+    with open(os.path.join(web_dir, "fano_worker.js"), encoding="utf-8") as f:
+        own = f.read()
+    assert carried in ("\n" + own, own), "the page does not carry fano_worker.js"
     click_move(driver, "C4", "white")
     settle(driver, 1)
     assert page_state(driver)["value"] != ""

@@ -1,6 +1,7 @@
 // @ts-check
 import { boardDrawn, dragMove, keepFocus, onShape, onSpace } from "./ctrl.js";
 import { editSpace } from "./editor.js";
+import { renderPanels } from "./registry.js";
 import { ratedMove, resultOf } from "./results.js";
 import { analysisShown, movesFrom, placementsOf } from "./seen.js";
 import { $, COLOURS, S, SHAPES, SVGNS, actionable, shownPosition, spaceLabel } from "./state.js";
@@ -17,6 +18,9 @@ import { $, COLOURS, S, SHAPES, SVGNS, actionable, shownPosition, spaceLabel } f
 export function renderBoardPanel() {
   if (!S.svgText) return;
   renderBoard(S.svgText);
+  if (draft && (draft.on !== S.svgText || !$("editor").open)) draft = null;
+  // (the page's words of the last position analysed are not the draft's: out of sight meanwhile)
+  document.body.toggleAttribute("data-draft", !!draft);
   var shown = S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos).join(",");
   // one move on from the position drawn before: that move, played out briefly
   if (lastShown && S.pos > 0 && lastShown === S.variant + "|" + (S.start || "") + "|" + S.line.slice(0, S.pos - 1).join(","))
@@ -25,6 +29,49 @@ export function renderBoardPanel() {
 }
 /** The game's moves drawn last (the board panel's own memory, to animate the next move). @type {string | null} */
 var lastShown = null;
+/** The editor's text the engine does not analyse (no game reaches it, or it is not legal), drawn on the board
+ *  over the picture it was edited on (the board panel's own memory). @type {{stacks: string[], text: string, on: string} | null} */
+var draft = null;
+// An edit the engine will not analyse still shows on the board at once: its
+// stacks drawn as the engine draws pieces (the picture's own geometry: 16
+// apart up and to the right, bottom to top), the old picture's marks and supply
+// taken away; the editor's one-line check says why it is not a position to explore.
+/** @param {string | null} text the editor's text ("stacks side"), or null: no draft */
+export function showDraft(text) {
+  var stacks = text ? text.split(/[ _]/)[0].split("/") : [];
+  draft = stacks.length === 7 && stacks.every(function (st) { return /^(-|[CTct]+)$/.test(st); })
+    ? { stacks: stacks, text: /** @type {string} */ (text), on: S.svgText } : null;
+  renderPanels(["board", "board marks"]);
+}
+/** @param {string[]} stacks @param {string} text */
+function drawDraft(stacks, text) {
+  const svg = S.svg;
+  if (!svg) return;
+  svg.setAttribute("data-draft", text);
+  svg.querySelectorAll(".piece, .supply, .supply-label, .line-highlight, #overlay > :not(.hit)").forEach(function (e) { e.remove(); });
+  var tm = svg.querySelector("text.to-move"), pos = svg.querySelector("text.position"), t = svg.querySelector("title");
+  if (tm) tm.textContent = "Edited (see the check)";
+  if (pos) pos.textContent = text;
+  if (t) t.textContent = text;
+  var below = svg.querySelector("#overlay");
+  stacks.forEach(function (st, i) {
+    var c = S.spaces[String(i + 1)];
+    if (!c || st === "-") return;
+    for (var k = 0; k < st.length; ++k) {
+      var off = (k - (st.length - 1) / 2) * 16, p = { x: c.x + off, y: c.y - off }, letter = st[k];
+      var white = letter === "C" || letter === "T", circle = letter === "C" || letter === "c";
+      var attrs = { "class": "piece draft " + (white ? "white" : "black") + (circle ? " circle" : " triangle"),
+                    "data-space": i + 1, fill: white ? "#ffffff" : "#000000", stroke: white ? "#000000" : "#9a9a9a",
+                    "stroke-width": white ? 2 : 1.5 };
+      var h = 15.6 * Math.sqrt(3) / 2;
+      var e = circle ? el("circle", Object.assign({ cx: p.x, cy: p.y, r: 12 }, attrs))
+                     : el("polygon", Object.assign({ points: p.x + "," + (p.y - 15.6) + " " + (p.x - h) + "," + (p.y + 7.8) + " " +
+                                                             (p.x + h) + "," + (p.y + 7.8) }, attrs));
+      svg.insertBefore(e, below);
+    }
+  });
+  markTops(svg);
+}
 // The piece of the last move slides from its space (a movement) or grows in
 // place (a placement), for 0.2 s; never with reduced motion, nor on a turned board.
 /** @param {string} mv */
@@ -148,7 +195,7 @@ export function renderOverlay() {
                  ev.preventDefault();
                  if (ev.type === "keydown") keepFocus(+s);
                  // the editor's piece in hand: the click edits the position; else it plays
-                 if (S.edit && $("editor").open) editSpace(+s); else onSpace(+s);
+                 if (S.edit && $("editor").open) editSpace(+s).then(showDraft); else onSpace(+s);
                });
   });
   if (S.focusSpace) {  // keep the keyboard's place across a redraw
@@ -156,6 +203,7 @@ export function renderOverlay() {
     if (f) f.focus();
     keepFocus(null);
   }
+  if (draft) drawDraft(draft.stacks, draft.text);
   // the space numbers drawn last: no ring, mark or piece of the overlay ever covers one
   svg.querySelectorAll("text.label").forEach(function (t) { svg.appendChild(t); });
   applyFlip();

@@ -407,16 +407,22 @@ export function focusBoard(mv) {
 }
 /** A new game against `level`, the player with `human`, from the empty board. @param {import("./types").Colour} human @param {string} level */
 export function startMatch(human, level) {
-  S.match = { human: human, level: level, hints: false, hintsUsed: false, start: null, variant: S.variant };
+  joinMatch(human, level, S.variant, null);
+  // a new seed each game: the levels that choose at random play another game
+  S.seed = 1 + Math.floor(Math.random() * 1e9);
+  return go(S.variant, [], 0, "push", { start: null, engine: true });
+}
+/** A game against `level` on `variant` from `start`, the player with `human`, hints off:
+ *  a new one (startMatch) or one a link names (its moves then played to the board).
+ *  @param {import("./types").Colour} human @param {string} level @param {string} variant @param {string | null} start */
+export function joinMatch(human, level, variant, start) {
+  S.match = { human: human, level: level, hints: false, hintsUsed: false, start: start, variant: variant };
   S.players[human] = "human";
   S.players[other(human)] = level;
   playerPicker(human).value = "human";
   playerPicker(other(human)).value = level;
   S.playersBeforePuzzle = null;
   S.review = null;
-  // a new seed each game: the levels that choose at random play another game
-  S.seed = 1 + Math.floor(Math.random() * 1e9);
-  return go(S.variant, [], 0, "push", { start: null, engine: true });
 }
 /** Rematch: the same level, the colours swapped (the rulebook: after a draw, play again swapping colours). */
 export function rematch() {

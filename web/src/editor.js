@@ -13,12 +13,13 @@ export function editorText() {
 // A click with the editor's piece in hand: the stack of `space` grows by that
 // piece (or loses its top), the side to move follows from the engine where
 // only one side is possible, and the board shows the edit at once (when the
-// engine accepts the position; else the text and the engine's words say why).
-/** @param {number} space */
+// engine accepts the position; else the board shows the edit as a draft, see
+// board.js, and the engine's words say why).
+/** @param {number} space @returns {Promise<string | null>} the text to show as a draft, or null */
 export function editSpace(space) {
   var parts = editorText().replace(/_/g, " ").split(" ");
   var stacks = parts[0].split("/");
-  if (stacks.length !== 7) { editorStatus("The position needs 7 stacks to edit by clicking.", true); return Promise.resolve(); }
+  if (stacks.length !== 7) { editorStatus("The position needs 7 stacks to edit by clicking.", true); return Promise.resolve(null); }
   var st = stacks[space - 1] === "-" ? "" : stacks[space - 1];
   st = S.edit === "-" ? st.slice(0, -1) : st + S.edit;
   stacks[space - 1] = st || "-";
@@ -28,11 +29,13 @@ export function editSpace(space) {
     if (token !== S.editToken) return null;
     // the counts decide: the one side the engine accepts is to move
     if (sides.length === 1) $("position-input").value = board + " " + sides[0];
-    return checkPosition().then(function (a) {
-      if (!a) return null;
+    var checked = checkPosition(), current = S.editToken;
+    return checked.then(function (a) {
+      // refused (no game reaches it, or not legal): the board shows the edit all the same
+      if (!a) return current === S.editToken ? editorText() : null;
       if (sides.length === 1) editorStatus($("editor-status").textContent + " (" + sideName(sides[0] === "w" ? "white" : "black") +
                                            " to move: the only side the pieces allow)");
-      return go(S.variant, [], 0, "replace", { start: a.position });
+      return go(S.variant, [], 0, "replace", { start: a.position }).then(function () { return null; });
     });
   });
 }

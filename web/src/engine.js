@@ -7,7 +7,7 @@ import { $, S, STATS, errText, setReady, status } from "./state.js";
 // so that solving a variant never blocks the page. A file:// page may not
 // start a worker from a file, but it may from a Blob URL: there the page
 // loads fano_web.js as a script (its WebAssembly is inside it) and starts a
-// worker from the engine's own code and the same few lines of protocol.
+// worker from the engine's own code and fano_worker.js's text (the page carries it).
 // Only where no worker starts at all does the engine run on the page's
 // thread. Either way S.engine.call(fn, args) -> Promise of the C function's JSON text.
 
@@ -35,32 +35,14 @@ export function mainThreadEngine() {
     } };
   });
 }
-// The worker's side (fano_worker.js says the same): {id, fn, args} in, {id, result} or {id, error} out.
-// Its source text is the Blob worker's code: it reads nothing from this module.
-function blobWorkerMain() {
-  var ctx = /** @type {import("./types").WorkerScope} */ (/** @type {unknown} */ (self));
-  var engine = createFano();
-  engine.then(function () { ctx.postMessage({ ready: true, bytes: 0 }); },
-    function (/** @type {unknown} */ e) { ctx.postMessage({ failed: "cannot load the engine (" + (e instanceof Error ? e.message : String(e)) + ")" }); });
-  ctx.onmessage = function (/** @type {MessageEvent} */ e) {
-    var m = e.data;
-    engine.then(function (mod) {
-      var result;
-      try {
-        result = mod.ccall(m.fn, "string", m.args.map(function () { return "string"; }), m.args);
-      } catch (err) {
-        ctx.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) });
-        return;
-      }
-      ctx.postMessage({ id: m.id, result: result });
-    });
-  };
-}
-/** A worker made from a Blob URL: the engine's factory's source, then the protocol. @returns {Worker} */
+/** A worker made from a Blob URL: the engine's factory's source, then the text
+ *  of fano_worker.js, which the static page carries (wasm/web.cmake): one worker, one source.
+ *  @returns {Worker} */
 function blobWorker() {
+  var own = document.getElementById("fano-worker-source");
+  if (!own || !own.textContent) throw new Error("the page carries no worker (fano_worker.js)");
   // (the factory reads its script's address only to find a .wasm file; here it has it inside)
-  var src = "var _scriptDir = undefined;\nvar createFano = (" + createFano.toString() + ");\n(" +
-            blobWorkerMain.toString() + ")();\n";
+  var src = "var _scriptDir = undefined;\nvar createFano = (" + createFano.toString() + ");\n" + own.textContent;
   return new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
 }
 /** The engine talking to worker `w`; if the worker fails before it is ready, `fallback()`.

@@ -1,4 +1,5 @@
 // @ts-check
+import { matchOn } from "./seen.js";
 import { $, S } from "./state.js";
 
 // ---- the URL: #variant=..&moves=..&at=.. ------------------------------------
@@ -13,6 +14,8 @@ export function hashOf(variant, line, pos) {
     parts.push("puzzle=" + S.puzzle.seed);
     if (S.puzzle.asked) parts.push("grade=" + S.puzzle.asked);
   }
+  // a game against the computer: its link opens the same game, in play, with hints off
+  if (matchOn() && S.match) parts.push("play=" + S.match.human, "level=" + encodeURIComponent(S.match.level));
   if (line.length) parts.push("moves=" + line.join(","));
   if (pos < line.length) parts.push("at=" + pos);
   return parts.length ? "#" + parts.join("&") : "";
@@ -30,14 +33,15 @@ export function writeHash(how) {
  * What a link names: the reading, the moves and the ply shown, the start, the seed, a puzzle and its
  * grade; and the parts of it the page could not read.
  * @typedef {{variant: string, line: string[], at: number, start: string | null, seed: number,
- *            puzzle?: number, grade: string, problems: string[]}} Link
+ *            puzzle?: number, grade: string, play: "white" | "black" | null, level: string,
+ *            problems: string[]}} Link
  */
 /** @returns {Link} */
 export function parseHash() {
   var h = location.hash.replace(/^#/, "");
   /** @type {{variant: string, line: string[], at: number | null, start: string | null, seed: number,
-   *            puzzle?: number, grade: string, problems: string[]}} */
-  var out = { variant: "standard", line: [], at: null, start: null, seed: 1, grade: "", problems: [] };
+   *            puzzle?: number, grade: string, play: "white" | "black" | null, level: string, problems: string[]}} */
+  var out = { variant: "standard", line: [], at: null, start: null, seed: 1, grade: "", play: null, level: "", problems: [] };
   // A part the page cannot read is left out and said (the rest of the link still counts).
   h.split("&").forEach(function (kv) {
     if (!kv) return;
@@ -54,7 +58,9 @@ export function parseHash() {
       out.problems.push("'" + k + "=" + v + "' is not a number the page uses");
     else if (k === "grade" && ["easy", "medium", "hard"].indexOf(v) < 0)
       out.problems.push("'grade=" + v + "' is not a grade (easy, medium or hard)");
-    else if (["variant", "moves", "at", "position", "seed", "puzzle", "grade"].indexOf(k) < 0)
+    else if (k === "play" && v !== "white" && v !== "black")
+      out.problems.push("'play=" + v + "' is not a side (white or black)");
+    else if (["variant", "moves", "at", "position", "seed", "puzzle", "grade", "play", "level"].indexOf(k) < 0)
       out.problems.push("'" + k + "' is not a part of a link the page knows");
     if (k === "variant" && v) out.variant = v;
     if (k === "moves") out.line = v.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
@@ -63,6 +69,8 @@ export function parseHash() {
     if (k === "seed" && /^\d{1,15}$/.test(v)) out.seed = +v;
     if (k === "puzzle" && /^\d{1,15}$/.test(v)) out.puzzle = +v;
     if (k === "grade" && ["easy", "medium", "hard"].indexOf(v) >= 0) out.grade = v;
+    if (k === "play" && (v === "white" || v === "black")) out.play = v;
+    if (k === "level") out.level = v;
   });
   if (out.at == null || out.at > out.line.length) out.at = out.line.length;
   return /** @type {Link} */ (out);  // (its ply is a number now)
