@@ -113,6 +113,9 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // classes are numbered shard by shard), for rebuilding the shard.
   std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kShards> ids_of_shard;
   std::optional<CodeTable> table(std::in_place, CodeTable::kShards * 64);
+  // Per shard, its candidates in the last round inserted and how many were
+  // new: the guess of a layer's new classes when the shard is rebuilt.
+  std::array<std::size_t, kShards> last_candidates{}, last_new{};
   {
     bool inserted = false;
     const unsigned s = CodeTable::shard_of(kEmptyBoard.code);
@@ -182,13 +185,20 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       par::parallel_for(0u, kShards, [&](unsigned s) {
         CodeTable::Shard& shard = table->shard(s);
         const auto key = key_of(s);
-        // Room for this round's candidates and as many in each round left in
-        // the layer: the table grows as it did for a whole layer at once,
-        // so its load stays as low (most candidates are not new).
+        // Room for this round's candidates, all counted as new; when that
+        // takes a rebuild, the shard is sized for the layer's end at a load
+        // of 0.7, its new classes guessed from the share of this shard's
+        // candidates that were new in the round before (a tenth more): one
+        // rebuild per layer or fewer, and a table of about 5.7 bytes a class
+        // where a power of two sized for every candidate as new left 9 to 12.
         std::size_t candidates = 0;
         for (const Batch* b : all) candidates += b->children[s].size();
-        candidates *= (layer_end - from + kRound - 1) / kRound;
-        shard.reserve(shard.size() + candidates, [&](auto&& f) {
+        const std::size_t rounds_left = (layer_end - from + kRound - 1) / kRound;
+        const double new_share =
+            std::min(1.0, 1.1 * double(last_new[s] + 1) / double(last_candidates[s] + 1));
+        const std::size_t expected =
+            shard.size() + std::size_t(double(candidates * rounds_left) * new_share);
+        shard.reserve(shard.size() + candidates, expected + expected * 3 / 7, [&](auto&& f) {
           for (const auto& [first, end] : ids_of_shard[s])
             for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
         });
@@ -217,6 +227,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
             children[k] = value;
           }
         }
+        last_candidates[s] = candidates, last_new[s] = new_codes.size();
       });
       // Number the new classes shard by shard.
       std::array<std::uint32_t, kShards> first_id;
