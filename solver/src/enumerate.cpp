@@ -304,8 +304,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
 }
 
 namespace {
-// decode_ranked with `each` inlined (the standard game's ranking calls it
-// for every class).
+// The sorted keys into the codes (positions), with each(i, id) for every
+// class in code order.
 template <class Each>
 void decode_keys(MoveGraph& g, const Rules& rules, Each&& each) {
   const std::size_t n = g.positions.size();
@@ -373,20 +373,59 @@ void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool wit
                                                          : radix_sorted(codes, kIdBits, high_bit);
   // The sorted class numbers are the codes section's input: its deltas are
   // taken here, and the table writer never numbers the classes again.
-  if (with_deltas)
-    g.code_deltas = class_number_deltas(n, [&](std::size_t i) { return keys[i] >> kIdBits; });
+  if (with_deltas || with_ids == RankedIds::kCodesLater)
+    g.code_deltas = class_number_deltas(
+        n, [&](std::size_t i) { return keys[i] >> kIdBits; }, &g.slice_at);
+  if (with_ids == RankedIds::kCodesLater) {
+    // The ids in code order and the deltas (1.5 bytes a class) are all that
+    // is kept of the keys (8), with each slice's first class number, so that
+    // decode_positions can start every slice of the deltas at once.
+    const std::size_t slices = g.slice_at.size() - 1;
+    g.slice_number.resize(slices);
+    g.id_of.resize(n);
+    const std::uint64_t id_mask = (std::uint64_t(1) << kIdBits) - 1;
+    par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+      g.slice_number[c] = keys[c * kSlice] >> kIdBits;
+      for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
+        g.id_of[i] = std::uint32_t(keys[i] & id_mask);
+    });
+    return;
+  }
+  g.slice_at.clear();
   g.positions = std::move(keys);
   g.id_bits = kIdBits;
-  if (with_ids == RankedIds::kLater) return;
   if (with_ids == RankedIds::kById) g.id_of.resize(n);
   decode_keys(g, rules, [&](std::size_t i, std::uint32_t id) {
     if (with_ids == RankedIds::kById) g.id_of[i] = id;
   });
 }
 
-void decode_ranked(MoveGraph& g, const Rules& rules,
-                   const std::function<void(std::size_t, std::uint32_t)>& each) {
-  decode_keys(g, rules, each);
+void decode_positions(MoveGraph& g, const Rules& rules, std::size_t n) {
+  const Numbering numbering(rules.stack_cap());
+  const std::size_t slices = g.slice_number.size();
+  const std::uint8_t* const deltas = g.code_deltas.data();
+  g.positions.resize(n);
+  // Each slice from its first class number, fully decoded, then by steps
+  // (as decode_keys).
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    Numbering::Cursor cursor;  // number 0
+    std::uint64_t at = 0;
+    const std::uint8_t* p = deltas + g.slice_at[c];
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      std::uint64_t d = 0;
+      for (int shift = 0;; shift += 7) {
+        const std::uint8_t byte = *p++;
+        d |= std::uint64_t(byte & 0x7f) << shift;
+        if (byte < 0x80) break;
+      }
+      const std::uint64_t number = i == c * kSlice ? g.slice_number[c] : at + d;
+      if (!numbering.advance(cursor, number - at))
+        throw std::logic_error("decode_positions: a class number decodes to no state");
+      at = number;
+      g.positions[i] = cursor.state.code;
+    }
+  });
+  g.slice_number = {}, g.slice_at = {};
 }
 
 }  // namespace detail
