@@ -91,7 +91,8 @@ struct Chunk {
 struct Arena {
   std::mutex mutex;
   std::vector<Chunk> chunks;
-  std::size_t kept = 0;  // bytes of empty chunks kept mapped
+  std::size_t kept = 0;      // bytes of empty chunks kept mapped
+  int releasing_scopes = 0;  // BufferReleaseScopes alive
   BufferStats stats;
 
   // The lowest free range that fits, else the first chunk with room at its
@@ -137,7 +138,7 @@ struct Arena {
   }
 
   void release(char* block, std::size_t size) noexcept {
-    const bool releasing = stats.reached >= kReleasingArena;
+    const bool releasing = stats.reached >= kReleasingArena || releasing_scopes > 0;
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
     });
@@ -222,6 +223,12 @@ void arena_reset_peak() {
   for (const Chunk& c : a.chunks) a.stats.peak_top += c.top;
 }
 
+void arena_releasing(int change) {
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  a.releasing_scopes += change;
+}
+
 void arena_release_free_pages() {
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
@@ -244,6 +251,8 @@ void arena_release_free_pages() {
 
 #else
 
+void arena_releasing(int) {}
+
 void arena_release_free_pages() {}
 
 BufferStats arena_stats() { return {}; }
@@ -264,4 +273,9 @@ namespace fano {
 BufferStats buffer_stats() { return detail::arena_stats(); }
 void reset_buffer_peak() { detail::arena_reset_peak(); }
 void release_free_buffer_pages() { detail::arena_release_free_pages(); }
+BufferReleaseScope::BufferReleaseScope() {
+  detail::arena_release_free_pages();
+  detail::arena_releasing(1);
+}
+BufferReleaseScope::~BufferReleaseScope() { detail::arena_releasing(-1); }
 }  // namespace fano

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "fano/buffer.hpp"
@@ -629,6 +630,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // the search (results/solve-memory.md). Below, the ranking runs beside
       // the levels, in their shadow, and decodes the codes there.
       const bool rank_first = n > kRankFirstFrom;
+      // The stages after the search of a game that large give the pages of
+      // the arrays they free back at once: the ranking's buckets, the
+      // successor lists and the predecessor lists otherwise leave holes that
+      // the next stage's arrays do not fill, and the process's peak was the
+      // arena's high-water mark, a third above what was ever live at once.
+      std::optional<BufferReleaseScope> releasing;
+      if (rank_first) releasing.emplace();
       if (rank_first) detail::rank_classes(g, rules, detail::RankedIds::kCodesLater, true);
       Predecessors pred = build_predecessors(g);
       Retrograde analysis(n, pred);
