@@ -47,12 +47,14 @@ constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 
 std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) & ~(to - 1); }
 
-// Gives back the whole pages of [at, at + length) in a chunk at base when the
+// Gives back the whole pages (of `grain` bytes: kPage, or kHugePage so that
+// no huge page is split) of [at, at + length) in a chunk at base when the
 // range is large enough (see kReleaseBytes); returns where the pages given
 // back start (at + length if none were).
-std::size_t release_pages(char* base, std::size_t at, std::size_t length) noexcept {
+std::size_t release_pages(char* base, std::size_t at, std::size_t length,
+                          std::size_t grain = kPage) noexcept {
   if (length < kReleaseBytes) return at + length;
-  const std::size_t first = round_up(at, kPage), end = (at + length) & ~(kPage - 1);
+  const std::size_t first = round_up(at, grain), end = (at + length) & ~(grain - 1);
   if (end <= first) return at + length;
   madvise(base + first, end - first, MADV_DONTNEED);
   return first;
@@ -138,7 +140,13 @@ struct Arena {
   }
 
   void release(char* block, std::size_t size) noexcept {
-    const bool releasing = stats.reached >= kReleasingArena || releasing_scopes > 0;
+    // A large arena gives back the 4 KiB pages of each block freed; within a
+    // BufferReleaseScope only whole huge pages of the free range are given
+    // back: a huge page split by a release of 64 KiB came back as 4 KiB
+    // pages, and the random accesses of the predecessor lists and the
+    // levels to arrays on such pages made those stages five times as slow.
+    const bool large = stats.reached >= kReleasingArena;
+    const bool releasing = large || releasing_scopes > 0;
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
     });
@@ -158,10 +166,14 @@ struct Arena {
       // The pages stay mapped and are handed out again from the top (in a
       // large arena they are given back: see kReleasingArena).
       if (releasing && c.reached > at)
-        c.reached = std::min(c.reached, release_pages(c.base, at, c.reached - at));
+        c.reached = std::min(c.reached,
+                             release_pages(c.base, at, c.reached - at, large ? kPage : kHugePage));
       c.top = at;
     } else {
-      if (releasing) release_pages(c.base, block - c.base, size);
+      if (large)
+        release_pages(c.base, block - c.base, size);
+      else if (releasing)
+        release_pages(c.base, at, length, kHugePage);
       try {
         c.free.emplace(at, length);
       } catch (...) {  // no memory for the map node: the range is lost to this process
