@@ -116,6 +116,27 @@ TEST(Buffer, FreePagesAreGivenBackOnRequest) {
   EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
 }
 
+// While a BufferReleaseScope is alive (a large solve's stages after its
+// search), a freed block's pages go back to the system at once however small
+// the arena, and a block made in the hole afterwards still works.
+TEST(Buffer, AReleaseScopeGivesFreedPagesBackAtOnce) {
+  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
+  const std::size_t bytes = std::size_t(32) << 20;
+  UninitVector<std::uint8_t> hole(bytes);
+  std::fill(hole.begin(), hole.end(), std::uint8_t(1));
+  UninitVector<std::uint8_t> above(std::size_t(1) << 20);
+  std::fill(above.begin(), above.end(), std::uint8_t(3));
+  const BufferReleaseScope releasing;
+  const long before = resident_kib();
+  free_buffer(hole);
+  const long after = resident_kib();
+  EXPECT_GE(before - after, 24 * 1024) << before << " KiB before, " << after << " after";
+  UninitVector<std::uint8_t> again(bytes);
+  std::fill(again.begin(), again.end(), std::uint8_t(2));
+  EXPECT_EQ(std::count(again.begin(), again.end(), std::uint8_t(2)), std::ptrdiff_t(bytes));
+  EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(3)), std::ptrdiff_t(above.size()));
+}
+
 // Once the arena is large (a large solve), a freed block's pages go back to
 // the system at once, without release_free_buffer_pages: the process's peak
 // then follows the bytes live at once, not the arena's high-water mark. The

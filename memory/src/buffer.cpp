@@ -42,21 +42,24 @@ constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
 // touched again (at 32 MiB, a solve of cap3-board-2c3t peaked a quarter
 // lower, 210 MB, but its search and analysis took 30 to 70 % longer).
 constexpr std::size_t kReleasingArena = std::size_t(256) << 20;
-// A process whose arena was large has finished its large work once this
-// little is live: the pages still free then go back, and the arena keeps
-// its freed pages again (a long-lived process's next small solves).
-constexpr std::size_t kSettledBytes = std::size_t(16) << 20;
 // The smallest free range whose pages are given back.
 constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 
 std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) & ~(to - 1); }
 
-// Gives back the whole pages of [at, at + length) in a chunk at base when the
+// A process whose arena was large has finished its large work once this
+// little is live: the pages still free then go back, and the arena keeps
+// its freed pages again (a long-lived process's next small solves).
+constexpr std::size_t kSettledBytes = std::size_t(16) << 20;
+
+// Gives back the whole pages (of `grain` bytes: kPage, or kHugePage so that
+// no huge page is split) of [at, at + length) in a chunk at base when the
 // range is large enough (see kReleaseBytes); returns where the pages given
 // back start (at + length if none were).
-std::size_t release_pages(char* base, std::size_t at, std::size_t length) noexcept {
+std::size_t release_pages(char* base, std::size_t at, std::size_t length,
+                          std::size_t grain = kPage) noexcept {
   if (length < kReleaseBytes) return at + length;
-  const std::size_t first = round_up(at, kPage), end = (at + length) & ~(kPage - 1);
+  const std::size_t first = round_up(at, grain), end = (at + length) & ~(grain - 1);
   if (end <= first) return at + length;
   madvise(base + first, end - first, MADV_DONTNEED);
   return first;
@@ -95,8 +98,9 @@ struct Chunk {
 struct Arena {
   std::mutex mutex;
   std::vector<Chunk> chunks;
-  std::size_t kept = 0;    // bytes of empty chunks kept mapped
-  bool releasing = false;  // freed pages go back at once (see kReleasingArena)
+  std::size_t kept = 0;      // bytes of empty chunks kept mapped
+  bool large = false;        // freed pages go back at once (see kReleasingArena)
+  int releasing_scopes = 0;  // BufferReleaseScopes alive
   BufferStats stats;
 
   // The lowest free range that fits, else the first chunk with room at its
@@ -149,9 +153,13 @@ struct Arena {
     return bytes;
   }
 
-  // Gives a block back to its chunk; with `releasing`, its pages go back to
-  // the system too.
-  void release(char* block, std::size_t size, bool releasing) noexcept {
+  void release(char* block, std::size_t size) noexcept {
+    // A large arena gives back the 4 KiB pages of each block freed; within a
+    // BufferReleaseScope only whole huge pages of the free range are given
+    // back: a huge page split by a release of 64 KiB came back as 4 KiB
+    // pages, and the random accesses of the predecessor lists and the
+    // levels to arrays on such pages made those stages five times as slow.
+    const bool releasing = large || releasing_scopes > 0;
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
     });
@@ -171,10 +179,14 @@ struct Arena {
       // The pages stay mapped and are handed out again from the top (in a
       // large arena they are given back: see kReleasingArena).
       if (releasing && c.reached > at)
-        c.reached = std::min(c.reached, release_pages(c.base, at, c.reached - at));
+        c.reached = std::min(c.reached,
+                             release_pages(c.base, at, c.reached - at, large ? kPage : kHugePage));
       c.top = at;
     } else {
-      if (releasing) release_pages(c.base, block - c.base, size);
+      if (large)
+        release_pages(c.base, block - c.base, size);
+      else if (releasing)
+        release_pages(c.base, at, length, kHugePage);
       try {
         c.free.emplace(at, length);
       } catch (...) {  // no memory for the map node: the range is lost to this process
@@ -243,13 +255,12 @@ void free_large(void* block, std::size_t bytes) noexcept {
   // and zeroes them again. When the large work is done (little is live),
   // every page still free goes back at once, so that what it freed is not
   // kept either.
-  if (!a.releasing && a.stats.live >= kSettledBytes && a.touched() >= kReleasingArena)
-    a.releasing = true;
-  a.release(static_cast<char*>(block), round_up(bytes, kPage), a.releasing);
+  if (!a.large && a.stats.live >= kSettledBytes && a.touched() >= kReleasingArena) a.large = true;
+  a.release(static_cast<char*>(block), round_up(bytes, kPage));
   a.stats.live -= round_up(bytes, kPage);
-  if (a.releasing && a.stats.live < kSettledBytes) {
+  if (a.large && a.stats.live < kSettledBytes) {
     a.release_free_pages();
-    a.releasing = false;
+    a.large = false;
   }
 }
 
@@ -267,6 +278,12 @@ void arena_reset_peak() {
   for (const Chunk& c : a.chunks) a.stats.peak_top += c.top;
 }
 
+void arena_releasing(int change) {
+  Arena& a = arena();
+  std::lock_guard lock(a.mutex);
+  a.releasing_scopes += change;
+}
+
 void arena_release_free_pages() {
   Arena& a = arena();
   std::lock_guard lock(a.mutex);
@@ -274,6 +291,8 @@ void arena_release_free_pages() {
 }
 
 #else
+
+void arena_releasing(int) {}
 
 void arena_release_free_pages() {}
 
@@ -295,4 +314,9 @@ namespace fano {
 BufferStats buffer_stats() { return detail::arena_stats(); }
 void reset_buffer_peak() { detail::arena_reset_peak(); }
 void release_free_buffer_pages() { detail::arena_release_free_pages(); }
+BufferReleaseScope::BufferReleaseScope() {
+  detail::arena_release_free_pages();
+  detail::arena_releasing(1);
+}
+BufferReleaseScope::~BufferReleaseScope() { detail::arena_releasing(-1); }
 }  // namespace fano

@@ -113,6 +113,9 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   // classes are numbered shard by shard), for rebuilding the shard.
   std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kShards> ids_of_shard;
   std::optional<CodeTable> table(std::in_place, CodeTable::kShards * 64);
+  // Per shard, its candidates in the last round inserted and how many were
+  // new: the guess of a layer's new classes when the shard is rebuilt.
+  std::array<std::size_t, kShards> last_candidates{}, last_new{};
   {
     bool inserted = false;
     const unsigned s = CodeTable::shard_of(kEmptyBoard.code);
@@ -182,13 +185,20 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       par::parallel_for(0u, kShards, [&](unsigned s) {
         CodeTable::Shard& shard = table->shard(s);
         const auto key = key_of(s);
-        // Room for this round's candidates and as many in each round left in
-        // the layer: the table grows as it did for a whole layer at once,
-        // so its load stays as low (most candidates are not new).
+        // Room for this round's candidates, all counted as new; when that
+        // takes a rebuild, the shard is sized for the layer's end at a load
+        // of 0.7, its new classes guessed from the share of this shard's
+        // candidates that were new in the round before (a tenth more): one
+        // rebuild per layer or fewer, and a table of about 5.7 bytes a class
+        // where a power of two sized for every candidate as new left 9 to 12.
         std::size_t candidates = 0;
         for (const Batch* b : all) candidates += b->children[s].size();
-        candidates *= (layer_end - from + kRound - 1) / kRound;
-        shard.reserve(shard.size() + candidates, [&](auto&& f) {
+        const std::size_t rounds_left = (layer_end - from + kRound - 1) / kRound;
+        const double new_share =
+            std::min(1.0, 1.1 * double(last_new[s] + 1) / double(last_candidates[s] + 1));
+        const std::size_t expected =
+            shard.size() + std::size_t(double(candidates * rounds_left) * new_share);
+        shard.reserve(shard.size() + candidates, expected + expected * 3 / 7, [&](auto&& f) {
           for (const auto& [first, end] : ids_of_shard[s])
             for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
         });
@@ -217,6 +227,7 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
             children[k] = value;
           }
         }
+        last_candidates[s] = candidates, last_new[s] = new_codes.size();
       });
       // Number the new classes shard by shard.
       std::array<std::uint32_t, kShards> first_id;
@@ -293,8 +304,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
 }
 
 namespace {
-// decode_ranked with `each` inlined (the standard game's ranking calls it
-// for every class).
+// The sorted keys into the codes (positions), with each(i, id) for every
+// class in code order.
 template <class Each>
 void decode_keys(MoveGraph& g, const Rules& rules, Each&& each) {
   const std::size_t n = g.positions.size();
@@ -362,20 +373,59 @@ void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool wit
                                                          : radix_sorted(codes, kIdBits, high_bit);
   // The sorted class numbers are the codes section's input: its deltas are
   // taken here, and the table writer never numbers the classes again.
-  if (with_deltas)
-    g.code_deltas = class_number_deltas(n, [&](std::size_t i) { return keys[i] >> kIdBits; });
+  if (with_deltas || with_ids == RankedIds::kCodesLater)
+    g.code_deltas = class_number_deltas(
+        n, [&](std::size_t i) { return keys[i] >> kIdBits; }, &g.slice_at);
+  if (with_ids == RankedIds::kCodesLater) {
+    // The ids in code order and the deltas (1.5 bytes a class) are all that
+    // is kept of the keys (8), with each slice's first class number, so that
+    // decode_positions can start every slice of the deltas at once.
+    const std::size_t slices = g.slice_at.size() - 1;
+    g.slice_number.resize(slices);
+    g.id_of.resize(n);
+    const std::uint64_t id_mask = (std::uint64_t(1) << kIdBits) - 1;
+    par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+      g.slice_number[c] = keys[c * kSlice] >> kIdBits;
+      for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
+        g.id_of[i] = std::uint32_t(keys[i] & id_mask);
+    });
+    return;
+  }
+  g.slice_at.clear();
   g.positions = std::move(keys);
   g.id_bits = kIdBits;
-  if (with_ids == RankedIds::kLater) return;
   if (with_ids == RankedIds::kById) g.id_of.resize(n);
   decode_keys(g, rules, [&](std::size_t i, std::uint32_t id) {
     if (with_ids == RankedIds::kById) g.id_of[i] = id;
   });
 }
 
-void decode_ranked(MoveGraph& g, const Rules& rules,
-                   const std::function<void(std::size_t, std::uint32_t)>& each) {
-  decode_keys(g, rules, each);
+void decode_positions(MoveGraph& g, const Rules& rules, std::size_t n) {
+  const Numbering numbering(rules.stack_cap());
+  const std::size_t slices = g.slice_number.size();
+  const std::uint8_t* const deltas = g.code_deltas.data();
+  g.positions.resize(n);
+  // Each slice from its first class number, fully decoded, then by steps
+  // (as decode_keys).
+  par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
+    Numbering::Cursor cursor;  // number 0
+    std::uint64_t at = 0;
+    const std::uint8_t* p = deltas + g.slice_at[c];
+    for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i) {
+      std::uint64_t d = 0;
+      for (int shift = 0;; shift += 7) {
+        const std::uint8_t byte = *p++;
+        d |= std::uint64_t(byte & 0x7f) << shift;
+        if (byte < 0x80) break;
+      }
+      const std::uint64_t number = i == c * kSlice ? g.slice_number[c] : at + d;
+      if (!numbering.advance(cursor, number - at))
+        throw std::logic_error("decode_positions: a class number decodes to no state");
+      at = number;
+      g.positions[i] = cursor.state.code;
+    }
+  });
+  g.slice_number = {}, g.slice_at = {};
 }
 
 }  // namespace detail

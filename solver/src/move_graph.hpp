@@ -23,8 +23,8 @@ struct MoveGraph {
   CodeArray code_of;                      // canonical codes by id (until ranked)
   UninitVector<std::uint64_t> positions;  // canonical codes, ascending (once ranked)
   UninitVector<std::uint32_t> id_of;      // id_of[i]: the id of positions[i]
-  // Until decode_ranked: positions holds each class's number, shifted up by
-  // id_bits, with its id below (the ranking's sorted keys).
+  // Inside rank_classes, until the keys are decoded: positions holds each
+  // class's number, shifted up by id_bits, with its id below.
   int id_bits = 0;
   // By id: the number of moves, or kLineStands where a line stands (the game
   // is over, no move is made). A byte rather than row starts of 4: the
@@ -36,6 +36,10 @@ struct MoveGraph {
   // With SolveOptions::encode_sections: the codes section's varint deltas of
   // the classes in code order (sections.hpp), to be compressed.
   UninitVector<std::uint8_t> code_deltas;
+  // With RankedIds::kCodesLater, until decode_positions: where each slice of
+  // kSlice classes starts in code_deltas, and its first class number.
+  std::vector<std::size_t> slice_at;
+  std::vector<std::uint64_t> slice_number;
 };
 
 // Breadth-first enumeration of the reachable classes (code_of); with_edges
@@ -44,19 +48,18 @@ struct MoveGraph {
 MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveOptions& options,
                            bool with_edges);
 
-// Where the ranking leaves each class's id: nowhere, in id_of, or in the
-// sorted keys (positions) until decode_ranked.
-enum class RankedIds { kNone, kById, kLater };
+// Where the ranking leaves each class's id: nowhere, or in id_of; with
+// kCodesLater the codes too wait: the ranking keeps the ids in id_of and the
+// classes as code_deltas only (decode_positions makes them positions).
+enum class RankedIds { kNone, kById, kCodesLater };
 
-// The classes in code order: positions, with kById also id_of, with kLater
-// the sorted keys instead (decode_ranked makes them positions), with
-// with_deltas also code_deltas; frees code_of. The same for any numbering of
-// the ids, so for any thread count.
+// The classes in code order: positions (but see kCodesLater), with kById and
+// kCodesLater also id_of, with with_deltas also code_deltas; frees code_of.
+// The same for any numbering of the ids, so for any thread count.
 void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool with_deltas);
 
-// After rank_classes(..., kLater): each(i, id) for each class i in code order
-// with its id (in parallel, each i once), and positions become the codes.
-void decode_ranked(MoveGraph& g, const Rules& rules,
-                   const std::function<void(std::size_t, std::uint32_t)>& each);
+// After rank_classes(..., kCodesLater) of n classes: positions from
+// code_deltas (which stay).
+void decode_positions(MoveGraph& g, const Rules& rules, std::size_t n);
 
 }  // namespace fano::detail

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "fano/buffer.hpp"
@@ -311,9 +312,9 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g) {
 // give the same lists.
 constexpr std::size_t kCountersUpTo = std::size_t(1) << 20;
 
-// Above this many classes the ranking leaves the ids in its keys until the
-// levels are done (see solve).
-constexpr std::size_t kIdsAfterLevelsFrom = std::size_t(1) << 20;
+// Above this many classes the ranking runs before the predecessor lists
+// (see solve).
+constexpr std::size_t kRankFirstFrom = std::size_t(1) << 20;
 
 // Frees the successor lists (by targets, as it goes; by sources, at the end).
 Predecessors build_predecessors(detail::MoveGraph& g) {
@@ -443,13 +444,6 @@ class Retrograde {
       frontier_.swap(next_);
     }
     free_buffer(frontier_), free_buffer(next_);
-  }
-
-  // One class's outcome by id (after the levels); undecided is a draw.
-  Outcome outcome_of(std::uint32_t id) {
-    const std::uint16_t p = value_of(word(id).load(std::memory_order_relaxed));
-    return p == kUnknown ? Outcome{Value::kDraw, 0}
-                         : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
   }
 
   // Back from ids to code order; whatever is still undecided is a draw.
@@ -605,7 +599,8 @@ std::optional<Outcome> Solution::lookup(State st) const {
 // The stages run in the order that keeps the fewest arrays alive at once,
 // so that a solve's buffers fit in few huge pages (results/cold-solve.md):
 // the predecessor lists and the ended games while the successor lists are
-// still there, the ranking once they are gone (beside the levels), and the
+// still there, the ranking once they are gone (beside the levels; for games
+// above 2^20 classes before the predecessor lists, see solve), and the
 // sections' compression (zstd's level-6 tables take 3.5 MiB) last, once only
 // the classes and their outcomes remain: four huge pages for the standard
 // game on any thread count.
@@ -627,6 +622,22 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                        std::to_string(sol.times.enumerate) + " s");
     {
       t0 = Clock::now();
+      // Above 2^20 classes the ranking runs first, while only the codes by
+      // id, the successor lists and the degrees are alive, and leaves the
+      // classes as the codes section's deltas (1.5 bytes a class) and each
+      // one's id in code order (4): the codes by id (8) are gone before the
+      // predecessor lists and the levels, the largest solves' peaks after
+      // the search (results/solve-memory.md). Below, the ranking runs beside
+      // the levels, in their shadow, and decodes the codes there.
+      const bool rank_first = n > kRankFirstFrom;
+      // The stages after the search of a game that large give the pages of
+      // the arrays they free back at once: the ranking's buckets, the
+      // successor lists and the predecessor lists otherwise leave holes that
+      // the next stage's arrays do not fill, and the process's peak was the
+      // arena's high-water mark, a third above what was ever live at once.
+      std::optional<BufferReleaseScope> releasing;
+      if (rank_first) releasing.emplace();
+      if (rank_first) detail::rank_classes(g, rules, detail::RankedIds::kCodesLater, true);
       Predecessors pred = build_predecessors(g);
       Retrograde analysis(n, pred);
       analysis.decide_ended_games(g.degree);
@@ -640,24 +651,21 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // nothing of each other: the ranking takes whatever threads the levels
       // leave.
       t0 = Clock::now();
-      // Above 2^20 classes the ranking leaves the ids in its sorted keys, and
-      // the codes are decoded from them after the levels, in the pass that
-      // reads the outcomes: no array of ids beside the levels' (4 bytes a
-      // class at the largest solves' peak: results/solve-memory.md). Below,
-      // the decoding stays in the levels' shadow.
-      const bool ids_later = n > kIdsAfterLevelsFrom;
-      const auto ids = ids_later ? detail::RankedIds::kLater : detail::RankedIds::kById;
-      par::parallel_invoke([&] { analysis.run_levels(options.check_stop); },
-                           [&] { detail::rank_classes(g, rules, ids, options.encode_sections); });
-      free_buffer(pred.in_begin), free_buffer(pred.in_edges);
-      if (ids_later) {
-        sol.outcomes.resize(n);
-        detail::decode_ranked(g, rules, [&](std::size_t i, std::uint32_t id) {
-          sol.outcomes[i] = analysis.outcome_of(id);
-        });
+      if (rank_first) {
+        analysis.run_levels(options.check_stop);
       } else {
-        analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
-        free_buffer(g.id_of);
+        par::parallel_invoke([&] { analysis.run_levels(options.check_stop); },
+                             [&] {
+                               detail::rank_classes(g, rules, detail::RankedIds::kById,
+                                                    options.encode_sections);
+                             });
+      }
+      free_buffer(pred.in_begin), free_buffer(pred.in_edges);
+      analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
+      free_buffer(g.id_of);
+      if (rank_first) {
+        detail::decode_positions(g, rules, n);
+        if (!options.encode_sections) free_buffer(g.code_deltas);
       }
     }
     // What outlives the analysis moves down into the holes its arrays left,

@@ -40,9 +40,11 @@ std::vector<std::size_t> slice_offsets(std::size_t n, BytesIn&& bytes_in) {
 }
 
 // The varint deltas of n ascending class numbers, number_at(i) for i in
-// [0, n) (called from several threads, more than once per i).
+// [0, n) (called from several threads, more than once per i); with slice_at,
+// where each slice of kSlice classes starts in them (and their size last).
 template <class NumberAt>
-UninitVector<std::uint8_t> class_number_deltas(std::size_t n, NumberAt&& number_at) {
+UninitVector<std::uint8_t> class_number_deltas(std::size_t n, NumberAt&& number_at,
+                                               std::vector<std::size_t>* slice_at = nullptr) {
   const auto varint_bytes = [](std::uint64_t d) {
     return std::size_t(1) + (std::bit_width(d) - 1 + (d == 0)) / 7;
   };
@@ -70,6 +72,7 @@ UninitVector<std::uint8_t> class_number_deltas(std::size_t n, NumberAt&& number_
       } while (d);
     }
   });
+  if (slice_at) *slice_at = at;
   return deltas;
 }
 

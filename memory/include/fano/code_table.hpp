@@ -23,9 +23,9 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -61,7 +61,7 @@ class CodeTable {
    public:
     explicit Shard(std::size_t min_capacity = 64) { reset(min_capacity); }
 
-    std::size_t capacity() const { return mask_ + 1; }
+    std::size_t capacity() const { return capacity_; }
     std::size_t size() const { return size_; }
 
     // Returns the slot whose value's code is `code` (which must belong to this
@@ -71,7 +71,7 @@ class CodeTable {
     template <class KeyOf>
     std::uint32_t insert(std::uint64_t code, KeyOf&& key_of, bool& inserted) {
       const std::uint32_t tag = tag_of(code);
-      for (std::size_t i = slot_of(code);; i = (i + 1) & mask_) {
+      for (std::size_t i = slot_of(code);; i = next(i)) {
         const std::uint32_t v = values_[i];
         if (v == kFree) {
           ++size_;
@@ -96,48 +96,63 @@ class CodeTable {
       values_[slot] = tag_of(code) | value;
     }
 
-    // Rebuilds with room for at least `needed` codes at load factor <= 15/16.
-    // The old slots are not read: each_value(f) calls f(value, code) for
-    // every value held (the search walks its ids of the shard in order, so
-    // the codes are read in order too). Callers pass an upper bound (every
-    // candidate of a layer counted as new, though most are not), so the real
-    // load stays near 1/2 while the shards stay small enough for the caches.
+    // Makes room for at least `needed` codes at load factor <= 15/16; when
+    // that takes a rebuild, the new capacity is `wanted` slots if that is
+    // more. The old slots are not read: each_value(f) calls f(value, code)
+    // for every value held (the search walks its ids of the shard in order,
+    // so the codes are read in order too).
+    //
+    // The capacity is any number of slots, not a power of two: a slot is
+    // the hash's top bits scaled to the capacity (a multiply and a shift),
+    // so a table sized for its codes at a load of 3/4 takes 5.3 bytes a
+    // code, where rounding up to a power of two left the search's table at
+    // loads of 0.34 to 0.45 (9 to 11.6 bytes a class, results/solve-memory.md).
     template <class EachValue>
-    void reserve(std::size_t needed, EachValue&& each_value) {
+    void reserve(std::size_t needed, std::size_t wanted, EachValue&& each_value) {
       if (16 * needed <= 15 * capacity()) return;
       const std::size_t held = size_;
       free_buffer(values_);  // first, so that the new array may take its place
-      reset(needed + needed / 15 + 1);
+      reset(std::max(needed + needed / 15 + 1, wanted));
       each_value([&](std::uint32_t v, std::uint64_t code) {
         std::size_t i = slot_of(code);
-        while (values_[i] != kFree) i = (i + 1) & mask_;
+        while (values_[i] != kFree) i = next(i);
         values_[i] = tag_of(code) | v;
       });
       size_ = held;
     }
+    // The same, doubling: for a table that grows a code at a time.
+    template <class EachValue>
+    void reserve(std::size_t needed, EachValue&& each_value) {
+      reserve(needed, 2 * needed, each_value);
+    }
 
    private:
-    std::size_t slot_of(std::uint64_t code) const {
-      return std::size_t((hash(code) << kShardBits) >> shift_);
+    // The hash's 32 bits below the shard's choose the slot (scaled to the
+    // capacity); the 5 bits below those are the tag, so that codes which
+    // meet in a slot have tags that differ as often as random ones would.
+    std::uint32_t slot_bits(std::uint64_t code) const {
+      return std::uint32_t((hash(code) << kShardBits) >> 32);
     }
-    // The hash's 5 bits below the slot's, in the slot's top bits. shift_ is
-    // at least 64 - 32 (a shard has fewer than 2^32 slots), so the bits exist.
+    std::size_t slot_of(std::uint64_t code) const {
+      return std::size_t((std::uint64_t(slot_bits(code)) * capacity_) >> 32);
+    }
+    std::size_t next(std::size_t i) const { return ++i == capacity_ ? 0 : i; }
     std::uint32_t tag_of(std::uint64_t code) const {
-      const std::uint64_t below_slot = (hash(code) << kShardBits) << (64 - shift_);
+      const std::uint64_t below_slot = (hash(code) << kShardBits) << 32;
       return std::uint32_t(below_slot >> (64 - (32 - kValueBits))) << kValueBits;
     }
     void reset(std::size_t min_capacity) {
-      const std::size_t cap = std::bit_ceil(std::max<std::size_t>(min_capacity, 64));
-      mask_ = cap - 1;
-      shift_ = 64 - std::countr_zero(cap);
-      values_ = UninitVector<std::uint32_t>(cap);
+      // A shard's slot is a 32-bit word (see insert()).
+      if (min_capacity > kMaxCapacity) throw std::length_error("a hash table shard too large");
+      capacity_ = std::max<std::size_t>(min_capacity, 64);
+      values_ = UninitVector<std::uint32_t>(capacity_);
       std::fill(values_.begin(), values_.end(), kFree);
       size_ = 0;
     }
+    static constexpr std::size_t kMaxCapacity = std::size_t(1) << 31;
 
     UninitVector<std::uint32_t> values_;
-    std::size_t mask_ = 0, size_ = 0;
-    int shift_ = 64;
+    std::size_t capacity_ = 0, size_ = 0;
   };
 
   // min_capacity is spread over the shards.
