@@ -138,6 +138,7 @@ export interface ReviewPly {
   best: string[] | null;
   /** the principal variation after the move played; null unless a mistake */
   refutation: string[] | null;
+  refutation_close?: string | null;
   text: string | null;
 }
 /** GET /api/v2/{variant}/review?moves=...[&position=P]: each side's mistakes. */
