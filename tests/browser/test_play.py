@@ -352,3 +352,46 @@ def test_no_wcag_violation_in_the_dialog_the_game_and_its_end(driver, static_url
         assert axe_violations(driver, wcag22=True) == [], (scheme, "the review")
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_back_during_a_game_takes_back_to_the_players_turn(driver, static_url, tables):
+    """◀ Back during a game against the computer is a takeback: the player's last
+    move and the computer's reply go, the player is to move and a click plays; at
+    the start with the computer to move (the player plays Black) it moves again."""
+    open_fresh(driver, static_url)
+    choose(driver, "black", "horizon:1")
+    wait_my_turn(driver, tables, "black")
+    assert len(at(driver)[0]) == 1
+    driver.find_element(By.ID, "nav-back").click()
+    ref = wait_my_turn(driver, tables, "black")  # the computer's first move again
+    assert len(at(driver)[0]) == 1 and ref["to_move"] == "black"
+    mine = ref["moves"][0]["move"]
+    base.click_move(driver, mine, "black")
+    wait(driver, lambda d: len(at(d)[0]) == 3)
+    ref = wait_my_turn(driver, tables, "black")
+    line = at(driver)[0]
+    driver.find_element(By.ID, "nav-back").click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == line[:1])
+    ref = wait_my_turn(driver, tables, "black")
+    assert at(driver)[0] == line[:1] and not driver.find_element(By.ID, "status").text.startswith("Wait")
+    # the player's turn: a click plays, and the computer replies
+    other_move = [m["move"] for m in ref["moves"] if m["move"] != mine][0]
+    base.click_move(driver, other_move, "black")
+    wait(driver, lambda d: len(at(d)[0]) == 3)
+    assert at(driver)[0][1] == other_move
+    wait_my_turn(driver, tables, "black")
+
+
+def test_go_to_ply_keeps_the_keyboard_on_the_review(driver, static_url):
+    """"Go to ply N" in the review shows that position and keeps the keyboard's
+    place on the review's item (never the page's body)."""
+    moves = ["C4", "t3", "T5", "t1", "C2", "c7"]
+    open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    driver.find_element(By.ID, "review-open").click()
+    wait_review(driver)
+    jump = driver.find_element(By.CSS_SELECTOR, '#review-body li[data-ply="5"] .review-jump')
+    jump.click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves[:4])
+    wait(driver, lambda d: d.execute_script(
+        "var a = document.activeElement; return !!a && !!a.closest && !!a.closest('#review-body li[data-ply=\"5\"]');"))
