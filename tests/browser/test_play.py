@@ -10,8 +10,10 @@ computer's move, and the review of the game against a move-by-move
 Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytest -q tests/browser/test_play.py
 (the fixtures and helpers are test_static.py's).
 """
+import json
 import os
 import random
+import subprocess
 import time
 
 import pytest
@@ -395,3 +397,19 @@ def test_go_to_ply_keeps_the_keyboard_on_the_review(driver, static_url):
     wait(driver, lambda d: ready(d) and at(d)[0] == moves[:4])
     wait(driver, lambda d: d.execute_script(
         "var a = document.activeElement; return !!a && !!a.closest && !!a.closest('#review-body li[data-ply=\"5\"]');"))
+
+
+def test_a_drawn_refutation_says_the_game_is_drawn(driver, static_url, tables):
+    """A mistake whose refuting line is a draw cut at its bound ends with the
+    engine's words, as `fano review --json` gives them: "... and the game is drawn"."""
+    moves = ["C1", "c2", "C3", "t6"]  # 4. t6 throws Black's win away: a drawn line
+    out = subprocess.run([base.FANO_BIN, "review", "--json", "--tables", tables] + base.VARIANTS["standard"] +
+                         ["--moves", ",".join(moves)], capture_output=True, check=True)
+    ref = json.loads(out.stdout)["plies"][3]
+    assert ref["refutation_close"] == " ... and the game is drawn", ref
+    open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    driver.find_element(By.ID, "review-open").click()
+    wait_review(driver)
+    text = driver.find_element(By.CSS_SELECTOR, '#review-body li[data-ply="4"] .review-refutation').text
+    assert text.endswith(ref["refutation"][-1] + ref["refutation_close"]), text
