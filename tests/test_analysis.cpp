@@ -1045,6 +1045,14 @@ void expect_review_is_the_walk(const Tablebase& tb, const GameRecord& game,
     if (p.refutation_end) {
       EXPECT_EQ(p.refutation_end->reason, after.end()->reason);
     }
+    // The words after the line: how it ends, else that it is drawn (a drawn
+    // line cut at its bound), else that it goes on.
+    const std::string close = p.refutation.empty() ? ""
+                              : after.over()
+                                  ? " (" + describe_end(*after.end(), after.current()) + ")"
+                              : p.after.value == Value::kDraw ? " ... and the game is drawn"
+                                                              : " ...";
+    EXPECT_EQ(p.refutation_close, close);
     // Its text in the engine's words, with the move, its mark and the best move.
     const std::string head = std::to_string(p.ply) + ". " + format_move(p.move) +
                              (p.before.value == p.after.value ? " ? " : " ?? ");

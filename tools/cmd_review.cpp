@@ -30,15 +30,7 @@ void print_mistakes(std::ostream& out, const GameReview& r, Colour c) {
     if (p.decisive) out << "     the first mistake that changed the result\n";
     out << "     best: " << moves_text(p.best) << "\n";
     if (p.refutation.empty()) continue;  // the move ended the game: its text says how
-    out << "     refutation: " << moves_text(p.refutation);
-    if (p.refutation_end) {
-      State last = r.game.positions()[p.ply];
-      for (const Move& m : p.refutation) last = apply_move(last, m);
-      out << " (" << describe_end(*p.refutation_end, last) << ")";
-    } else {
-      out << " ...";
-    }
-    out << "\n";
+    out << "     refutation: " << moves_text(p.refutation) << p.refutation_close << "\n";
   }
 }
 

@@ -141,6 +141,8 @@ Json reviewed_ply_json(const ReviewedPly& p, State after) {
               {"refutation_end", p.mistake && p.refutation_end
                                      ? game_end_json(*p.refutation_end, refutation_last)
                                      : Json(nullptr)},
+              {"refutation_close",
+               p.mistake && !p.refutation.empty() ? Json(p.refutation_close) : Json(nullptr)},
               {"text", p.mistake ? Json(p.text) : Json(nullptr)}};
 }
 

@@ -87,6 +87,11 @@ void refute(const Tablebase& tb, const GameRecord& after_move, const ReviewOptio
   p.refutation.assign(line.moves().begin() + std::ptrdiff_t(after_move.plies()),
                       line.moves().end());
   p.refutation_end = line.end();
+  if (p.refutation.empty()) return;  // the move ended the game: its text says how
+  if (p.refutation_end)
+    p.refutation_close = " (" + describe_end(*p.refutation_end, line.current()) + ")";
+  else
+    p.refutation_close = p.after.value == Value::kDraw ? " ... and the game is drawn" : " ...";
 }
 
 }  // namespace

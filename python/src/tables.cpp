@@ -529,7 +529,9 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
           "and the move's result; repeats, mistake, decisive, mark (\"??\" or \"?\"); for a "
           "mistake "
           "best (the moves keeping the value, the engine's first), refutation (the principal "
-          "variation after the move, at most 40 plies), refutation_end and text, one "
+          "variation after the move, at most 40 plies), refutation_end, refutation_close (the "
+          "words after the refutation's moves: ' (how it ends)', ' ... and the game is drawn' "
+          "or ' ...') and text, one "
           "sentence; else None). `moves` ('C4,t3' or a list) are played from the empty board, "
           "or from `position` (a bare position, no history before it).")
       .def(

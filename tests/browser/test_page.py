@@ -148,6 +148,11 @@ def test_no_wcag_violation_first_screen_game_editor_dark(driver, static_url):
     assert axe_violations(driver) == [], "dark mode, the editor open"
     open_page(driver, static_url, "#moves=C1,t3,T2,c4")
     assert axe_violations(driver) == [], "dark mode, a game"
+    # a supply piece picked (the pointer still over it): its count still 4.5:1 on its ground
+    driver.find_element(By.CSS_SELECTOR, ".supply-piece.selectable").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".supply-piece.selected"))
+    time.sleep(0.5)
+    assert axe_violations(driver) == [], "dark mode, a supply piece picked"
 
 
 def test_explore_from_the_editor_puts_its_piece_down(driver, static_url, tables):
@@ -674,7 +679,7 @@ def test_puzzle_grade_chooser_and_solved_count_per_grade(driver, static_url, tab
         assert len(keeping) == 1 and want == grade, (ref, tempting)
         info = driver.find_element(By.ID, "puzzle-info").text
         assert "(%s)" % grade in info and "%d other move" % len(tempting) in info and \
-            "a look %d plies ahead" % depth in info, info
+            "a look %d %s ahead" % (depth, "ply" if depth == 1 else "plies") in info, info
         played, _ = play_out_puzzle(driver, tables, h["position"][0].replace("_", " "), ref["to_move"])
         assert played[0] == keeping[0]["move"]
     by_grade = "By grade (solved / failed): easy 0 / 0, medium 1 / 0, hard 2 / 0."
@@ -935,3 +940,76 @@ def test_a_game_record_is_copied_and_loaded(driver, static_url, tables):
       HTMLAnchorElement.prototype.click = orig;
       return got;""")
     assert href and href[0].endswith(".txt") and href[1].startswith("blob:"), href
+
+
+IN_VIEW_JS = """var r = arguments[0].getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;"""
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)])
+def test_a_wrong_try_brings_the_verdict_into_view_and_focus(driver, static_url, tables, size):
+    """After a wrong puzzle try the verdict (Failed, the refutation, Retry) is in
+    the viewport, at a desktop's and at a phone's width, and has the keyboard's place."""
+    driver.set_window_size(*size)
+    try:
+        open_page(driver, static_url + "?delay=0", "#puzzle=5")
+        wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").text)
+        h = urllib.parse.parse_qs(driver.execute_script("return location.hash;").lstrip("#"))
+        ref = native_at(tables, h["position"][0].replace("_", " "))
+        wrong = [m["move"] for m in ref["moves"] if m["result"] != ref["value"] and m["plies"] != 1]
+        driver.execute_script("window.scrollTo(0, 0);")
+        base.click_move(driver, wrong[0], ref["to_move"])
+        wait(driver, lambda d: ready(d) and puzzle_result(d) == "failed")
+        verdict = driver.find_element(By.ID, "puzzle-verdict")
+        assert verdict.text.startswith("Failed: " + wrong[0]), verdict.text
+        wait(driver, lambda d: d.execute_script(IN_VIEW_JS, verdict))
+        assert driver.execute_script("return document.activeElement.id;") == "puzzle-verdict"
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def test_show_analysis_is_disabled_with_its_reason_during_a_puzzle(driver, static_url, tables):
+    """While a puzzle is played "Show analysis" cannot act: it is disabled and
+    described by the reason; once the puzzle is failed it shows the analysis again."""
+    open_page(driver, static_url + "?delay=0", "#puzzle=5")
+    wait(driver, lambda d: d.find_element(By.ID, "puzzle-info").text)
+    b = driver.find_element(By.ID, "analysis-toggle")
+    assert not b.is_enabled()
+    why = driver.find_element(By.ID, b.get_attribute("aria-describedby"))
+    assert why.is_displayed() and "puzzle" in why.text, why.text
+    h = urllib.parse.parse_qs(driver.execute_script("return location.hash;").lstrip("#"))
+    ref = native_at(tables, h["position"][0].replace("_", " "))
+    wrong = [m["move"] for m in ref["moves"] if m["result"] != ref["value"] and m["plies"] != 1]
+    base.click_move(driver, wrong[0], ref["to_move"])
+    wait(driver, lambda d: ready(d) and puzzle_result(d) == "failed")
+    assert b.is_enabled() and not driver.find_element(By.ID, "analysis-why").is_displayed()
+    assert b.get_attribute("aria-describedby") is None
+
+
+def test_enter_in_the_record_makes_a_new_line_and_ctrl_enter_loads(driver, static_url, tables):
+    """The record box is several lines: Enter starts a new line (nothing is
+    loaded), Ctrl+Enter loads; a refused move is said of the record, not a link."""
+    open_page(driver, static_url)
+    inp = driver.find_element(By.ID, "record-input")
+    inp.send_keys('[Variant "standard"]' + Keys.ENTER + "1. C4 2. t3")
+    assert inp.get_attribute("value") == '[Variant "standard"]\n1. C4 2. t3'
+    assert at(driver)[0] == [] and "error" not in page_state(driver)["statusClass"]
+    inp.send_keys(Keys.CONTROL, Keys.ENTER)
+    wait(driver, lambda d: ready(d) and at(d)[0] == ["C4", "t3"])
+    inp.clear()
+    inp.send_keys("1. C4 2. t9")
+    driver.find_element(By.ID, "record-load").click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == ["C4"])
+    said = page_state(driver)["status"]
+    assert said.startswith("The record's move 2 (t9) was not played") and "link" not in said, said
+
+
+def test_a_moves_trap_count_stands_apart_from_its_result(driver, static_url, tables):
+    """In the legal moves a move's result badge ("= draw") and its trap count
+    ("0/14 replies lose") do not touch: a gap between their boxes."""
+    open_page(driver, static_url)
+    gaps = driver.execute_script("""
+      return Array.from(document.querySelectorAll('#legal-moves li')).filter(function (li) {
+        return li.querySelector('.trap'); }).map(function (li) {
+        return li.querySelector('.trap').getBoundingClientRect().left - li.querySelector('.res').getBoundingClientRect().right; });""")
+    assert gaps and min(gaps) >= 4, gaps

@@ -10,8 +10,10 @@ computer's move, and the review of the game against a move-by-move
 Run:  FANO_BIN=build/tools/fano FANO_WEB_DIR=build/web /usr/bin/python3 -m pytest -q tests/browser/test_play.py
 (the fixtures and helpers are test_static.py's).
 """
+import json
 import os
 import random
+import subprocess
 import time
 
 import pytest
@@ -437,3 +439,62 @@ def test_no_wcag_violation_in_the_dialog_the_game_and_its_end(driver, static_url
         driver.save_screenshot(os.path.join(artifacts, "play-review-%s.png" % scheme))
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_back_during_a_game_takes_back_to_the_players_turn(driver, static_url, tables):
+    """◀ Back during a game against the computer is a takeback: the player's last
+    move and the computer's reply go, the player is to move and a click plays; at
+    the start with the computer to move (the player plays Black) it moves again."""
+    open_fresh(driver, static_url)
+    choose(driver, "black", "horizon:1")
+    wait_my_turn(driver, tables, "black")
+    assert len(at(driver)[0]) == 1
+    driver.find_element(By.ID, "nav-back").click()
+    ref = wait_my_turn(driver, tables, "black")  # the computer's first move again
+    assert len(at(driver)[0]) == 1 and ref["to_move"] == "black"
+    mine = ref["moves"][0]["move"]
+    base.click_move(driver, mine, "black")
+    wait(driver, lambda d: len(at(d)[0]) == 3)
+    ref = wait_my_turn(driver, tables, "black")
+    line = at(driver)[0]
+    driver.find_element(By.ID, "nav-back").click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == line[:1])
+    ref = wait_my_turn(driver, tables, "black")
+    assert at(driver)[0] == line[:1] and not driver.find_element(By.ID, "status").text.startswith("Wait")
+    # the player's turn: a click plays, and the computer replies
+    other_move = [m["move"] for m in ref["moves"] if m["move"] != mine][0]
+    base.click_move(driver, other_move, "black")
+    wait(driver, lambda d: len(at(d)[0]) == 3)
+    assert at(driver)[0][1] == other_move
+    wait_my_turn(driver, tables, "black")
+
+
+def test_go_to_ply_keeps_the_keyboard_on_the_review(driver, static_url):
+    """"Go to ply N" in the review shows that position and keeps the keyboard's
+    place on the review's item (never the page's body)."""
+    moves = ["C4", "t3", "T5", "t1", "C2", "c7"]
+    open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    driver.find_element(By.ID, "review-open").click()
+    wait_review(driver)
+    jump = driver.find_element(By.CSS_SELECTOR, '#review-body li[data-ply="5"] .review-jump')
+    jump.click()
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves[:4])
+    wait(driver, lambda d: d.execute_script(
+        "var a = document.activeElement; return !!a && !!a.closest && !!a.closest('#review-body li[data-ply=\"5\"]');"))
+
+
+def test_a_drawn_refutation_says_the_game_is_drawn(driver, static_url, tables):
+    """A mistake whose refuting line is a draw cut at its bound ends with the
+    engine's words, as `fano review --json` gives them: "... and the game is drawn"."""
+    moves = ["C1", "c2", "C3", "t6"]  # 4. t6 throws Black's win away: a drawn line
+    out = subprocess.run([base.FANO_BIN, "review", "--json", "--tables", tables] + base.VARIANTS["standard"] +
+                         ["--moves", ",".join(moves)], capture_output=True, check=True)
+    ref = json.loads(out.stdout)["plies"][3]
+    assert ref["refutation_close"] == " ... and the game is drawn", ref
+    open_fresh(driver, static_url, "#moves=" + ",".join(moves))
+    wait(driver, lambda d: ready(d) and at(d)[0] == moves)
+    driver.find_element(By.ID, "review-open").click()
+    wait_review(driver)
+    text = driver.find_element(By.CSS_SELECTOR, '#review-body li[data-ply="4"] .review-refutation').text
+    assert text.endswith(ref["refutation"][-1] + ref["refutation_close"]), text

@@ -7,7 +7,7 @@ import { boardSvg, playerMove, position, puzzle, review as reviewRoute } from ".
 import { ensureSolved, getPos, reason } from "./engine.js";
 import { renderPanels } from "./registry.js";
 import { noteEnding, puzzleKey } from "./score.js";
-import { isComputer, movesFrom, other, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
+import { gameEnd, isComputer, matchOn, movesFrom, other, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
          someHuman } from "./seen.js";
 import { $, COLOURS, ENGINE_DELAY, S, SHAPES, STATS, errText, playerPicker, setReady, shownPosition, status,
          trimmed } from "./state.js";
@@ -31,7 +31,9 @@ import { writeHash } from "./url.js";
 /**
  * How go() shows a line: from `start` (when given), the computer's move scheduled (`engine`), a
  * link's longest legal prefix kept (`loadPrefix`), a note said once shown.
- * @typedef {{start?: string | null, engine?: boolean, loadPrefix?: boolean, note?: string | null}} GoOptions
+ * What the moves came from (`source`) names them in a refusal: a link, or a pasted record.
+ * @typedef {{start?: string | null, engine?: boolean, loadPrefix?: boolean, note?: string | null,
+ *            source?: "link" | "record"}} GoOptions
  */
 
 // ---- going to a position ----------------------------------------------------
@@ -129,11 +131,12 @@ export function go(variant, line, pos, how, opts) {
     scorePuzzle();       // (before the panels: the puzzle's panel shows the score)
     renderPanels();
     document.body.removeAttribute("data-stale");
+    var source = opts.source || "link";  // what the moves came from: a link, or a pasted record
     if (res.failed) {
-      status("The link's move " + res.failed.ply + " (" + res.failed.move + ") was not played: " +
+      status("The " + source + "'s move " + res.failed.ply + " (" + res.failed.move + ") was not played: " +
              res.failed.message + ". Showing the " + pos + " move" + (pos === 1 ? "" : "s") + " before it.", true);
     } else if (res.laterFailed) {
-      status("The link's move " + res.laterFailed.ply + " (" + res.laterFailed.move + ") and those after it were dropped: " +
+      status("The " + source + "'s move " + res.laterFailed.ply + " (" + res.laterFailed.move + ") and those after it were dropped: " +
              res.laterFailed.message + ".", true);
     } else if (opts.note) {
       status(opts.note, true);
@@ -145,7 +148,8 @@ export function go(variant, line, pos, how, opts) {
     S.busy = false;
     setReady(true);
     // an open puzzle's computer answers whenever its turn is shown (after a move, or Back to it)
-    if (opts.engine || puzzleReplyDue()) scheduleEngine();
+    // (and a game against the computer shown at the computer's turn, by Back or a jump: it moves again)
+    if (opts.engine || puzzleReplyDue() || (matchOn() && !gameEnd())) scheduleEngine();
     else if (!shownPosition().game_over && isComputer(shownPosition().to_move) && !res.failed && !res.laterFailed && !opts.note)
       status("The computer plays " + sideName(shownPosition().to_move) + ": Step (or Play best) lets it move.");
     return true;
@@ -208,10 +212,10 @@ export function explain(tried) {
     status("Not legal: " + (candidates.length === 1 ? what + ": " : "") + (seen.join("; ") || "no legal move there"), true);
   });
 }
-/** The position after `n` moves of the line. @param {number} n */
+/** Shows the position after `n` moves of the line. @param {number} n @returns {Promise<boolean>} */
 export function goTo(n) {
-  if (S.busy) return;
-  go(S.variant, S.line, n, "push");
+  if (S.busy) return Promise.resolve(false);
+  return go(S.variant, S.line, n, "push");
 }
 export function undo() {
   if (S.busy || S.pos === 0) return;
@@ -220,6 +224,13 @@ export function undo() {
   var theirs = puzzleComputer();  // a puzzle's computer: its answer goes too
   while (n > 0 && (someHuman() && isComputer(S.answers[n].to_move) || S.answers[n].to_move === theirs)) n--;
   go(S.variant, S.line, n, "push");
+}
+/** Back one move; during a game against the computer a takeback (Undo: the player's last move and the
+ *  computer's reply), so that the player is to move, never a position the computer waits in. */
+export function back() {
+  if (S.busy || S.pos === 0) return;
+  if (matchOn() && !gameEnd() && someHuman()) undo();
+  else goTo(S.pos - 1);
 }
 export function redo() {
   if (S.busy || S.pos >= S.line.length) return;

@@ -4,7 +4,7 @@
 import { renderBoardPanel, renderOverlay, renderSupply, wireDrag } from "./board.js";
 import { renderChart } from "./chart.js";
 import { renderControls } from "./controls.js";
-import { changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, nextPuzzle, onMoveInput, openReview,
+import { back, changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, nextPuzzle, onMoveInput, openReview,
          pickEditPiece, playBest, redo, rematch, setEngine, setLevels, setPlayer, showPuzzleSolution, step, switchHints,
          togglePause, undo } from "./ctrl.js";
 import { checkPosition, editorText, explorePosition } from "./editor.js";
@@ -18,8 +18,8 @@ import { addPanel } from "./registry.js";
 import { copyRecord, downloadRecord, loadRecord } from "./record.js";
 import { renderReview } from "./review.js";
 import { fromHash } from "./route.js";
-import { PLAYERS, matchHides, matchOn, puzzleHides } from "./seen.js";
-import { $, COLOURS, ENGINE, S, STATS, errText, playerPicker, setReady, status } from "./state.js";
+import { PLAYERS, isComputer, matchHides, matchOn, puzzleHides } from "./seen.js";
+import { $, COLOURS, ENGINE, S, STATS, errText, playerPicker, setReady, shownPosition, status } from "./state.js";
 import { loadStats } from "./stats.js";
 
 // ---- the panels, each a function of the state, in the order render() draws them ----
@@ -61,7 +61,10 @@ $("review-open").addEventListener("click", function () { openReview(); });
 $("record-copy").addEventListener("click", copyRecord);
 $("record-download").addEventListener("click", downloadRecord);
 $("record-load").addEventListener("click", loadRecord);
-$("record-input").addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); loadRecord(); } });
+// Enter makes a new line of the record; Ctrl+Enter (or the Load button) loads it
+$("record-input").addEventListener("keydown", function (e) {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); loadRecord(); }
+});
 $("puzzle-new").addEventListener("click", nextPuzzle);
 $("puzzle-solution").addEventListener("click", showPuzzleSolution);
 $("stats").addEventListener("toggle", function () { if ($("stats").open && S.data) loadStats(); });
@@ -87,7 +90,7 @@ document.querySelectorAll("#palette button[data-edit]").forEach(function (b) {
   });
 });
 $("nav-start").addEventListener("click", function () { goTo(0); });
-$("nav-back").addEventListener("click", function () { if (S.pos > 0) goTo(S.pos - 1); });
+$("nav-back").addEventListener("click", back);
 $("nav-forward").addEventListener("click", function () { if (S.pos < S.line.length) goTo(S.pos + 1); });
 $("nav-end").addEventListener("click", function () { goTo(S.line.length); });
 $("flip").addEventListener("click", flipBoard);
@@ -125,11 +128,13 @@ COLOURS.forEach(function (c) {
   });
 });
 $("pause").addEventListener("click", togglePause);
-$("step").addEventListener("click", function () { if (!puzzleHides() && !matchHides()) step(); });
+$("step").addEventListener("click", function () {
+  if (!puzzleHides() && (!matchHides() || isComputer(shownPosition().to_move))) step();
+});
 document.addEventListener("keydown", function (e) {
   var target = /** @type {HTMLElement | null} */ (e.target);
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-  if (e.key === "ArrowLeft") { if (S.pos > 0) goTo(S.pos - 1); }
+  if (e.key === "ArrowLeft") back();
   else if (e.key === "ArrowRight") { if (S.pos < S.line.length) goTo(S.pos + 1); }
   else if (e.key === "Home") { e.preventDefault(); goTo(0); }
   else if (e.key === "End") { e.preventDefault(); goTo(S.line.length); }

@@ -2,7 +2,7 @@
 // @ts-check
 import { go, goTo, humanPlay } from "./ctrl.js";
 import { isBlunderMove, plyLabel, ratedMove, resultOf, valueText } from "./results.js";
-import { analysisShown, gameEnd, isComputer, matchOn, playerName, sideName } from "./seen.js";
+import { analysisShown, gameEnd, isComputer, matchOn, playerName, puzzleHides, sideName } from "./seen.js";
 import { $, PV_SHOWN, S, actionable, count, listAction, shownPosition } from "./state.js";
 import { showRefutation } from "./why.js";
 
@@ -12,6 +12,12 @@ export function applyAnalysis() {
   var b = $("analysis-toggle");
   b.textContent = shown ? "Hide analysis" : "Show analysis";
   b.setAttribute("aria-pressed", shown ? "true" : "false");
+  // a puzzle being played hides the analysis whatever is asked: the button says so, disabled
+  var puzzling = puzzleHides();
+  b.disabled = puzzling;
+  $("analysis-why").hidden = !puzzling;
+  if (puzzling) b.setAttribute("aria-describedby", "analysis-why");
+  else b.removeAttribute("aria-describedby");
   // during a game against the computer its Hints switch stands in for the analysis button
   var playing = matchOn() && !gameEnd();
   b.hidden = playing;

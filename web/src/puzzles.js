@@ -19,6 +19,9 @@ function button(id, text, act) {
   return b;
 }
 
+/** The puzzle's end last brought into view ("" while it is played). */
+var endShown = "";
+
 export function renderPuzzle() {
   applyAnalysis();
   var box = $("puzzle-info"), p = S.puzzle, c = puzzleCourse();
@@ -33,7 +36,8 @@ export function renderPuzzle() {
   d.textContent = "Puzzle " + p.seed + " (" + p.difficulty + "): " + sideName(p.to_move) + " to move and " + goal +
                   "; the computer answers with its best defence. " + count(p.tempting) + " other move" +
                   (p.tempting === 1 ? " looks" : "s look") + " safe at a glance; telling " +
-                  (p.tempting === 1 ? "it" : "them") + " from the solution takes a look " + count(p.trap_plies) + " plies ahead.";
+                  (p.tempting === 1 ? "it" : "them") + " from the solution takes a look " + count(p.trap_plies) +
+                  (p.trap_plies === 1 ? " ply" : " plies") + " ahead.";
   box.appendChild(d);
   box.setAttribute("data-result", c.state);
   var v = document.createElement("div");
@@ -68,6 +72,17 @@ export function renderPuzzle() {
     v.textContent = "The solution shown: this puzzle counts as failed.";
   }
   box.appendChild(v);
+  // a wrong try or a puzzle solved: its verdict (far below the board) brought into view, once, and focused
+  var ended = c.state === "failed" || c.state === "solved" ? p.seed + "|" + S.line.slice(0, S.pos).join(",") : "";
+  if (ended && ended !== endShown) {
+    v.tabIndex = -1;
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    setTimeout(function () {
+      v.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
+      v.focus({ preventScroll: true });
+    }, 0);
+  }
+  endShown = ended;
   if (c.state === "solved" || c.state === "failed" || c.state === "shown") {
     var row = document.createElement("div");
     row.className = "controls";

@@ -57,5 +57,5 @@ export function loadRecord() {
   if (!r.moves.length) { status("No moves in the record.", true); return; }
   if (S.variants.indexOf(r.variant) < 0) { status("The record's variant '" + r.variant + "' is not offered here.", true); return; }
   keepGame();
-  go(r.variant, r.moves, r.moves.length, "push", { loadPrefix: true, start: r.start });
+  go(r.variant, r.moves, r.moves.length, "push", { loadPrefix: true, start: r.start, source: "record" });
 }

@@ -3,7 +3,7 @@
 // (GET /api/v2/{variant}/review, one C++ function behind every front end),
 // the first decisive one marked, a jump to the position it was made in, the
 // best move there and the line that refutes it. The page computes nothing.
-import { gameKey, goTo } from "./ctrl.js";
+import { focusBoard, gameKey, goTo } from "./ctrl.js";
 import { plyLabel } from "./results.js";
 import { $, COLOURS, S } from "./state.js";
 
@@ -78,14 +78,21 @@ function mistakeItem(p) {
   ref.className = "review-refutation";
   ref.setAttribute("data-refutation", (p.refutation || []).join(","));
   ref.textContent = "After " + plyLabel(p.ply) + " " + p.move + ": " + (p.refutation && p.refutation.length
-    ? numbered(p.refutation, p.ply + 1) : "the game is over");
+    ? numbered(p.refutation, p.ply + 1) + (p.refutation_close || "") : "the game is over");
   li.appendChild(ref);
   var jump = document.createElement("button");
   jump.type = "button";
   jump.className = "review-jump";
   jump.textContent = "Go to ply " + p.ply;
   jump.setAttribute("aria-label", "go to the position where " + plyLabel(p.ply) + " " + p.move + " was played");
-  jump.addEventListener("click", function () { goTo(p.ply - 1); });
+  jump.addEventListener("click", function () {
+    // the panels are drawn again: the keyboard's place stays on this mistake's jump (else the board)
+    goTo(p.ply - 1).then(function () {
+      var again = /** @type {HTMLElement | null} */ (document.querySelector('#review-body li[data-ply="' + p.ply + '"] .review-jump'));
+      if (again) again.focus();
+      else focusBoard(p.move);
+    });
+  });
   li.appendChild(jump);
   return li;
 }

@@ -153,6 +153,8 @@ export interface ReviewPly {
   /** the principal variation after the move played; null unless a mistake */
   refutation: string[] | null;
   refutation_end: GameEnd | null;
+  /** the words after the refutation's moves: how it ends, "... and the game is drawn", or "..." */
+  refutation_close: string | null;
   text: string | null;
 }
 /** GET /api/v2/{variant}/review?moves=...[&position=P]: each side's mistakes. */
@@ -329,6 +331,7 @@ export interface PageElements {
   "stats": HTMLDetailsElement;
   "legend": HTMLDetailsElement;
   "play-dialog": HTMLDialogElement;
+  "analysis-toggle": HTMLButtonElement;
   "nav-start": HTMLButtonElement;
   "nav-back": HTMLButtonElement;
   "nav-forward": HTMLButtonElement;

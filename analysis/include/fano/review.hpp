@@ -41,7 +41,10 @@ struct ReviewedPly {
   std::vector<Move> best;  // the moves that keep `before`: the engine's choice, then best first
   std::vector<Move> refutation;           // the principal variation after the move played
   std::optional<GameEnd> refutation_end;  // how it ends (unset when cut at its bound)
-  std::string text;                       // the mistake in one sentence
+  // The words after the refutation's moves in every front end: " (how it ends)",
+  // " ... and the game is drawn" (a drawn line cut at its bound) or " ..." (cut).
+  std::string refutation_close;
+  std::string text;  // the mistake in one sentence
 };
 
 struct GameReview {
