@@ -1540,7 +1540,9 @@ TEST(Puzzles, AListingStoppedAtEveryPollGoesOnFromWhereItStopped) {
       ASSERT_EQ(a.has_value(), b.has_value());
       if (a) {
         EXPECT_EQ(format_position(a->position), format_position(b->position));
-        if (grade) EXPECT_EQ(a->grade, *grade);
+        if (grade) {
+          EXPECT_EQ(a->grade, *grade);
+        }
       }
     }
   }
