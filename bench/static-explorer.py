@@ -127,7 +127,7 @@ def one_run(url):
             d.find_element(By.ID, "play-best").click()
             WebDriverWait(d, 30).until(lambda x, n=start + i + 1: ready(x) and
                                        len(x.execute_script("return window.fanoStats.shows;")) >= n)
-        out["moves"] = [s["ms"] for s in d.execute_script("return window.fanoStats.shows;")[start:]]
+        out["moves"] = d.execute_script("return window.fanoStats.shows;")[start:]
         out["replies"] = computer_replies(d, url)
         return out
     finally:
@@ -276,8 +276,15 @@ def main():
         print("in-page solve %-16s median %.0f ms (runs: %s; in C++ median %.0f ms%s), %d classes, in the %s" %
               (v, med(ms), ", ".join("%.0f" % x for x in ms), med(eng), stage_text([r["solve"][v] for r in results]),
                results[0]["solve"][v]["classes"], results[0]["solve"][v].get("where", "page")))
-    moves = [m for r in results for m in r["moves"]]
+    shows = [m for r in results for m in r["moves"]]
+    moves = [m["ms"] for m in shows]
     print("analysis per move (standard, %d moves): median %.1f ms, max %.1f ms" % (len(moves), med(moves), max(moves)))
+    # where a move's time goes: the engine's answers in hand, then each panel drawn (medians)
+    panels = sorted({k for m in shows for k in m.get("panels", {})}, key=lambda k: -med([m["panels"].get(k, 0) for m in shows]))
+    print("  of which the engine's answers %.1f ms, the panels %.1f ms (%s)" %
+          (med([m.get("engine_ms", float("nan")) for m in shows]),
+           med([sum(m.get("panels", {}).values()) for m in shows]),
+           ", ".join("%s %.1f" % (k, med([m["panels"].get(k, 0) for m in shows])) for k in panels[:6])))
     # the computer's reply in a game against it: its move (the player route) and then its position shown
     for level in results[0]["replies"]:
         rs = [x for r in results for x in r["replies"].get(level, [])]

@@ -14,6 +14,7 @@ import http.server
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -480,6 +481,53 @@ def test_solving_runs_off_the_page_thread(driver, static_url):
     driver.find_element(By.CSS_SELECTOR, '#variant option[value="cap3"]').click()
     wait(driver, lambda d: ready(d) and page_state(d)["variant"] == "cap3", 120)
     assert driver.execute_script("return window.__during;") > 0
+
+
+def test_the_engine_is_the_worker_the_pages_head_started(static_url):
+    """The engine's worker is started by the page's head, before the page's code is read, and the
+    page's code takes it over: one worker in all, the one from the head, answering the first position."""
+    drv = make_driver()
+    try:
+        drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+          window.__workers = [];
+          var W = window.Worker;
+          window.Worker = function (url, options) {
+            var w = new W(url, options);
+            var from = document.currentScript;
+            window.__workers.push({url: String(url), from: from && from.parentNode ? from.parentNode.tagName : ''});
+            return w;
+          };"""})
+        open_page(drv, static_url)
+        made = drv.execute_script("return window.__workers;")
+        assert len(made) == 1, made
+        assert made[0] == {"url": "fano_worker.js", "from": "HEAD"}, made
+        assert drv.find_element(By.TAG_NAME, "body").get_attribute("data-engine-thread") == "worker"
+        assert page_state(drv)["value"] != ""
+    finally:
+        drv.quit()
+
+
+def test_a_worker_ready_before_the_pages_code_runs_is_taken_over(web_dir, tmp_path):
+    """The page's code read late (here three seconds after the head): the worker from the head has
+    said it is ready before anyone listened, and the engine still starts from what it said."""
+    with open(os.path.join(web_dir, "index.html"), encoding="utf-8") as f:
+        page = f.read()
+    at = page.rindex("<script>\n") + len("<script>\n")
+    end = page.index("</script>", at)
+    page = page[:at] + "setTimeout(function () {\n" + page[at:end] + "\n}, 3000);\n" + page[end:]
+    (tmp_path / "index.html").write_text(page, encoding="utf-8")
+    for name in ("fano_web.js", "fano_worker.js"):
+        shutil.copy(os.path.join(web_dir, name), tmp_path / name)
+    httpd, url = static_server(str(tmp_path))
+    drv = make_driver()
+    try:
+        open_page(drv, url)
+        assert drv.execute_script("var e = window.fanoEarlyWorker; return e && e.first ? e.first.type : null;") == "message"
+        assert drv.find_element(By.TAG_NAME, "body").get_attribute("data-engine-thread") == "worker"
+        assert page_state(drv)["value"] != ""
+    finally:
+        drv.quit()
+        httpd.shutdown()
 
 
 def test_file_url(driver, web_dir):

@@ -25,6 +25,20 @@ export function chartPoint(i) {
 export function isBlunder(i) {
   return isBlunderMove(S.all[i], S.all[i] ? ratedMove(S.all[i], S.line[i]) : null);
 }
+// The chart box's width as last laid out (a ResizeObserver keeps it): reading
+// it from the box while drawing would force a layout of the whole page on every move.
+var shownWidth = 0;
+/** Draws the chart again when its box's width changes (the window's, or the chart shown after it was hidden). */
+export function watchChartWidth() {
+  if (typeof ResizeObserver === "undefined") return;
+  new ResizeObserver(function (entries) {
+    var w = Math.round(entries[0].contentRect.width);
+    // (while the page is busy, the answer on its way draws the chart for the width it finds)
+    if (w === shownWidth || !w) return;
+    shownWidth = w;
+    if (S.data && !S.busy) renderChart();
+  }).observe($("chart"));
+}
 export function renderChart() {
   var box = $("chart");
   box.innerHTML = "";
@@ -47,11 +61,11 @@ export function renderChart() {
   };
   var svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "group",
                         "aria-label": "each ply's result for its mover (White's wins above the line)" }, box);
-  var ink = getComputedStyle(document.body).color;
+  var ink = "currentColor";  // the page's text colour, light or dark
   el("line", { x1: X0, x2: X1, y1: YM, y2: YM, stroke: ink, "stroke-opacity": 0.35, "stroke-dasharray": "4 4" }, svg);
   // the picture is scaled to the box's width: its words are sized so that they
   // show at least 13 px high at any width (a phone's box is half the picture's width)
-  var shown = box.getBoundingClientRect().width || W;
+  var shown = shownWidth || W;
   var fs = Math.max(13, Math.ceil(13 * W / shown));
   /** @type {[string, number][]} */ ([["White wins", Math.max(fs, YM - YA - 4)], ["draw", YM - 4], ["Black wins", YM + YA + 12]]).forEach(function (l) {
     var t = el("text", { x: 2, y: l[1], "font-size": fs, fill: ink }, svg);

@@ -5,7 +5,7 @@
 // (registry.js). It imports no view.
 import { boardSvg, playerMove, position, puzzle, review as reviewRoute } from "./api.js";
 import { ensureSolved, getPos, reason } from "./engine.js";
-import { renderPanels } from "./registry.js";
+import { lastDrawTimes, renderPanels } from "./registry.js";
 import { noteEnding, puzzleKey } from "./score.js";
 import { gameEnd, isComputer, matchOn, movesFrom, other, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
          someHuman } from "./seen.js";
@@ -119,6 +119,7 @@ export function go(variant, line, pos, how, opts) {
     return Promise.all([Promise.all(later), boardSvg(variant, moves, S.start)]);
   }).then(function (out) {
     if (!out || token !== S.token) return false;
+    var answered = performance.now();
     S.line = line;
     S.pos = pos;
     S.answers = res.answers;
@@ -126,7 +127,6 @@ export function go(variant, line, pos, how, opts) {
     S.data = res.answers[pos];
     S.selection = null;
     setThinking(false);
-    writeHash(how);
     S.svgText = out[1];  // the board panel draws the engine's new picture
     scorePuzzle();       // (before the panels: the puzzle's panel shows the score)
     renderPanels();
@@ -143,8 +143,11 @@ export function go(variant, line, pos, how, opts) {
     } else {
       status("");
     }
-    if (STATS.firstAnalysed == null) STATS.firstAnalysed = performance.now();
-    STATS.shows.push({ variant: variant, ply: pos, ms: performance.now() - t0 });
+    var shown = performance.now();
+    if (STATS.firstAnalysed == null) STATS.firstAnalysed = shown;
+    STATS.shows.push({ variant: variant, ply: pos, ms: shown - t0, engine_ms: answered - t0, panels: lastDrawTimes() });
+    // (the address bar follows, in the same task: the history's new entry is not part of the analysis shown)
+    writeHash(how);
     S.busy = false;
     setReady(true);
     // an open puzzle's computer answers whenever its turn is shown (after a move, or Back to it)

@@ -46,9 +46,11 @@ function blobWorker() {
   return new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
 }
 /** The engine talking to worker `w`; if the worker fails before it is ready, `fallback()`.
+ *  `said`: what the worker said before this call, if anything.
  *  @param {Worker} w @param {() => Promise<import("./types").Engine>} fallback
+ *  @param {MessageEvent | ErrorEvent | null} [said]
  *  @returns {Promise<import("./types").Engine>} */
-function connect(w, fallback) {
+function connect(w, fallback, said) {
   return new Promise(function (resolve, reject) {
     /** @type {Record<string, {resolve: (v: string) => void, reject: (e: Error) => void}>} */
     var pending = {};
@@ -76,12 +78,22 @@ function connect(w, fallback) {
       Object.keys(pending).forEach(function (id) { pending[id].reject(new Error(msg)); });
       pending = {};
     };
+    // (a worker started by the page's head may have spoken before these handlers were set)
+    if (said) {
+      if (said instanceof MessageEvent) w.onmessage(said);
+      else w.onerror(said);
+    }
   });
 }
 /** The engine in a worker: from fano_worker.js, else (a file:// page) from a Blob URL, else on the page's thread. */
 export function workerEngine() {
   // ?thread=page: the engine on the page's thread (bench/static-explorer.py compares the two)
-  if (/[?&]thread=page\b/.test(location.search)) return mainThreadEngine();
+  var early = window.fanoEarlyWorker;
+  if (/[?&]thread=page\b/.test(location.search)) {
+    if (early) early.worker.terminate();
+    return mainThreadEngine();
+  }
+  if (early) return connect(early.worker, fromBlob, early.first);
   /** @type {Worker} */
   var w;
   try { w = new Worker("fano_worker.js"); } catch (e) { return fromBlob(); }

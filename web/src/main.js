@@ -2,7 +2,7 @@
 // The page's start: its panels registered in the order render() draws them,
 // each control wired to a controller action (ctrl.js), and the engine loaded.
 import { renderBoardPanel, renderOverlay, renderSupply, wireDrag } from "./board.js";
-import { renderChart } from "./chart.js";
+import { renderChart, watchChartWidth } from "./chart.js";
 import { renderControls } from "./controls.js";
 import { back, changeVariant, clearSelection, flipBoard, goTo, hideGameEnd, nextPuzzle, onMoveInput, openReview,
          pickEditPiece, playBest, redo, rematch, setEngine, setLevels, setPlayer, showPuzzleSolution, step, switchHints,
@@ -140,18 +140,7 @@ document.addEventListener("keydown", function (e) {
   else if (e.key === "End") { e.preventDefault(); goTo(S.line.length); }
   else if (e.key === "Escape") clearSelection();
 });
-// The value history's words are sized for the chart's width: drawn again when
-// that width changes (the window's, or the chart shown after it was hidden).
-var chartWidth = 0;
-if (typeof ResizeObserver !== "undefined") {
-  new ResizeObserver(function (entries) {
-    var w = Math.round(entries[0].contentRect.width);
-    // (while the page is busy, the answer on its way draws the chart for the width it finds)
-    if (w === chartWidth || !w || !S.data || S.busy) return;
-    chartWidth = w;
-    renderChart();
-  }).observe($("chart"));
-}
+watchChartWidth();
 window.addEventListener("popstate", function () { fromHash("none"); });
 window.addEventListener("hashchange", function () { fromHash("none"); });
 
@@ -163,16 +152,17 @@ export function start() {
       }))
     : Promise.resolve();
   ready = ready.then(function () { STATS.engineLoaded = performance.now(); });
-  if (ENGINE === "wasm") {
-    $("api-link").hidden = true;
-    if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
-      navigator.serviceWorker.register("sw.js").catch(function () { /* offline copies are optional */ });
-    }
-  }
+  if (ENGINE === "wasm") $("api-link").hidden = true;
   ready.then(function () { return Promise.all([listVariants(), listPlayers()]); }).then(function (both) {
     fillPlayers(both[1]);
     populateVariants(both[0]);
     return fromHash("replace");
+  }).then(function () {
+    // the offline copy once the first position is shown: its worker fetches and
+    // compiles the engine again, which would otherwise compete with the page's first solve
+    if (ENGINE === "wasm" && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+      navigator.serviceWorker.register("sw.js").catch(function () { /* offline copies are optional */ });
+    }
   }).catch(function (e) {
     status("Error: " + errText(e), true);
     setReady(true);

@@ -244,7 +244,7 @@ export interface PageStats {
   engineLoaded: number | null;
   workerBytes?: number;
   /** each position shown: its reading, its ply and the ms it took */
-  shows: { variant: string; ply: number; ms: number }[];
+  shows: { variant: string; ply: number; ms: number; engine_ms: number; panels: Record<string, number> }[];
   /** each computer reply: its move from the route, then its position shown (ms, past the delay) */
   replies: { move_ms: number; shown_ms: number }[];
 }
@@ -367,6 +367,8 @@ declare global {
   interface Window {
     /** read by bench/static-explorer.py and the browser tests */
     fanoStats: PageStats;
+    /** the engine's worker started by index.html's head, and the first thing it said (ready, failed or an error) */
+    fanoEarlyWorker?: { worker: Worker; first: MessageEvent | ErrorEvent | null };
   }
   /** an Error the page annotates: which request failed and how */
   interface Error {
