@@ -70,18 +70,24 @@ document.body.appendChild(s);
 """
 
 
+# The blank page of the browser's floor: what a fresh browser takes before any
+# page's first script runs (the same for every page; the app's budget includes it).
+BLANK_PAGE = b"""<!doctype html><meta charset="utf-8"><title>blank</title><script>window.firstScript = performance.now();</script>"""
+
+
 class Quiet(http.server.SimpleHTTPRequestHandler):
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".wasm": "application/wasm", ".js": "text/javascript"})
 
     def do_GET(self):
-        if self.path != "/engine-bench.html":
+        pages = {"/engine-bench.html": ENGINE_PAGE, "/blank-bench.html": BLANK_PAGE}
+        if self.path not in pages:
             return super().do_GET()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(ENGINE_PAGE)))
+        self.send_header("Content-Length", str(len(pages[self.path])))
         self.end_headers()
-        self.wfile.write(ENGINE_PAGE)
+        self.wfile.write(pages[self.path])
 
     def log_message(self, *args):
         pass
@@ -177,6 +183,16 @@ def stage_text(solves):
     return " = " + " + ".join("%s %.0f" % (k, statistics.median(h[k] * 1000 for h in have)) for k in STAGES)
 
 
+def floor_run(url):
+    """Navigation to a blank page's first script in a fresh browser (ms)."""
+    d = driver()
+    try:
+        d.get(url + "blank-bench.html")
+        return d.execute_script("return window.firstScript;")
+    finally:
+        d.quit()
+
+
 def engine_run(url):
     d = driver()
     try:
@@ -263,9 +279,14 @@ def main():
     gz = {f: len(gzip.compress(open(os.path.join(folder, f), "rb").read(), 9)) for f in files}
     print("files: " + ", ".join("%s %d B (gzip %d B)" % (f, raw[f], gz[f]) for f in files))
     print("whole app: %d B, gzip %d B" % (sum(raw.values()), sum(gz.values())))
-    results = [one_run(url) for _ in range(runs)]
+    results, floor = [], []
+    for _ in range(runs):  # alternately, under the same load
+        results.append(one_run(url))
+        floor.append(floor_run(url))
     med = lambda xs: statistics.median(xs)  # noqa: E731
     print("runs: %d (fresh profile each, uncompressed static server on loopback)" % runs)
+    print("the browser's floor: a blank page's first script runs %.0f ms after navigation (median; runs: %s)" %
+          (med(floor), ", ".join("%.0f" % x for x in floor)))
     print("transferred at first load: %d B (%s)" % (results[0]["bytes"], ", ".join(os.path.basename(f) or "/" for f in results[0]["files"])))
     print("navigation to engine loaded: median %.0f ms" % med([r["engine"] for r in results]))
     print("navigation to first analysed position: median %.0f ms (runs: %s)" %
