@@ -230,10 +230,14 @@ export function solveInPage(engine, name, heavy) {
 // server's words and asks again when told, until the table is there. Any
 // other answer (the server's refusal, an error) ends the wait as an error.
 export var SERVE_WAIT_MS = 30 * 60 * 1000;  // a bound on the wait, far past the largest solve
+/** The readings the server has answered for since the page asked for its readings: the
+ *  engine's memo, as `answered` is (the readings' list, S.variantInfo, stays as the server gave it).
+ *  @type {Set<string>} */
+var servedSince = new Set();
 /** @param {string} name @returns {Promise<void>} */
 export function ensureServed(name) {
   var info = S.variantInfo && S.variantInfo[name];
-  if (!info || info.served) return Promise.resolve();
+  if (!info || info.served || servedSince.has(name)) return Promise.resolve();
   var began = Date.now();
   var url = routes.tableProbeUrl(name);
   /** @returns {Promise<void>} */
@@ -245,7 +249,7 @@ export function ensureServed(name) {
       var j = null;
       try { j = JSON.parse(r.text); } catch (e) { /* not JSON */ }
       if (r.status === 200) {
-        info.served = true;
+        servedSince.add(name);
         document.body.removeAttribute("data-solving");
         return undefined;
       }
