@@ -139,7 +139,9 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
   std::size_t layer_begin = 0, layer_end = 1;
   for (std::size_t depth = 1; layer_begin < layer_end; ++depth) {
     std::size_t next_id = layer_end;  // the next layer so far: [layer_end, next_id)
-    for (std::size_t from = layer_begin; from < layer_end;) {
+    // A round is a call of its own (par::call_apart): the solve's time is in
+    // its loops, each call of it runs the code optimised after the last.
+    const auto expand_round = [&](std::size_t from) {
       const std::size_t to = std::min(layer_end, from + kRound);
       for (Batch& b : batches) {
         b.expanded.clear(), b.shard_seq.clear();
@@ -285,7 +287,10 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       } else {
         number_new_classes();
       }
-      from = to;
+      return to;
+    };
+    for (std::size_t from = layer_begin; from < layer_end;) {
+      from = par::call_apart(expand_round, from);
       if (options.check_stop) options.check_stop();  // between rounds
     }
     layer_begin = layer_end;

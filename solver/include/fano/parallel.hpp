@@ -32,6 +32,17 @@
 
 namespace fano::par {
 
+// f(a...) as a function of its own, never inlined into its caller. A
+// WebAssembly engine that first runs a quickly compiled function and swaps
+// in its optimised code later (V8) swaps it in only at a call: a solve's
+// loops inlined into one call of the solve would run unoptimised to the end
+// (and the engine would optimise the whole solve meanwhile, for nothing),
+// while called piece by piece they run optimised from the first pieces on.
+template <class F, class... A>
+[[gnu::noinline]] decltype(auto) call_apart(const F& f, const A&... a) {
+  return f(a...);
+}
+
 // std::atomic_ref where the standard library has it. libc++ 14 (emscripten's)
 // does not; a build without threads needs none, so there the same calls are
 // plain loads and stores.
@@ -84,29 +95,38 @@ inline int max_concurrency() { return tbb::this_task_arena::max_concurrency(); }
 
 #else
 
-// [begin, end), as tbb::blocked_range (the grain size is only a hint).
+// [begin, end), as tbb::blocked_range.
 template <class T>
 class blocked_range {
  public:
-  blocked_range(T begin, T end, std::size_t = 1) : begin_(begin), end_(end) {}
+  blocked_range(T begin, T end, std::size_t grain = 1)
+      : begin_(begin), end_(end), grain_(grain ? grain : 1) {}
   T begin() const { return begin_; }
   T end() const { return end_; }
   std::size_t size() const { return std::size_t(end_ - begin_); }
   bool empty() const { return !(begin_ < end_); }
+  std::size_t grainsize() const { return grain_; }
 
  private:
   T begin_, end_;
+  std::size_t grain_;
 };
 
-// The whole range in one call, as one thread of TBB would see it.
+// The range in pieces of the grain size, in order, as one thread of TBB may
+// see it.
 template <class T, class F>
 void parallel_for(const blocked_range<T>& range, const F& f) {
-  if (!range.empty()) f(range);
+  for (T b = range.begin(); b < range.end();) {
+    const T e =
+        std::size_t(range.end() - b) > range.grainsize() ? T(b + range.grainsize()) : range.end();
+    call_apart(f, blocked_range<T>(b, e, range.grainsize()));
+    b = e;
+  }
 }
 // f(i) for i = first .. last - 1, in order.
 template <class Index, class F>
 void parallel_for(Index first, Index last, const F& f) {
-  for (Index i = first; i < last; ++i) f(i);
+  for (Index i = first; i < last; ++i) call_apart(f, i);
 }
 template <class... F>
 void parallel_invoke(const F&... f) {
