@@ -204,14 +204,15 @@ void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& l
 // How many ranges: each one more reads the moves left once more and drops
 // them once more (on one thread), for 1 / ranges of the moves fewer alive.
 // From 2^22 classes two (the mid readings of 5.8 to 7 M classes peaked in
-// one range's two arrays of the moves), below it one: the readings of 1 to
-// 1.5 M classes peak elsewhere (results/solve-memory.md).
+// one range's two arrays of the moves), from 2^24 three (the largest
+// reading peaked in two ranges' 1.5 arrays), below 2^22 one: the readings
+// of 1 to 1.5 M classes peak elsewhere (results/solve-memory.md).
 constexpr std::size_t kTwoRangesFrom = std::size_t(1) << 22;
 constexpr std::size_t kThreeRangesFrom = std::size_t(1) << 24;
 
 std::size_t target_ranges(std::size_t n, int forced) {
   if (forced > 0) return std::size_t(forced);
-  return n >= kThreeRangesFrom ? 2 : n >= kTwoRangesFrom ? 2 : 1;
+  return n >= kThreeRangesFrom ? 3 : n >= kTwoRangesFrom ? 2 : 1;
 }
 
 Predecessors predecessors_by_targets(detail::MoveGraph& g, std::size_t ranges) {
