@@ -60,6 +60,11 @@ constexpr std::size_t kRound = std::size_t(1) << 18;
 // the top bit of a table value, so ids must stay below 2^26, 67 M classes
 // (checked as each layer is numbered; the largest game here has 20.8 M).
 constexpr std::uint32_t kNew = std::uint32_t(1) << (CodeTable::kValueBits - 1);
+// The hash table's load at a layer's end, as its shards are sized when
+// rebuilt: the table is alive at the search's end, the largest reading's
+// peak with the predecessor lists; at 0.7 it took 5.7 bytes a class there
+// (results/solve-memory.md).
+constexpr double kLayerEndLoad = 0.85;
 // Above this many classes the ranking sorts by buckets (bucket_sorted): its
 // blocks are given back to the system only by a large arena, and below it
 // the two arrays of radix_sorted are a few megabytes.
@@ -189,10 +194,11 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
         const auto key = key_of(s);
         // Room for this round's candidates, all counted as new; when that
         // takes a rebuild, the shard is sized for the layer's end at a load
-        // of 0.7, its new classes guessed from the share of this shard's
-        // candidates that were new in the round before (a tenth more): one
-        // rebuild per layer or fewer, and a table of about 5.7 bytes a class
-        // where a power of two sized for every candidate as new left 9 to 12.
+        // of 0.85 (kLayerEndLoad), its new classes guessed from the share of
+        // this shard's candidates that were new in the round before (a tenth
+        // more): one rebuild per layer or fewer, and a table of about 4.9
+        // bytes a class where a power of two sized for every candidate as
+        // new left 9 to 12.
         std::size_t candidates = 0;
         for (const Batch* b : all) candidates += b->children[s].size();
         const std::size_t rounds_left = (layer_end - from + kRound - 1) / kRound;
@@ -200,10 +206,11 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
             std::min(1.0, 1.1 * double(last_new[s] + 1) / double(last_candidates[s] + 1));
         const std::size_t expected =
             shard.size() + std::size_t(double(candidates * rounds_left) * new_share);
-        shard.reserve(shard.size() + candidates, expected + expected * 3 / 7, [&](auto&& f) {
-          for (const auto& [first, end] : ids_of_shard[s])
-            for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
-        });
+        shard.reserve(shard.size() + candidates, std::size_t(double(expected) / kLayerEndLoad),
+                      [&](auto&& f) {
+                        for (const auto& [first, end] : ids_of_shard[s])
+                          for (std::uint32_t id = first; id < end; ++id) f(id, code_of[id]);
+                      });
         auto& new_codes = fresh_codes[s];
         auto& new_slots = fresh_slots[s];
         new_codes.clear(), new_slots.clear();

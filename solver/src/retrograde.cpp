@@ -187,7 +187,7 @@ void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& l
 }
 
 // Predecessor lists by a counting sort split by target, in one range of
-// targets or (from kRangesFrom classes) kTargetRanges one after the other: for each, each part (one
+// targets or (target_ranges) several one after the other: for each, each part (one
 // per thread) owns a share of the range, scans every move left and counts those into its share in
 // in_begin itself; the counts become row ends; a second scan, the sources in descending order,
 // writes each source at its target's row end moving down, so every row comes out sorted by source,
@@ -200,14 +200,22 @@ void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& l
 // flip: a branch on it made the 2-thread stage twice as long), through a counter past in_begin's
 // end and a cell past in_edges' end of its own, a cache line from the other parts'. Consumes the
 // successor lists.
-constexpr std::size_t kTargetRanges = 2;
-// From this many classes the predecessor lists are built in ranges of
-// targets; below it in one: the ranges take half as many passes again over
-// the moves and a pass on one thread to drop them, time the readings below
-// 16 M classes (250 MB at most) need more than the memory.
-constexpr std::size_t kRangesFrom = std::size_t(1) << 24;
+//
+// How many ranges: each one more reads the moves left once more and drops
+// them once more (on one thread), for 1 / ranges of the moves fewer alive.
+// From 2^22 classes two (the mid readings of 5.8 to 7 M classes peaked in
+// one range's two arrays of the moves), from 2^24 three (the largest
+// reading peaked in two ranges' 1.5 arrays), below 2^22 one: the readings
+// of 1 to 1.5 M classes peak elsewhere (results/solve-memory.md).
+constexpr std::size_t kTwoRangesFrom = std::size_t(1) << 22;
+constexpr std::size_t kThreeRangesFrom = std::size_t(1) << 24;
 
-Predecessors predecessors_by_targets(detail::MoveGraph& g) {
+std::size_t target_ranges(std::size_t n, int forced) {
+  if (forced > 0) return std::size_t(forced);
+  return n >= kThreeRangesFrom ? 3 : n >= kTwoRangesFrom ? 2 : 1;
+}
+
+Predecessors predecessors_by_targets(detail::MoveGraph& g, std::size_t ranges) {
   using detail::EdgeArray;
   const auto& degree = g.degree;
   auto& out_edges = g.out_edges;
@@ -231,7 +239,6 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g) {
   auto& in_edges = pred.in_edges;
   RowLayout layout;
   std::size_t gaps_filled = 0;
-  const std::size_t ranges = n >= kRangesFrom ? kTargetRanges : 1;
   const std::size_t per_range = (n + ranges - 1) / ranges;
   for (std::size_t range = 0; range < ranges; ++range) {
     const std::size_t lo = std::min(n, range * per_range), hi = std::min(n, lo + per_range);
@@ -317,8 +324,10 @@ constexpr std::size_t kCountersUpTo = std::size_t(1) << 20;
 constexpr std::size_t kRankFirstFrom = std::size_t(1) << 20;
 
 // Frees the successor lists (by targets, as it goes; by sources, at the end).
-Predecessors build_predecessors(detail::MoveGraph& g) {
-  if (g.degree.size() > kCountersUpTo) return predecessors_by_targets(g);
+Predecessors build_predecessors(detail::MoveGraph& g, int forced_ranges) {
+  const std::size_t n = g.degree.size();
+  if (n > kCountersUpTo || forced_ranges > 0)
+    return predecessors_by_targets(g, target_ranges(n, forced_ranges));
   Predecessors pred = predecessors_by_sources(g);
   free_buffer(g.out_edges);
   return pred;
@@ -638,7 +647,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       std::optional<BufferReleaseScope> releasing;
       if (rank_first) releasing.emplace();
       if (rank_first) detail::rank_classes(g, rules, detail::RankedIds::kCodesLater, true);
-      Predecessors pred = build_predecessors(g);
+      Predecessors pred = build_predecessors(g, options.predecessor_ranges);
       Retrograde analysis(n, pred);
       analysis.decide_ended_games(g.degree);
       free_buffer(g.degree);

@@ -28,6 +28,11 @@ struct SolveOptions {
   // levels: a caller that must end a solve early (a server stopping) throws
   // from it, and the exception leaves solve() with the solve's buffers freed.
   std::function<void()> check_stop;
+  // Above 2^20 classes the predecessor lists are built by targets in ranges,
+  // as many as the game's size asks for (results/solve-memory.md) when 0;
+  // otherwise by targets at any size, in this many. The lists are the same
+  // either way: the tests force it on small readings to check it.
+  int predecessor_ranges = 0;
 };
 
 // Seconds per stage; they do not overlap, so they add up to at most the
