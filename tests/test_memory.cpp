@@ -14,6 +14,7 @@
 
 #include "fano/buffer.hpp"
 #include "fano/code_table.hpp"
+#include "fano/heap_arena.hpp"
 
 namespace fano {
 namespace {
@@ -185,6 +186,98 @@ TEST(Buffer, AfterALargeArenaIsFreedSmallBlocksKeepTheirPages) {
     EXPECT_LT(held - kept, 1024) << "solve " << solve << ": " << held << " KiB before, " << kept
                                  << " after";
   }
+}
+
+// The heap arena (WebAssembly's large blocks) over a fake system memory: a
+// bump pointer in a static region that another user may also advance (the
+// small-block heap shares sbrk with it).
+struct FakeHeap {
+  static constexpr std::size_t kBytes = std::size_t(64) << 20;
+  static inline std::vector<char> region = std::vector<char>(kBytes);
+  static inline std::size_t brk = 0;
+  static void* grow(std::size_t bytes) {
+    if (bytes > kBytes - brk) return nullptr;  // grow(0): where the next bytes start
+    brk += bytes;
+    return region.data() + brk - bytes;
+  }
+  static void reset() { brk = 0; }
+};
+
+bool disjoint(const char* a, std::size_t a_bytes, const char* b, std::size_t b_bytes) {
+  return a + a_bytes <= b || b + b_bytes <= a;
+}
+
+// Freed blocks merge with their free neighbours and come back lowest first,
+// whole, for a request of up to their merged size: no memory is taken then.
+TEST(HeapArena, FreedNeighboursMergeAndAreReusedLowestFirst) {
+  FakeHeap::reset();
+  detail::HeapArena arena(FakeHeap::grow);
+  const std::size_t mib = std::size_t(1) << 20;
+  char* a = static_cast<char*>(arena.allocate(mib));
+  char* b = static_cast<char*>(arena.allocate(mib));
+  char* c = static_cast<char*>(arena.allocate(mib));
+  char* d = static_cast<char*>(arena.allocate(mib));
+  for (char* p : {a, b, c, d}) EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 4096, 0u);
+  EXPECT_EQ(b, a + mib);  // one stretch, blocks side by side
+  const std::size_t taken = arena.stats().taken;
+  arena.release(c, mib);
+  arena.release(a, mib);
+  arena.release(b, mib);  // a, b and c merge into one range of 3 MiB
+  char* e = static_cast<char*>(arena.allocate(3 * mib - 100));
+  EXPECT_EQ(e, a);
+  EXPECT_EQ(arena.stats().taken, taken);
+  arena.release(e, 3 * mib - 100);
+  char* f = static_cast<char*>(arena.allocate(mib / 2));  // the lowest range, not the tightest
+  EXPECT_EQ(f, a);
+  EXPECT_EQ(arena.stats().live, mib + mib / 2);
+  EXPECT_EQ(arena.stats().peak_live, 4 * mib);
+  EXPECT_EQ(arena.stats().taken, taken);
+}
+
+// A request no free range holds grows the range at the end of the memory by
+// what it lacks, rather than taking a whole block above it.
+TEST(HeapArena, TheLastFreeRangeGrowsInPlace) {
+  FakeHeap::reset();
+  detail::HeapArena arena(FakeHeap::grow);
+  const std::size_t mib = std::size_t(1) << 20;
+  char* a = static_cast<char*>(arena.allocate(mib));
+  char* b = static_cast<char*>(arena.allocate(2 * mib));
+  const std::size_t taken = arena.stats().taken;
+  arena.release(b, 2 * mib);
+  char* c = static_cast<char*>(arena.allocate(5 * mib));
+  EXPECT_EQ(c, b);
+  EXPECT_EQ(arena.stats().taken, taken + 3 * mib);
+  std::fill(a, a + mib, 'a');
+  std::fill(c, c + 5 * mib, 'c');
+  EXPECT_EQ(std::count(a, a + mib, 'a'), std::ptrdiff_t(mib));
+  EXPECT_EQ(arena.stats().live, 6 * mib);
+}
+
+// Memory taken by another user between two growths is never handed out, the
+// blocks stay aligned and apart, and a refused growth is std::bad_alloc with
+// the arena still usable.
+TEST(HeapArena, ForeignMemoryAndRefusalsAreRespected) {
+  FakeHeap::reset();
+  detail::HeapArena arena(FakeHeap::grow);
+  const std::size_t kib = 1024;
+  char* a = static_cast<char*>(arena.allocate(300 * kib));
+  arena.release(a, 300 * kib);
+  FakeHeap::grow(1000);  // the small-block heap takes memory above the arena's
+  const char* foreign = FakeHeap::region.data() + FakeHeap::brk - 1000;
+  char* b = static_cast<char*>(arena.allocate(700 * kib));
+  char* c = static_cast<char*>(arena.allocate(100 * kib));
+  EXPECT_EQ(c, a);  // the freed range below, not new memory
+  for (char* p : {b, c}) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 4096, 0u);
+    EXPECT_TRUE(disjoint(p, 100 * kib, foreign, 1000));
+  }
+  EXPECT_TRUE(disjoint(b, 700 * kib, foreign, 1000));
+  EXPECT_TRUE(disjoint(b, 700 * kib, c, 100 * kib));
+  const std::size_t live = arena.stats().live;
+  EXPECT_THROW(arena.allocate(FakeHeap::kBytes), std::bad_alloc);
+  EXPECT_EQ(arena.stats().live, live);
+  char* d = static_cast<char*>(arena.allocate(100 * kib));
+  EXPECT_TRUE(disjoint(d, 100 * kib, b, 700 * kib) && disjoint(d, 100 * kib, c, 100 * kib));
 }
 
 // The solver's sharded hash set against std::unordered_map: every code gets

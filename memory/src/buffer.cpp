@@ -8,6 +8,11 @@
 #else
 #define FANO_BUFFER_MMAP 0
 #endif
+#if defined(__EMSCRIPTEN__)
+#include <unistd.h>  // sbrk
+
+#include "fano/heap_arena.hpp"
+#endif
 
 #include <algorithm>
 #include <cassert>
@@ -292,9 +297,37 @@ void arena_release_free_pages() {
 
 #else
 
-void arena_releasing(int) {}
+// No mmap: in WebAssembly the large blocks come from a HeapArena over sbrk
+// (fano/heap_arena.hpp: the memory never shrinks, so its peak is what the
+// allocator's layout makes of the live blocks); elsewhere from operator new.
+#if defined(__EMSCRIPTEN__)
+namespace {
+void* grow_heap(std::size_t bytes) {
+  if (bytes > std::size_t(INTPTR_MAX)) return nullptr;
+  void* more = sbrk(static_cast<std::intptr_t>(bytes));
+  return more == reinterpret_cast<void*>(-1) ? nullptr : more;
+}
 
-void arena_release_free_pages() {}
+// Never destroyed: blocks may be freed by static destructors after main.
+HeapArena& heap_arena() {
+  static HeapArena* a = new HeapArena(grow_heap);
+  return *a;
+}
+}  // namespace
+
+void* allocate_large(std::size_t bytes) { return heap_arena().allocate(bytes); }
+
+void free_large(void* block, std::size_t bytes) noexcept { heap_arena().release(block, bytes); }
+
+BufferStats arena_stats() {
+  const HeapArena::Stats s = heap_arena().stats();
+  // The memory taken is never given back: what was reached is what is held.
+  return {s.live, s.peak_live, s.taken, s.taken};
+}
+
+void arena_reset_peak() { heap_arena().reset_peak(); }
+
+#else
 
 BufferStats arena_stats() { return {}; }
 
@@ -306,6 +339,12 @@ constexpr std::align_val_t kBlockAlignment{64};
 void* allocate_large(std::size_t bytes) { return ::operator new(bytes, kBlockAlignment); }
 
 void free_large(void* block, std::size_t) noexcept { ::operator delete(block, kBlockAlignment); }
+
+#endif
+
+void arena_releasing(int) {}
+
+void arena_release_free_pages() {}
 
 #endif
 }  // namespace fano::detail

@@ -1,0 +1,70 @@
+// The large blocks where there is no mmap (WebAssembly): carved from memory
+// the arena takes from the system in one growing stretch (sbrk), lowest free
+// range first, freed ranges merged with their neighbours and handed out
+// again, as the mmap arena does with its address space (buffer.cpp).
+//
+// Why not operator new: a WebAssembly memory never shrinks, so the page's
+// peak is the heap's high-water mark, not what is live at once. Under
+// dlmalloc (best fit) a large solve's blocks that outlive a stage stayed
+// scattered over the memory, and the next stage's large arrays found no hole
+// to fit and grew the memory past them; lowest first keeps the long-lived
+// blocks at the bottom (lower_buffer moves them down), so the holes merge
+// above them, as in the native arena (results/solve-memory.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace fano::detail {
+
+class HeapArena {
+ public:
+  // Returns `bytes` more bytes of memory, or nullptr when the system refuses;
+  // grow(0) returns where the next bytes would start. Successive stretches
+  // need not be contiguous (another user of the same source may take memory
+  // in between); where they are, they merge.
+  using Grow = void* (*)(std::size_t bytes);
+  // Blocks are multiples of this many bytes at addresses aligned to it.
+  static constexpr std::size_t kGrain = 4096;
+
+  explicit HeapArena(Grow grow) noexcept : grow_(grow) {}
+  HeapArena(const HeapArena&) = delete;
+  HeapArena& operator=(const HeapArena&) = delete;
+
+  // A block of at least `bytes`, aligned to kGrain: the lowest free range
+  // that fits, else the free range ending where the memory ends grown in
+  // place, else new memory. Throws std::bad_alloc when the system refuses.
+  void* allocate(std::size_t bytes);
+  // Returns a block from allocate(bytes) (the same `bytes`).
+  void release(void* block, std::size_t bytes) noexcept;
+
+  struct Stats {
+    std::size_t live = 0;       // bytes in blocks not yet freed
+    std::size_t peak_live = 0;  // the most live at once
+    std::size_t taken = 0;      // bytes taken from the system (never given back)
+    std::size_t free = 0;       // of those, bytes in free ranges
+  };
+  Stats stats() const;
+  // Starts a new peak of live bytes (at the bytes live now).
+  void reset_peak();
+
+  static std::size_t round_up(std::size_t bytes) noexcept {
+    return (bytes + kGrain - 1) & ~(kGrain - 1);
+  }
+
+ private:
+  char* carve(std::size_t size) noexcept;  // from the lowest free range that fits, or nullptr
+  void add_free(std::uintptr_t at, std::size_t length) noexcept;
+  void add_stretch(char* raw, std::size_t length) noexcept;  // memory just taken
+  bool grow_in_place(std::size_t size);                      // extends the range that ends at end_
+
+  Grow grow_;
+  mutable std::mutex mutex_;
+  std::map<std::uintptr_t, std::size_t> free_;  // address -> length, merged
+  std::uintptr_t end_ = 0;                      // where the last stretch taken ends
+  Stats stats_;
+};
+
+}  // namespace fano::detail
