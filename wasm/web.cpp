@@ -79,11 +79,10 @@ bool heavy_in_page(const Variant& v) {
   return v.stack_cap == 3 && v.adjacency == Adjacency::kBoard && v.circles + v.triangles >= 5;
 }
 
-// Its figures are the largest reading's (docs/page.md: 1,171 MiB of
-// WebAssembly memory, about 33 s in node on the 2-core VM); the other five
-// take less.
+// Its figures are the largest reading's, measured (docs/page.md); the other
+// five take less.
 constexpr const char* kHeavyNote =
-    "this reading takes up to 1.2 gigabytes of memory and up to a minute to solve in the page: "
+    "this reading takes up to 1.3 gigabytes of memory and up to a minute to solve in the page: "
     "a desktop browser manages, a phone's browser may close the page";
 
 // GET /api/v2/rules in the page: the Api's answer ("served": solved in this
