@@ -10,17 +10,16 @@
 #endif
 #if defined(__EMSCRIPTEN__)
 #include <unistd.h>  // sbrk
-
-#include "fano/heap_arena.hpp"
 #endif
 
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <iterator>
-#include <map>
 #include <mutex>
 #include <vector>
+
+#include "fano/heap_arena.hpp"
 
 namespace fano::detail {
 #if FANO_BUFFER_MMAP
@@ -96,8 +95,8 @@ char* map_huge(std::size_t size) {
 struct Chunk {
   char* base = nullptr;
   std::size_t size = 0, top = 0;
-  std::size_t reached = 0;                  // the highest top so far (what has been touched)
-  std::map<std::size_t, std::size_t> free;  // offset -> length, all below top
+  std::size_t reached = 0;  // the highest top so far (what has been touched)
+  FreeRanges free;          // by offset, all below top
 };
 
 struct Arena {
@@ -115,22 +114,8 @@ struct Arena {
   // one piece below the pages already touched; the standard game's solve
   // stays in four huge pages (results/cold-solve.md).
   char* allocate(std::size_t size) {
-    Chunk* best = nullptr;
-    std::map<std::size_t, std::size_t>::iterator best_it;
-    for (Chunk& c : chunks) {
-      for (auto it = c.free.begin(); it != c.free.end(); ++it)
-        if (it->second >= size) {
-          best = &c, best_it = it;
-          break;
-        }
-      if (best != nullptr) break;
-    }
-    if (best != nullptr) {
-      const auto [at, length] = *best_it;
-      best->free.erase(best_it);
-      if (length > size) best->free.emplace(at + size, length - size);
-      return best->base + at;
-    }
+    for (Chunk& c : chunks)
+      if (std::uintptr_t at = 0; c.free.take_lowest(size, at)) return c.base + at;
     for (Chunk& c : chunks)
       if (c.size - c.top >= size) {
         if (c.top == 0) kept -= c.size;
@@ -170,16 +155,8 @@ struct Arena {
     });
     assert(chunk != chunks.end());
     Chunk& c = *chunk;
-    std::size_t at = std::size_t(block - c.base), length = size;
-    // Merge with the free ranges on either side.
-    auto next = c.free.lower_bound(at);
-    if (next != c.free.begin()) {
-      const auto prev = std::prev(next);
-      if (prev->first + prev->second == at)
-        at = prev->first, length += prev->second, c.free.erase(prev);
-    }
-    if (next != c.free.end() && at + length == next->first)
-      length += next->second, next = c.free.erase(next);
+    // Merged with the free ranges on either side.
+    const auto [at, length] = c.free.join_neighbours(std::size_t(block - c.base), size);
     if (at + length == c.top) {
       // The pages stay mapped and are handed out again from the top (in a
       // large arena they are given back: see kReleasingArena).
@@ -192,10 +169,7 @@ struct Arena {
         release_pages(c.base, block - c.base, size);
       else if (releasing)
         release_pages(c.base, at, length, kHugePage);
-      try {
-        c.free.emplace(at, length);
-      } catch (...) {  // no memory for the map node: the range is lost to this process
-      }
+      c.free.add(at, length);
     }
     if (c.top == 0) {
       if (kept + c.size <= kKeepBytes) {

@@ -6,16 +6,43 @@
 
 namespace fano::detail {
 
-char* HeapArena::carve(std::size_t size) noexcept {
-  for (auto it = free_.begin(); it != free_.end(); ++it)
+bool FreeRanges::take_lowest(std::size_t size, std::uintptr_t& at) {
+  for (auto it = ranges_.begin(); it != ranges_.end(); ++it)
     if (it->second >= size) {
-      const auto [at, length] = *it;
-      const auto hint = free_.erase(it);
-      if (length > size) free_.emplace_hint(hint, at + size, length - size);
-      stats_.free -= size;
-      return reinterpret_cast<char*>(at);
+      at = it->first;
+      // (the rest added before the range goes: a failure leaves the map as it was)
+      if (it->second > size) ranges_.emplace_hint(std::next(it), at + size, it->second - size);
+      ranges_.erase(it);
+      return true;
     }
-  return nullptr;
+  return false;
+}
+
+std::pair<std::uintptr_t, std::size_t> FreeRanges::join_neighbours(std::uintptr_t at,
+                                                                   std::size_t length) noexcept {
+  auto next = ranges_.lower_bound(at);
+  if (next != ranges_.begin()) {
+    const auto prev = std::prev(next);
+    if (prev->first + prev->second == at)
+      at = prev->first, length += prev->second, ranges_.erase(prev);
+  }
+  if (next != ranges_.end() && at + length == next->first)
+    length += next->second, ranges_.erase(next);
+  return {at, length};
+}
+
+void FreeRanges::add(std::uintptr_t at, std::size_t length) noexcept {
+  try {
+    ranges_.emplace(at, length);
+  } catch (...) {  // no memory for the map node: the range is lost to this process
+  }
+}
+
+char* HeapArena::carve(std::size_t size) {
+  std::uintptr_t at = 0;
+  if (!free_.take_lowest(size, at)) return nullptr;
+  stats_.free -= size;
+  return reinterpret_cast<char*>(at);
 }
 
 void* HeapArena::allocate(std::size_t bytes) {
@@ -40,12 +67,12 @@ void* HeapArena::allocate(std::size_t bytes) {
 
 bool HeapArena::grow_in_place(std::size_t size) {
   if (free_.empty()) return false;
-  const auto last = std::prev(free_.end());
+  const auto& last = free_.last();
   // Only where nothing else took memory since (the small-block heap shares
   // sbrk): else the growth would land above the other user's and be a
   // stretch too short for the block, and a whole one more would follow.
-  if (last->first + last->second != end_ || grow_(0) != reinterpret_cast<void*>(end_)) return false;
-  const std::size_t lacking = size - last->second;
+  if (last.first + last.second != end_ || grow_(0) != reinterpret_cast<void*>(end_)) return false;
+  const std::size_t lacking = size - last.second;
   char* more = static_cast<char*>(grow_(lacking));
   if (more == nullptr) throw std::bad_alloc();
   const bool contiguous = reinterpret_cast<std::uintptr_t>(more) == end_;
@@ -60,36 +87,23 @@ void HeapArena::add_stretch(char* raw, std::size_t length) noexcept {
   const std::uintptr_t end = start + length;
   // Where it continues the last free range, the two merge (that range
   // starts on a grain); else its start is rounded up to a grain.
-  const bool continues =
-      !free_.empty() && std::prev(free_.end())->first + std::prev(free_.end())->second == start;
+  const bool continues = !free_.empty() && free_.last().first + free_.last().second == start;
   const std::uintptr_t aligned =
       continues ? start : (start + kGrain - 1) & ~std::uintptr_t(kGrain - 1);
   stats_.taken += length;
   end_ = end;
   if (end <= aligned) return;
   stats_.free += end - aligned;
-  add_free(aligned, end - aligned);
-}
-
-void HeapArena::add_free(std::uintptr_t at, std::size_t length) noexcept {
-  auto next = free_.lower_bound(at);
-  if (next != free_.begin()) {
-    const auto prev = std::prev(next);
-    if (prev->first + prev->second == at)
-      at = prev->first, length += prev->second, free_.erase(prev);
-  }
-  if (next != free_.end() && at + length == next->first) length += next->second, free_.erase(next);
-  try {
-    free_.emplace(at, length);
-  } catch (...) {  // no memory for the map node: the range is lost to this process
-  }
+  const auto [joined_at, joined_length] = free_.join_neighbours(aligned, end - aligned);
+  free_.add(joined_at, joined_length);
 }
 
 void HeapArena::release(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   const std::size_t size = round_up(std::max<std::size_t>(bytes, 1));
   std::lock_guard lock(mutex_);
-  add_free(reinterpret_cast<std::uintptr_t>(block), size);
+  const auto [at, length] = free_.join_neighbours(reinterpret_cast<std::uintptr_t>(block), size);
+  free_.add(at, length);
   stats_.live -= size;
   stats_.free += size;
 }

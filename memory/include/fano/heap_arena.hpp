@@ -16,8 +16,37 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace fano::detail {
+
+// The free ranges of an arena, by start (an address or an offset): merged
+// with their neighbours, handed out lowest first. The one bookkeeping of both
+// arenas: HeapArena's and the mmap arena's chunks (buffer.cpp).
+class FreeRanges {
+ public:
+  using Map = std::map<std::uintptr_t, std::size_t>;  // start -> length
+
+  // The start of the lowest range of at least `size` bytes, whose first
+  // `size` bytes are taken; false when none is that long.
+  bool take_lowest(std::size_t size, std::uintptr_t& at);
+  // [at, at + length) joined with the free ranges it touches, which are
+  // removed: the joined range, not yet added (the caller adds it, or not).
+  std::pair<std::uintptr_t, std::size_t> join_neighbours(std::uintptr_t at,
+                                                         std::size_t length) noexcept;
+  // Adds a range that touches none (one from join_neighbours); a range the
+  // map has no memory to hold is lost to this process.
+  void add(std::uintptr_t at, std::size_t length) noexcept;
+
+  bool empty() const noexcept { return ranges_.empty(); }
+  // The highest range (not empty()).
+  const Map::value_type& last() const noexcept { return *ranges_.rbegin(); }
+  Map::const_iterator begin() const noexcept { return ranges_.begin(); }
+  Map::const_iterator end() const noexcept { return ranges_.end(); }
+
+ private:
+  Map ranges_;
+};
 
 class HeapArena {
  public:
@@ -55,15 +84,14 @@ class HeapArena {
   }
 
  private:
-  char* carve(std::size_t size) noexcept;  // from the lowest free range that fits, or nullptr
-  void add_free(std::uintptr_t at, std::size_t length) noexcept;
+  char* carve(std::size_t size);  // from the lowest free range that fits, or nullptr
   void add_stretch(char* raw, std::size_t length) noexcept;  // memory just taken
   bool grow_in_place(std::size_t size);                      // extends the range that ends at end_
 
   Grow grow_;
   mutable std::mutex mutex_;
-  std::map<std::uintptr_t, std::size_t> free_;  // address -> length, merged
-  std::uintptr_t end_ = 0;                      // where the last stretch taken ends
+  FreeRanges free_;         // by address
+  std::uintptr_t end_ = 0;  // where the last stretch taken ends
   Stats stats_;
 };
 
