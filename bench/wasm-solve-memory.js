@@ -12,11 +12,14 @@
 //            [--rules cap3-board-colour-3c3t] [--rounds 1]
 "use strict";
 const { execFileSync } = require("child_process");
+const fs = require("fs");
 const path = require("path");
 
 function solveHere(engine, rules) {
   const createFano = require(path.resolve(engine));
-  return createFano().then((m) => {
+  // (a .wasm beside the engine handed over as bytes: node's fetch takes no file path)
+  const wasm = path.resolve(engine).replace(/\.js$/, ".wasm");
+  return createFano(fs.existsSync(wasm) ? { wasmBinary: fs.readFileSync(wasm) } : {}).then((m) => {
     const t = performance.now();
     const r = JSON.parse(m.ccall("fano_solve", "string", ["string"], [rules]));
     return {

@@ -1,8 +1,10 @@
 # The `web` target (native build): builds the explorer's engine with
 # emscripten (emcmake, Debian's em++) in WORK and assembles the static app in
 # OUT: index.html (web/index.html with web/src bundled in, in its WebAssembly
-# mode, carrying fano_worker.js's text for a file:// page's worker), fano_web.js (the
-# engine; with the WebAssembly inside it when SINGLE_FILE, so that the page
+# mode, carrying fano_worker.js's text for a file:// page's worker and the
+# engine's answers to its first requests), fano_web.js and fano_web.wasm (the
+# engine, which the page's worker loads over http), fano_web_inline.js when
+# SINGLE_FILE (the same engine with its WebAssembly inside, so that the page
 # also works from a file:// URL), fano_worker.js (runs the engine off the
 # page's thread) and the service worker sw.js.
 #   cmake -DSOURCE=<repo> -DWORK=<folder> -DOUT=<folder> [-DSINGLE_FILE=OFF] -P web.cmake
@@ -30,7 +32,11 @@ if(NOT configured STREQUAL want)
   run(${EMCMAKE} ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK} -DCMAKE_BUILD_TYPE=Release
       -DFANO_WEB_SINGLE_FILE=${SINGLE_FILE})
 endif()
+# (one at a time: the first build regenerates a sub-build configured before a target was added)
 run(${CMAKE_COMMAND} --build ${WORK} --target fano_web -j2)
+if(SINGLE_FILE)
+  run(${CMAKE_COMMAND} --build ${WORK} --target fano_web_inline -j2)
+endif()
 
 file(MAKE_DIRECTORY ${OUT})
 # The page with its modules bundled in (cmake/page.cmake), as `fano serve` embeds it.
@@ -52,16 +58,28 @@ string(REPLACE "</head>" "<script type=\"text/plain\" id=\"fano-worker-source\">
 if(NOT page MATCHES "id=\"fano-worker-source\"")
   message(FATAL_ERROR "web/index.html has no </head>")
 endif()
+# The engine's answers to the page's first requests, recorded now (wasm/first-answers.js):
+# the page lists the readings and levels while its engine loads.
+find_program(NODE node REQUIRED)
+execute_process(COMMAND ${NODE} ${SOURCE}/wasm/first-answers.js ${WORK}/wasm/fano_web.js
+                RESULT_VARIABLE rc OUTPUT_VARIABLE answers ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT answers MATCHES "^{")
+  message(FATAL_ERROR "wasm/first-answers.js failed (${rc}): ${err}")
+endif()
+string(REPLACE "</head>" "<script type=\"application/json\" id=\"fano-first-answers\">${answers}</script>\n</head>"
+       page "${page}")
 file(WRITE ${OUT}/index.html.tmp "${page}")
 file(RENAME ${OUT}/index.html.tmp ${OUT}/index.html)
-set(files index.html fano_web.js fano_worker.js)
+set(files index.html fano_web.js fano_web.wasm fano_worker.js)
 file(COPY_FILE ${WORK}/wasm/fano_web.js ${OUT}/fano_web.js ONLY_IF_DIFFERENT)
+file(COPY_FILE ${WORK}/wasm/fano_web.wasm ${OUT}/fano_web.wasm ONLY_IF_DIFFERENT)
 file(COPY_FILE ${SOURCE}/web/fano_worker.js ${OUT}/fano_worker.js ONLY_IF_DIFFERENT)
-if(EXISTS ${WORK}/wasm/fano_web.wasm)
-  file(COPY_FILE ${WORK}/wasm/fano_web.wasm ${OUT}/fano_web.wasm ONLY_IF_DIFFERENT)
-  list(APPEND files fano_web.wasm)
+if(SINGLE_FILE)
+  # (not among the service worker's files: an offline copy is served over http, and there
+  # the worker loads fano_web.js)
+  file(COPY_FILE ${WORK}/wasm/fano_web_inline.js ${OUT}/fano_web_inline.js ONLY_IF_DIFFERENT)
 else()
-  file(REMOVE ${OUT}/fano_web.wasm)
+  file(REMOVE ${OUT}/fano_web_inline.js)
 endif()
 
 # The service worker caches the app under a name that changes with its files.

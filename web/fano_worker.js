@@ -7,6 +7,8 @@
 // from a file, starts one from a Blob of the engine's factory (createFano,
 // already defined there) followed by this text, which the static page carries
 // (wasm/web.cmake puts it in, web/src/engine.js reads it).
+// Over http the engine is fano_web.js, which compiles fano_web.wasm as it
+// downloads it; the Blob's engine (fano_web_inline.js) has its WebAssembly inside.
 "use strict";
 if (typeof createFano !== "function") importScripts("fano_web.js");
 

@@ -108,8 +108,9 @@ std::string error_body(const std::string& message) { return json_text(Json{{"err
 // The static explorer's files carry the same headers as every answer; its
 // policy lets the page run its own scripts and compile its WebAssembly
 // engine ('wasm-unsafe-eval'), register its service worker, and load
-// nothing from elsewhere (the engine is fetched from a data: URL inside
-// fano_web.js, see FANO_WEB_SINGLE_FILE). (Its inline script is allowed as
+// nothing from elsewhere (the engine's fano_web.wasm is fetched from the
+// same folder; the file:// copy, fano_web_inline.js, reads it from a data:
+// URL inside, see FANO_WEB_SINGLE_FILE). (Its inline script is allowed as
 // on any static host: the folder is built separately from this binary, so
 // no hash of it is known here.)
 std::vector<std::pair<std::string, std::string>> static_file_headers() {

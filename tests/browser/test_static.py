@@ -516,7 +516,7 @@ def test_a_worker_ready_before_the_pages_code_runs_is_taken_over(web_dir, tmp_pa
     end = page.index("</script>", at)
     page = page[:at] + "setTimeout(function () {\n" + page[at:end] + "\n}, 3000);\n" + page[end:]
     (tmp_path / "index.html").write_text(page, encoding="utf-8")
-    for name in ("fano_web.js", "fano_worker.js"):
+    for name in ("fano_web.js", "fano_web.wasm", "fano_worker.js"):
         shutil.copy(os.path.join(web_dir, name), tmp_path / name)
     httpd, url = static_server(str(tmp_path))
     drv = make_driver()
@@ -530,9 +530,36 @@ def test_a_worker_ready_before_the_pages_code_runs_is_taken_over(web_dir, tmp_pa
         httpd.shutdown()
 
 
+def test_the_answers_the_page_carries_are_a_fresh_engines(driver, static_url):
+    """The page carries the engine's answers to its first requests (the readings and the levels,
+    recorded when it was built) and lists them before its engine has loaded: each is what a
+    fresh engine in a worker of its own answers now, byte for byte, and the page's lists are
+    those answers."""
+    open_page(driver, static_url)
+    carried = json.loads(driver.execute_script(
+        "return document.getElementById('fano-first-answers').textContent;"))
+    assert sorted(carried) == ['/api/v2/players?[]', '/api/v2/rules?[]'], sorted(carried)
+    fresh = driver.execute_async_script("""
+      var done = arguments[arguments.length - 1], keys = arguments[0], out = {}, w = new Worker('fano_worker.js');
+      w.onmessage = function (e) {
+        if (e.data.ready) { keys.forEach(function (k, i) {
+          var q = k.indexOf('?');
+          w.postMessage({id: i, fn: 'fano_request', args: ['GET', k.slice(0, q), k.slice(q + 1)]});
+        }); return; }
+        out[keys[e.data.id]] = e.data.result;
+        if (Object.keys(out).length === keys.length) { w.terminate(); done(out); }
+      };""", sorted(carried))
+    assert fresh == carried
+    rules = json.loads(json.loads(carried['/api/v2/rules?[]'])["body"])
+    offered = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#variant option')).map(function (o) { return o.value; });")
+    assert sorted(offered) == sorted(r["name"] for r in rules["readings"])
+    assert not any(r["served"] for r in rules["readings"])  # a fresh engine has solved nothing
+
+
 def test_file_url(driver, web_dir):
-    """The folder opened as a file (the WebAssembly is inside fano_web.js)."""
-    if os.path.exists(os.path.join(web_dir, "fano_web.wasm")):
+    """The folder opened as a file (the engine is fano_web_inline.js, its WebAssembly inside)."""
+    if not os.path.exists(os.path.join(web_dir, "fano_web_inline.js")):
         pytest.skip("built without SINGLE_FILE: file:// cannot fetch the .wasm")
     open_page(driver, "file://" + os.path.abspath(os.path.join(web_dir, "index.html")))
     # no worker from a file there: the engine runs in one made from a Blob URL, off the page's thread
@@ -846,8 +873,10 @@ def test_fano_serve_serves_the_static_app(driver, web_dir, tmp_path, artifacts):
             assert json.load(r)["moves_played"] == ["C4"]
         # The folder's files carry the headers of every answer, with a policy
         # that lets the page run its engine and nothing from elsewhere.
-        for name in ("", "fano_web.js"):
+        for name in ("", "fano_web.js", "fano_web.wasm"):
             with urllib.request.urlopen(url.rstrip("/") + "/" + name, timeout=10) as r:
+                if name.endswith(".wasm"):  # compiled as it downloads only with its own type
+                    assert r.headers["Content-Type"] == "application/wasm"
                 assert r.headers["X-Content-Type-Options"] == "nosniff"
                 assert r.headers["X-Frame-Options"] == "DENY"
                 csp = r.headers["Content-Security-Policy"]

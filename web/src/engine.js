@@ -1,34 +1,41 @@
 // @ts-check
 import * as routes from "./api.js";
 import { $, S, STATS, errText, setReady, status } from "./state.js";
+import { forgetFirstAnswers } from "./transport.js";
 
 // ---- the engine in WebAssembly, off the page's thread ---------------------------
-// Static mode: the engine (fano_web.js) runs in a Web Worker (fano_worker.js)
-// so that solving a variant never blocks the page. A file:// page may not
-// start a worker from a file, but it may from a Blob URL: there the page
-// loads fano_web.js as a script (its WebAssembly is inside it) and starts a
-// worker from the engine's own code and fano_worker.js's text (the page carries it).
-// Only where no worker starts at all does the engine run on the page's
-// thread. Either way S.engine.call(fn, args) -> Promise of the C function's JSON text.
+// Static mode: the engine (fano_web.js, its WebAssembly fano_web.wasm compiled
+// as it downloads) runs in a Web Worker (fano_worker.js) so that solving a
+// variant never blocks the page. A file:// page may not start a worker from a
+// file, nor fetch a .wasm, but it may start a worker from a Blob URL: there
+// the page loads fano_web_inline.js as a script (the same engine, its
+// WebAssembly inside) and starts a worker from the engine's own code and
+// fano_worker.js's text (the page carries it). Only where no worker starts at
+// all does the engine run on the page's thread. Either way
+// S.engine.call(fn, args) -> Promise of the C function's JSON text.
 
-/** fano_web.js loaded on the page as a script: its factory createFano. @returns {Promise<void>} */
-function loadEngineScript() {
+/** The engine's script loaded on the page: its factory createFano. `inline`: the one with
+ *  its WebAssembly inside (a Blob's worker or a file:// page cannot fetch a .wasm).
+ *  @param {boolean} inline @returns {Promise<void>} */
+function loadEngineScript(inline) {
+  var name = inline ? "fano_web_inline.js" : "fano_web.js";
   return new Promise(function (resolve, reject) {
     if (typeof createFano === "function") { resolve(); return; }
     var s = document.createElement("script");
-    s.src = "fano_web.js";
+    s.src = name;
     s.onload = function () {
-      if (typeof createFano !== "function") reject(new Error("fano_web.js defines no engine"));
+      if (typeof createFano !== "function") reject(new Error(name + " defines no engine"));
       else resolve();
     };
-    s.onerror = function () { reject(new Error("cannot load the engine (fano_web.js)")); };
+    s.onerror = function () { reject(new Error("cannot load the engine (" + name + ")")); };
     document.head.appendChild(s);
   });
 }
 /** The engine on the page's thread. @returns {Promise<import("./types").Engine>} */
 export function mainThreadEngine() {
-  return loadEngineScript().then(function () { return createFano(); }).then(function (mod) {
+  return loadEngineScript(location.protocol === "file:").then(function () { return createFano(); }).then(function (mod) {
     return { where: "page", call: function (/** @type {string} */ fn, /** @type {string[]} */ args) {
+      forgetFirstAnswers();
       return new Promise(function (res) {
         res(mod.ccall(fn, "string", args.map(function () { return "string"; }), args));
       });
@@ -59,6 +66,7 @@ function connect(w, fallback, said) {
     var engine = { where: "worker", call: function (fn, args) {
       return new Promise(function (res, rej) {
         var id = next++;
+        forgetFirstAnswers();
         pending[id] = { resolve: res, reject: rej };
         w.postMessage({ id: id, fn: fn, args: args });
       });
@@ -101,12 +109,12 @@ export function workerEngine() {
 }
 /** @returns {Promise<import("./types").Engine>} */
 function fromBlob() {
-  return loadEngineScript().then(function () {
+  return loadEngineScript(true).then(function () {
     /** @type {Worker} */
     var w;
     try { w = blobWorker(); } catch (e) { return mainThreadEngine(); }
     return connect(w, mainThreadEngine);
-  });
+  }, function () { return mainThreadEngine(); });
 }
 /** The answers already had, by reading, start and moves: the engine's memo (not the game's state).
  *  @type {Map<string, import("./types").PositionAnswer>} */

@@ -21,6 +21,7 @@ import { fromHash } from "./route.js";
 import { PLAYERS, isComputer, matchHides, matchOn, puzzleHides } from "./seen.js";
 import { $, COLOURS, ENGINE, S, STATS, errText, playerPicker, setReady, shownPosition, status } from "./state.js";
 import { loadStats } from "./stats.js";
+import { hasFirstAnswers } from "./transport.js";
 
 // ---- the panels, each a function of the state, in the order render() draws them ----
 addPanel("board", renderBoardPanel);
@@ -153,9 +154,14 @@ export function start() {
     : Promise.resolve();
   ready = ready.then(function () { STATS.engineLoaded = performance.now(); });
   if (ENGINE === "wasm") $("api-link").hidden = true;
-  ready.then(function () { return Promise.all([listVariants(), listPlayers()]); }).then(function (both) {
+  // (the static page carries the engine's answers to these two: listed while the engine loads)
+  var lists = (hasFirstAnswers() ? Promise.resolve() : ready).then(function () {
+    return Promise.all([listVariants(), listPlayers()]);
+  }).then(function (both) {
     fillPlayers(both[1]);
     populateVariants(both[0]);
+  });
+  Promise.all([ready, lists]).then(function () {
     return fromHash("replace");
   }).then(function () {
     // the offline copy once the first position is shown: its worker fetches and

@@ -16,6 +16,8 @@ export function api(path, params) {
   /** @type {[string, string][]} */
   var pairs = [];
   Object.keys(params || {}).forEach(function (k) { pairs.push([k, params[k]]); });
+  var first = firstAnswer(path, JSON.stringify(pairs));
+  if (first) return Promise.resolve(first);
   if (S.engine) {
     return S.engine.call("fano_request", ["GET", path, JSON.stringify(pairs)]).then(function (text) {
       var r = engineReply(JSON.parse(text));
@@ -93,6 +95,41 @@ export function errorOf(j) {
   if (!j || typeof j !== "object" || !("error" in j)) return "";
   return j.error ? String(j.error) : "";
 }
+// The static page carries the engine's answers to the requests its every load
+// starts with (the rules' readings and the levels; wasm/first-answers.js records
+// them when the page is built), so that the page lists them while its engine
+// loads. Each is used once, and none after the engine has been asked anything:
+// a solve changes what the rules' listing says is served.
+/** @type {Map<string, string> | null} */
+var firstAnswers = null;
+/** The recorded answer to GET path with these pairs (a JSON text), taken out of the page; or null.
+ *  @param {string} path @param {string} pairs @returns {Reply | null} */
+function firstAnswer(path, pairs) {
+  if (!firstAnswers) {
+    /** @type {Map<string, string>} */
+    var carried = new Map();
+    var el = document.getElementById("fano-first-answers");
+    if (el && el.textContent) {
+      /** @type {unknown} */
+      var all = JSON.parse(el.textContent);
+      if (all && typeof all === "object")
+        Object.entries(all).forEach(function (e) { if (typeof e[1] === "string") carried.set(e[0], e[1]); });
+    }
+    firstAnswers = carried;
+  }
+  var key = path + "?" + pairs, text = firstAnswers.get(key);
+  if (text == null) return null;
+  firstAnswers.delete(key);
+  var r = engineReply(JSON.parse(text));
+  return { status: r.status, type: r.content_type, text: r.body };
+}
+/** Whether the page carries recorded first answers (the static page, before its engine was asked anything). */
+export function hasFirstAnswers() {
+  var el = document.getElementById("fano-first-answers");
+  return !!(el && el.textContent) && (!firstAnswers || firstAnswers.size > 0);
+}
+/** The engine is asked something: the recorded answers no longer hold. */
+export function forgetFirstAnswers() { firstAnswers = new Map(); }
 /** The WebAssembly Api's reply (fano_request's JSON): status, content type and body, checked.
  *  @param {unknown} j @returns {{status: number, content_type: string | null, body: string}} */
 function engineReply(j) {
