@@ -74,7 +74,11 @@ struct SymmetryElement {
   bool swap = false;
 
   constexpr bool operator==(const SymmetryElement&) const = default;
-  constexpr auto operator<=>(const SymmetryElement&) const = default;
+  // (written out: the WebAssembly build's standard library has no <=> for std::array,
+  // so a defaulted one would be deleted there)
+  constexpr bool operator<(const SymmetryElement& o) const {
+    return perm != o.perm ? perm < o.perm : swap < o.swap;
+  }
 };
 
 constexpr State apply(State st, const SymmetryElement& g) {
