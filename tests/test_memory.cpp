@@ -253,6 +253,29 @@ TEST(HeapArena, TheLastFreeRangeGrowsInPlace) {
   EXPECT_EQ(arena.stats().live, 6 * mib);
 }
 
+// fits_below tells, without taking anything, whether a block would come from a
+// free range below an address: lower_buffer moves an array only then, since a
+// block from grown memory is never lower and the growth is never given back.
+TEST(HeapArena, FitsBelowAnswersWithoutTakingMemory) {
+  FakeHeap::reset();
+  detail::HeapArena arena(FakeHeap::grow);
+  const std::size_t mib = std::size_t(1) << 20;
+  char* a = static_cast<char*>(arena.allocate(2 * mib));
+  char* b = static_cast<char*>(arena.allocate(mib));
+  char* c = static_cast<char*>(arena.allocate(mib));
+  arena.release(a, 2 * mib);
+  const auto before = arena.stats();
+  EXPECT_TRUE(arena.fits_below(2 * mib, b));       // a's range, below b
+  EXPECT_TRUE(arena.fits_below(mib + 1, c));       // a's range, below c too
+  EXPECT_FALSE(arena.fits_below(2 * mib + 1, c));  // only grown memory holds it
+  EXPECT_FALSE(arena.fits_below(mib, a));          // the lowest fit is a itself
+  const auto after = arena.stats();
+  EXPECT_EQ(after.taken, before.taken);
+  EXPECT_EQ(after.live, before.live);
+  EXPECT_EQ(after.free, before.free);
+  EXPECT_EQ(arena.allocate(2 * mib), a);  // nothing was taken by the questions
+}
+
 // Memory taken by another user between two growths is never handed out, the
 // blocks stay aligned and apart, and a refused growth is std::bad_alloc with
 // the arena still usable.

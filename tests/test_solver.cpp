@@ -848,7 +848,7 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
 
 // The ranking's sort of large games by buckets against std::sort: keys
 // distinct above low_bit (the ranking's are: the class number, then the id)
-// come out in the same order as from radix_sorted, on one and two threads,
+// come out in the same order as from radix_sorted (in segments), on one and two threads,
 // for keys spread evenly, keys crowded into a few top digits (buckets of
 // unequal size, one of them most of the keys) and keys that differ only in
 // their low bits; the segmented source is emptied.
@@ -874,14 +874,40 @@ TEST(SolverRadixSort, BucketSortMatchesSortForDistinctKeys) {
         detail::CodeArray segmented;
         segmented.resize(n);
         for (std::size_t i = 0; i < n; ++i) segmented[i] = keys[i];
-        UninitVector<std::uint64_t> sorted;
+        detail::CodeArray sorted;
         tbb::task_arena(threads).execute(
             [&] { sorted = detail::bucket_sorted(segmented, low_bit, high); });
-        EXPECT_TRUE(std::equal(sorted.begin(), sorted.end(), want.begin(), want.end()))
-            << n << " keys, spread " << spread << ", " << threads << " thread(s)";
+        std::vector<std::uint64_t> got(sorted.size());
+        for (std::size_t i = 0; i < got.size(); ++i) got[i] = sorted[i];
+        EXPECT_EQ(got, want) << n << " keys, spread " << spread << ", " << threads << " thread(s)";
         EXPECT_EQ(segmented.size(), 0u);
       }
     }
+}
+
+// A segmented array sized without its segments gets each one as it is first
+// written, and keeps every entry when its segments move down (lower: the
+// arrays that outlive a stage, in WebAssembly), here after the blocks below
+// them were freed.
+TEST(SolverEdgeArray, SegmentsMadeOnFirstWriteAndMovedDownKeepTheirEntries) {
+  std::vector<UninitVector<std::uint32_t>> below;
+  for (int k = 0; k < 8; ++k) below.emplace_back(detail::EdgeArray::kSegment);
+  detail::EdgeArray edges;
+  const std::size_t n = 5 * detail::EdgeArray::kSegment + 17;
+  edges.resize_unallocated(n);
+  EXPECT_EQ(edges.size(), n);
+  std::vector<std::uint32_t> want(n);
+  std::mt19937 rng(35);
+  for (std::size_t s = detail::EdgeArray::segments_of(n); s-- > 0;) {  // last segment first
+    edges.allocate_segment(s);
+    for (std::size_t k = s * detail::EdgeArray::kSegment;
+         k < std::min(n, (s + 1) * detail::EdgeArray::kSegment); ++k)
+      edges[k] = want[k] = std::uint32_t(rng());
+  }
+  for (auto& b : below) free_buffer(b);
+  edges.lower();
+  ASSERT_EQ(edges.size(), n);
+  for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(edges[k], want[k]) << k;
 }
 
 // The successor lists' segmented array: entries keep their values across

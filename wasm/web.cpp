@@ -82,7 +82,7 @@ bool heavy_in_page(const Variant& v) {
 // Its figures are the largest reading's, measured (docs/page.md); the other
 // five take less.
 constexpr const char* kHeavyNote =
-    "this reading takes up to 1.3 gigabytes of memory and up to a minute to solve in the page: "
+    "this reading takes up to 900 megabytes of memory and up to a minute to solve in the page: "
     "a desktop browser manages, a phone's browser may close the page";
 
 // GET /api/v2/rules in the page: the Api's answer ("served": solved in this
@@ -126,9 +126,11 @@ const char* fano_solve(const char* name) {
     const auto t0 = Clock::now();
     Json stages = Json::object();
     if (!e.solved(*v)) {
-      const Solution sol = solve(*v);
+      Solution sol = solve(*v);
       const auto t1 = Clock::now();
-      e.tables.push_back({in_memory_tablebase(sol, variant_slug(*v)), "in memory"});
+      // The table takes the solution's codes (a copy was the largest
+      // solve's last 228 MiB).
+      e.tables.push_back({in_memory_tablebase(std::move(sol), variant_slug(*v)), "in memory"});
       rebuild_api();
       stages = Json{{"enumerate", sol.times.enumerate},
                     {"graph", sol.times.graph},

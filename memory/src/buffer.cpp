@@ -224,6 +224,9 @@ void* allocate_large(std::size_t bytes) {
   return block;
 }
 
+// Not known without allocating: lower_buffer allocates and compares.
+bool fits_below(std::size_t, const void*) { return true; }
+
 void free_large(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   Arena& a = arena();
@@ -291,6 +294,10 @@ HeapArena& heap_arena() {
 
 void* allocate_large(std::size_t bytes) { return heap_arena().allocate(bytes); }
 
+bool fits_below(std::size_t bytes, const void* limit) {
+  return heap_arena().fits_below(bytes, limit);
+}
+
 void free_large(void* block, std::size_t bytes) noexcept { heap_arena().release(block, bytes); }
 
 BufferStats arena_stats() {
@@ -313,6 +320,8 @@ constexpr std::align_val_t kBlockAlignment{64};
 void* allocate_large(std::size_t bytes) { return ::operator new(bytes, kBlockAlignment); }
 
 void free_large(void* block, std::size_t) noexcept { ::operator delete(block, kBlockAlignment); }
+
+bool fits_below(std::size_t, const void*) { return true; }
 
 #endif
 

@@ -18,6 +18,15 @@ bool FreeRanges::take_lowest(std::size_t size, std::uintptr_t& at) {
   return false;
 }
 
+bool FreeRanges::lowest(std::size_t size, std::uintptr_t& at) const noexcept {
+  for (const auto& [start, length] : ranges_)
+    if (length >= size) {
+      at = start;
+      return true;
+    }
+  return false;
+}
+
 std::pair<std::uintptr_t, std::size_t> FreeRanges::join_neighbours(std::uintptr_t at,
                                                                    std::size_t length) noexcept {
   auto next = ranges_.lower_bound(at);
@@ -106,6 +115,13 @@ void HeapArena::release(void* block, std::size_t bytes) noexcept {
   free_.add(at, length);
   stats_.live -= size;
   stats_.free += size;
+}
+
+bool HeapArena::fits_below(std::size_t bytes, const void* limit) const {
+  std::lock_guard lock(mutex_);
+  std::uintptr_t at = 0;
+  return free_.lowest(round_up(std::max<std::size_t>(bytes, 1)), at) &&
+         at < reinterpret_cast<std::uintptr_t>(limit);
 }
 
 HeapArena::Stats HeapArena::stats() const {

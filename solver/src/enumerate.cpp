@@ -6,6 +6,7 @@
 #include <cassert>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -343,6 +344,56 @@ void decode_keys(MoveGraph& g, const Rules& rules, Each&& each) {
 }
 }  // namespace
 
+namespace {
+// The sorted keys in one array: segmented ones copied, each segment freed
+// once copied.
+UninitVector<std::uint64_t> contiguous(UninitVector<std::uint64_t>& keys) {
+  return std::move(keys);
+}
+UninitVector<std::uint64_t> contiguous(CodeArray& keys) {
+  UninitVector<std::uint64_t> all(keys.size());
+  for (std::size_t s = 0; s < CodeArray::segments_of(keys.size()); ++s) {
+    const std::size_t first = s * CodeArray::kSegment;
+    std::copy_n(keys.at(first), std::min(CodeArray::kSegment, keys.size() - first),
+                all.data() + first);
+    keys.release_segment(s);
+  }
+  free_buffer(keys);
+  return all;
+}
+
+// What RankedIds::kCodesLater keeps of the sorted keys (8 bytes a class)
+// besides the deltas (1.5): the ids in code order (4), in segments made as
+// the keys' segments are read and freed, and each slice's first class
+// number, so that decode_positions can start every slice of the deltas at
+// once. Frees the keys.
+template <class Keys>
+void keep_ids_in_code_order(MoveGraph& g, Keys& keys, int id_bits) {
+  const std::size_t n = keys.size();
+  const std::size_t slices = g.slice_at.size() - 1;
+  // An id segment holds whole slices, a slice whole key segments (see below).
+  static_assert(EdgeArray::kSegment % kSlice == 0 && kSlice % CodeArray::kSegment == 0);
+  constexpr std::size_t kSlicesAnIdSegment = EdgeArray::kSegment / kSlice;
+  g.slice_number.resize(slices);
+  g.ids_in_code_order.resize_unallocated(n);
+  const std::uint64_t id_mask = (std::uint64_t(1) << id_bits) - 1;
+  par::parallel_for(std::size_t(0), EdgeArray::segments_of(n), [&](std::size_t s) {
+    g.ids_in_code_order.allocate_segment(s);
+    for (std::size_t c = s * kSlicesAnIdSegment; c < std::min(slices, (s + 1) * kSlicesAnIdSegment);
+         ++c) {
+      const std::size_t first = c * kSlice, end = std::min(n, first + kSlice);
+      g.slice_number[c] = keys[first] >> id_bits;
+      std::uint32_t* const ids = g.ids_in_code_order.at(first);
+      for (std::size_t i = first; i < end; ++i) ids[i - first] = std::uint32_t(keys[i] & id_mask);
+      if constexpr (std::is_same_v<Keys, CodeArray>)
+        for (std::size_t k = first; k < end; k += CodeArray::kSegment)
+          keys.release_segment(k / CodeArray::kSegment);
+    }
+  });
+  free_buffer(keys);
+}
+}  // namespace
+
 void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool with_deltas) {
   const std::size_t n = g.code_of.size();
   // Sort (class number, id) packed in one word: the class number (below 2^39,
@@ -381,35 +432,31 @@ void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool wit
   // two (the ranking runs beside the levels, the largest solves' peak:
   // results/solve-memory.md); the keys are distinct (the id is in them), so
   // both sorts give the same order.
-  UninitVector<std::uint64_t> keys = n > kBucketSortFrom ? bucket_sorted(codes, kIdBits, high_bit)
-                                                         : radix_sorted(codes, kIdBits, high_bit);
-  // The sorted class numbers are the codes section's input: its deltas are
-  // taken here, and the table writer never numbers the classes again.
-  if (with_deltas || with_ids == RankedIds::kCodesLater)
-    g.code_deltas = class_number_deltas(
-        n, [&](std::size_t i) { return keys[i] >> kIdBits; }, &g.slice_at);
-  if (with_ids == RankedIds::kCodesLater) {
-    // The ids in code order and the deltas (1.5 bytes a class) are all that
-    // is kept of the keys (8), with each slice's first class number, so that
-    // decode_positions can start every slice of the deltas at once.
-    const std::size_t slices = g.slice_at.size() - 1;
-    g.slice_number.resize(slices);
-    g.id_of.resize(n);
-    const std::uint64_t id_mask = (std::uint64_t(1) << kIdBits) - 1;
-    par::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-      g.slice_number[c] = keys[c * kSlice] >> kIdBits;
-      for (std::size_t i = c * kSlice, e = std::min(n, i + kSlice); i < e; ++i)
-        g.id_of[i] = std::uint32_t(keys[i] & id_mask);
+  const auto ranked = [&](auto& keys) {
+    // The sorted class numbers are the codes section's input: its deltas are
+    // taken here, and the table writer never numbers the classes again.
+    if (with_deltas || with_ids == RankedIds::kCodesLater)
+      g.code_deltas = class_number_deltas(
+          n, [&](std::size_t i) { return keys[i] >> kIdBits; }, &g.slice_at);
+    if (with_ids == RankedIds::kCodesLater) {
+      keep_ids_in_code_order(g, keys, kIdBits);
+      return;
+    }
+    g.slice_at.clear();
+    g.positions = contiguous(keys);
+    g.id_bits = kIdBits;
+    if (with_ids == RankedIds::kById) g.id_of.resize(n);
+    decode_keys(g, rules, [&](std::size_t i, std::uint32_t id) {
+      if (with_ids == RankedIds::kById) g.id_of[i] = id;
     });
-    return;
+  };
+  if (n > kBucketSortFrom) {
+    CodeArray keys = bucket_sorted(codes, kIdBits, high_bit);
+    ranked(keys);
+  } else {
+    UninitVector<std::uint64_t> keys = radix_sorted(codes, kIdBits, high_bit);
+    ranked(keys);
   }
-  g.slice_at.clear();
-  g.positions = std::move(keys);
-  g.id_bits = kIdBits;
-  if (with_ids == RankedIds::kById) g.id_of.resize(n);
-  decode_keys(g, rules, [&](std::size_t i, std::uint32_t id) {
-    if (with_ids == RankedIds::kById) g.id_of[i] = id;
-  });
 }
 
 void decode_positions(MoveGraph& g, const Rules& rules, std::size_t n) {

@@ -23,6 +23,10 @@ struct MoveGraph {
   CodeArray code_of;                      // canonical codes by id (until ranked)
   UninitVector<std::uint64_t> positions;  // canonical codes, ascending (once ranked)
   UninitVector<std::uint32_t> id_of;      // id_of[i]: the id of positions[i]
+  // The same with RankedIds::kCodesLater, in segments (made from the sorted
+  // keys' segments as they are freed: no contiguous array of a large game's
+  // classes is needed while the successor lists hold most of the memory).
+  EdgeArray ids_in_code_order;
   // Inside rank_classes, until the keys are decoded: positions holds each
   // class's number, shifted up by id_bits, with its id below.
   int id_bits = 0;
@@ -49,12 +53,13 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
                            bool with_edges);
 
 // Where the ranking leaves each class's id: nowhere, or in id_of; with
-// kCodesLater the codes too wait: the ranking keeps the ids in id_of and the
+// kCodesLater the codes too wait: the ranking keeps the ids in ids_in_code_order and the
 // classes as code_deltas only (decode_positions makes them positions).
 enum class RankedIds { kNone, kById, kCodesLater };
 
-// The classes in code order: positions (but see kCodesLater), with kById and
-// kCodesLater also id_of, with with_deltas also code_deltas; frees code_of.
+// The classes in code order: positions (but see kCodesLater), with kById
+// also id_of (kCodesLater: ids_in_code_order), with with_deltas also
+// code_deltas; frees code_of.
 // The same for any numbering of the ids, so for any thread count.
 void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool with_deltas);
 

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -122,11 +123,12 @@ UninitVector<std::uint64_t> radix_sorted(Keys& keys, int low_bit, int high_bit =
   return sorted;
 }
 
-// Sorts a[0, n) ascending by the bits [low_bit, high_bit) of its keys, in
-// place, on one thread, with tmp (n entries) between the passes: 11-bit
-// digits, a pass skipped where every key has the same digit.
-inline void radix_sort_in_place(std::uint64_t* a, std::uint64_t* tmp, std::size_t n, int low_bit,
-                                int high_bit) {
+// Sorts a[0, n) ascending by the bits [low_bit, high_bit) of its keys on
+// one thread, between a and tmp (n entries each): 11-bit digits, a pass
+// skipped where every key has the same digit. Returns where the sorted keys
+// are (a or tmp).
+inline std::uint64_t* radix_sort_between(std::uint64_t* a, std::uint64_t* tmp, std::size_t n,
+                                         int low_bit, int high_bit) {
   constexpr int kDigitBits = 11;
   constexpr std::size_t kDigits = std::size_t(1) << kDigitBits;
   std::array<std::uint32_t, kDigits> count;
@@ -147,7 +149,7 @@ inline void radix_sort_in_place(std::uint64_t* a, std::uint64_t* tmp, std::size_
     for (std::size_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & mask]++] = from[i];
     std::swap(from, to);
   }
-  if (from != a) std::copy_n(from, n, a);
+  return from;
 }
 
 // The same order as radix_sorted for keys that are distinct in the bits
@@ -159,11 +161,14 @@ inline void radix_sort_in_place(std::uint64_t* a, std::uint64_t* tmp, std::size_
 // A count of the keys' top 16 bits splits them into buckets of nearly equal
 // size (consecutive digits); one pass moves the keys into blocks of their
 // bucket, one thread's blocks apart from another's, freeing each segment of
-// `keys` once read; then each bucket's blocks are copied into its place in
-// the result, freed as they are read, and the bucket is sorted there. The
-// blocks are 64 KiB, the smallest a large arena gives back to the system at
-// once (buffer.cpp), so the result's pages replace theirs.
-inline UninitVector<std::uint64_t> bucket_sorted(CodeArray& keys, int low_bit, int high_bit) {
+// `keys` once read; then each bucket's blocks are gathered into a thread's
+// spare array, freed as they are read, the bucket is sorted there and
+// copied into its place in the result, a segmented array whose segments are
+// allocated as the buckets reach them. The blocks are 64 KiB, the smallest a
+// large arena gives back to the system at once (buffer.cpp), so the
+// result's pages replace theirs; in WebAssembly the result's segments take
+// the blocks' memory (a contiguous result found no hole of its size there).
+inline CodeArray bucket_sorted(CodeArray& keys, int low_bit, int high_bit) {
   constexpr int kTopBits = 16;
   constexpr std::size_t kTop = std::size_t(1) << kTopBits;
   constexpr std::size_t kBlock = std::size_t(1) << 13;  // keys: 64 KiB
@@ -176,21 +181,25 @@ inline UninitVector<std::uint64_t> bucket_sorted(CodeArray& keys, int low_bit, i
                      std::min(CodeArray::kSegment, n - s * CodeArray::kSegment)};
   };
   // The top digits' counts.
-  par::enumerable_thread_specific<std::vector<std::uint32_t>> counts;
+  // Buffers, not std::vectors (here and below): in WebAssembly malloc's
+  // memory comes from the same growing stretch as the arena's, and a few
+  // hundred KiB taken between two of the arena's stretches split its free
+  // memory for the rest of the solve.
+  par::enumerable_thread_specific<UninitVector<std::uint32_t>> counts;
   par::parallel_for(std::size_t(0), segments, [&](std::size_t s) {
     auto& count = counts.local();
     if (count.empty()) count.assign(kTop, 0);
     const auto [k, m] = segment_keys(s);
     for (std::size_t i = 0; i < m; ++i) ++count[top(k[i])];
   });
-  std::vector<std::uint32_t> count(kTop, 0);
+  UninitVector<std::uint32_t> count(kTop, 0);
   for (const auto& c : counts)
     if (!c.empty())
       for (std::size_t d = 0; d < kTop; ++d) count[d] += c[d];
   // Buckets of about kBlock * 8 keys each, at most 256 (a thread's last
   // block of each bucket is partly empty: half a block a bucket and thread).
   const std::size_t target = std::max(n / 256, kBlock * 8);
-  std::vector<std::uint16_t> bucket_of(kTop);
+  UninitVector<std::uint16_t> bucket_of(kTop);
   std::vector<std::size_t> bucket_at{0};  // where each bucket starts in the result
   for (std::size_t d = 0, in = 0; d < kTop; ++d) {
     bucket_of[d] = std::uint16_t(bucket_at.size() - 1);
@@ -223,25 +232,51 @@ inline UninitVector<std::uint64_t> bucket_sorted(CodeArray& keys, int low_bit, i
   std::vector<Blocks*> all;
   for (Blocks& b : blocks)
     if (!b.of.empty()) all.push_back(&b);
-  UninitVector<std::uint64_t> sorted(n);
-  par::enumerable_thread_specific<UninitVector<std::uint64_t>> spare;
+  std::size_t largest = 0;
+  for (std::size_t d = 0; d < buckets; ++d)
+    largest = std::max(largest, bucket_at[d + 1] - bucket_at[d]);
+  // Each bucket is gathered and sorted in a thread's two spare arrays (its
+  // blocks freed as they are read), then copied into the result's segments,
+  // each allocated when a bucket first reaches it: the result takes the
+  // blocks' memory as they are freed instead of a second array of the keys
+  // beside them (in WebAssembly that array was the largest solve's peak,
+  // 228 MiB that no hole held: results/solve-memory.md).
+  CodeArray sorted;
+  sorted.resize_unallocated(n);
+  std::mutex allocating;
+  struct Spare {
+    UninitVector<std::uint64_t> keys, tmp;
+  };
+  par::enumerable_thread_specific<Spare> spares;
   par::parallel_for(std::size_t(0), buckets, [&](std::size_t d) {
-    std::uint64_t* const out = sorted.data() + bucket_at[d];
+    Spare& spare = spares.local();
+    if (spare.keys.empty()) spare.keys.resize(largest), spare.tmp.resize(largest);
     std::size_t filled = 0;
     for (Blocks* b : all) {
       auto& list = b->of[d];
       for (std::size_t j = 0; j < list.size(); ++j) {
         const std::size_t m =
             j + 1 < list.size() ? kBlock : std::size_t(b->next[d] - list[j].data());
-        std::copy_n(list[j].data(), m, out + filled);
+        std::copy_n(list[j].data(), m, spare.keys.data() + filled);
         filled += m;
         free_buffer(list[j]);
       }
     }
-    assert(filled == bucket_at[d + 1] - bucket_at[d]);
-    auto& tmp = spare.local();
-    if (tmp.size() < filled) tmp.resize(filled);
-    if (filled > 1) radix_sort_in_place(out, tmp.data(), filled, low_bit, high_bit);
+    const std::size_t first = bucket_at[d];
+    assert(filled == bucket_at[d + 1] - first);
+    if (filled == 0) return;
+    const std::uint64_t* in =
+        radix_sort_between(spare.keys.data(), spare.tmp.data(), filled, low_bit, high_bit);
+    {
+      const std::lock_guard lock(allocating);
+      for (std::size_t k = first >> CodeArray::kBits; k <= (first + filled - 1) >> CodeArray::kBits;
+           ++k)
+        sorted.allocate_segment(k);
+    }
+    sorted.for_each_stretch(first, first + filled,
+                            [&](std::size_t at, std::uint64_t* out, std::size_t m) {
+                              std::copy_n(in + (at - first), m, out);
+                            });
   });
   return sorted;
 }

@@ -224,18 +224,21 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g, std::size_t ranges) {
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw std::length_error("too many classes for the predecessor lists");
   const std::size_t parts = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
+  // Part p's counter and cell for other parts' moves: entry kApart * p
+  // past the end.
+  constexpr std::size_t kApart = 16;
+  Predecessors pred;
+  auto& in_begin = pred.in_begin;
+  // The row starts before the moves left, which are freed first: in
+  // WebAssembly the hole the moves left leave then joins the free memory
+  // above them, where the analysis's words go (a memory never shrinks).
+  in_begin.resize(n + 1 + kApart * parts);
   // By id, each source's moves still in the successor lists.
   UninitVector<std::uint8_t> left(n);
   par::parallel_for(par::blocked_range<std::size_t>(0, n, 1 << 16), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i)
       left[i] = degree[i] == detail::kLineStands ? 0 : degree[i];
   });
-  // Part p's counter and cell for other parts' moves: entry kApart * p
-  // past the end.
-  constexpr std::size_t kApart = 16;
-  Predecessors pred;
-  auto& in_begin = pred.in_begin;
-  in_begin.resize(n + 1 + kApart * parts);
   auto& in_edges = pred.in_edges;
   RowLayout layout;
   std::size_t gaps_filled = 0;
@@ -455,9 +458,10 @@ class Retrograde {
     free_buffer(frontier_), free_buffer(next_);
   }
 
-  // Back from ids to code order; whatever is still undecided is a draw.
-  void outcomes_in_code_order(const UninitVector<std::uint32_t>& id_of,
-                              UninitVector<Outcome>& outcomes) {
+  // Back from ids to code order; whatever is still undecided is a draw. The
+  // last call: the words are freed.
+  template <class Ids>
+  void outcomes_in_code_order(const Ids& id_of, UninitVector<Outcome>& outcomes) {
     outcomes.resize(n_);
     par::parallel_for(par::blocked_range<size_t>(0, n_, 4096), [&](const auto& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
@@ -467,6 +471,8 @@ class Retrograde {
                                     : Outcome{Value(p >> 14), std::uint16_t(p & 0x3fff)};
       }
     });
+    // Done with: the positions are decoded next, into the memory this frees.
+    free_buffer(word_store_);
   }
 
  private:
@@ -598,6 +604,13 @@ Tablebase in_memory_tablebase(const Solution& s, const std::string& name) {
   return Tablebase::from_classes(s.variant, tablebase_counts(s), s.positions, s.outcomes, name);
 }
 
+Tablebase in_memory_tablebase(Solution&& s, const std::string& name) {
+  Tablebase tb = Tablebase::from_classes(s.variant, tablebase_counts(s), std::move(s.positions),
+                                         s.outcomes, name);
+  free_buffer(s.positions), free_buffer(s.outcomes);
+  return tb;
+}
+
 std::optional<Outcome> Solution::lookup(State st) const {
   const Symmetry& sym = symmetry_of(variant);
   const auto i = index_of(sym.canonical(st).code);
@@ -624,6 +637,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
     detail::MoveGraph g = detail::build_move_graph(rules, symmetry_of(variant), options, true);
     sol.times.enumerate = seconds_since(t0);
     const std::size_t n = g.code_of.size();
+    if (n > kRankFirstFrom && kFreedMemoryKept) {
+      // The search's table and batches leave holes between the arrays it
+      // made: those move down, the longest-lived first, so that the free
+      // memory is one range above them for the stages after (in
+      // WebAssembly: see kFreedMemoryKept).
+      g.out_edges.lower(), lower_buffer(g.degree), g.code_of.lower();
+    }
     if (options.check_stop) options.check_stop();
     if (options.progress)
       options.progress("enumerate: " + std::to_string(n) + " classes, " +
@@ -647,7 +667,19 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       std::optional<BufferReleaseScope> releasing;
       if (rank_first) releasing.emplace();
       if (rank_first) detail::rank_classes(g, rules, detail::RankedIds::kCodesLater, true);
+      if (rank_first && kFreedMemoryKept) {
+        // What outlives the ranking moves down, the longest-lived first, so
+        // that the predecessor lists' row starts find the free memory in one
+        // range above it (in WebAssembly: see kFreedMemoryKept).
+        g.ids_in_code_order.lower(), g.out_edges.lower();
+        lower_buffer(g.code_deltas), lower_buffer(g.degree);
+      }
       Predecessors pred = build_predecessors(g, options.predecessor_ranges);
+      if (rank_first && kFreedMemoryKept) {
+        // The same for the analysis's words and its first level.
+        lower_buffer(g.code_deltas), g.ids_in_code_order.lower(), pred.in_edges.lower();
+        lower_buffer(pred.in_begin), lower_buffer(g.degree);
+      }
       Retrograde analysis(n, pred);
       analysis.decide_ended_games(g.degree);
       free_buffer(g.degree);
@@ -670,8 +702,13 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                              });
       }
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
-      analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
-      free_buffer(g.id_of);
+      if (rank_first)
+        analysis.outcomes_in_code_order(g.ids_in_code_order, sol.outcomes);
+      else
+        analysis.outcomes_in_code_order(g.id_of, sol.outcomes);
+      free_buffer(g.id_of), free_buffer(g.ids_in_code_order);
+      // And for the positions, decoded next.
+      if (rank_first && kFreedMemoryKept) lower_buffer(g.code_deltas), lower_buffer(sol.outcomes);
       if (rank_first) {
         detail::decode_positions(g, rules, n);
         if (!options.encode_sections) free_buffer(g.code_deltas);

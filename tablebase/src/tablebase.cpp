@@ -240,6 +240,14 @@ Tablebase Tablebase::from_bytes(std::span<const std::uint8_t> bytes, const std::
 Tablebase Tablebase::from_classes(const Variant& variant, const TablebaseCounts& counts,
                                   std::span<const std::uint64_t> canonical_codes,
                                   std::span<const Outcome> outcomes, const std::string& name) {
+  return from_classes(variant, counts,
+                      UninitVector<std::uint64_t>(canonical_codes.begin(), canonical_codes.end()),
+                      outcomes, name);
+}
+
+Tablebase Tablebase::from_classes(const Variant& variant, const TablebaseCounts& counts,
+                                  UninitVector<std::uint64_t>&& canonical_codes,
+                                  std::span<const Outcome> outcomes, const std::string& name) {
   if (canonical_codes.size() != outcomes.size())
     throw std::invalid_argument("codes and outcomes differ in size");
   for (std::size_t i = 1; i < canonical_codes.size(); ++i)
@@ -248,7 +256,7 @@ Tablebase Tablebase::from_classes(const Variant& variant, const TablebaseCounts&
   Tablebase tb(variant);
   tb.header_ = tablebase_header(variant, counts, canonical_codes.size());
   tb.name_ = name;
-  tb.codes_.assign(canonical_codes.begin(), canonical_codes.end());
+  tb.codes_ = std::move(canonical_codes);
   tb.outcomes_.resize(outcomes.size());
   std::transform(outcomes.begin(), outcomes.end(), tb.outcomes_.begin(), outcome_byte);
   tb.build_index();

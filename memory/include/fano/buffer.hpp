@@ -35,6 +35,10 @@ namespace detail {
 void* allocate_large(std::size_t bytes);
 // Returns a block from allocate_large(bytes) (same `bytes`).
 void free_large(void* block, std::size_t bytes) noexcept;
+// False when allocate_large(bytes) is known to return no block below
+// `limit` (the WebAssembly arena: without growing the memory); true
+// otherwise (the mmap arena: not known without allocating).
+bool fits_below(std::size_t bytes, const void* limit);
 }  // namespace detail
 
 // What the large blocks have used so far in this process, in bytes (whole
@@ -114,6 +118,19 @@ void free_buffer(V& v) noexcept {
   V().swap(v);
 }
 
+// Whether the memory of a freed block stays the process's: in WebAssembly a
+// memory never shrinks, so the holes between live blocks count in its peak
+// as much as the blocks do. There the solver moves the arrays that outlive
+// a stage down (lower_buffer) before the next stage allocates, so that the
+// free memory is one range above them; natively the pages of free ranges
+// go back to the system (BufferReleaseScope), and moving would only cost
+// time.
+#if defined(__EMSCRIPTEN__)
+inline constexpr bool kFreedMemoryKept = true;
+#else
+inline constexpr bool kFreedMemoryKept = false;
+#endif
+
 // Moves v's elements to the lowest free range of the arena that holds them
 // when that is below their block (large blocks are handed out lowest range
 // first): the blocks that outlive a stage go down into the holes it left, so
@@ -121,7 +138,8 @@ void free_buffer(V& v) noexcept {
 // touched instead of on top of them.
 template <class T>
 void lower_buffer(UninitVector<T>& v) {
-  if (v.size() * sizeof(T) < kLargeBuffer) return;
+  if (v.size() * sizeof(T) < kLargeBuffer || !detail::fits_below(v.size() * sizeof(T), v.data()))
+    return;
   UninitVector<T> moved;
   moved.reserve(v.size());
   if (reinterpret_cast<std::uintptr_t>(moved.data()) >= reinterpret_cast<std::uintptr_t>(v.data()))

@@ -30,6 +30,9 @@ class FreeRanges {
   // The start of the lowest range of at least `size` bytes, whose first
   // `size` bytes are taken; false when none is that long.
   bool take_lowest(std::size_t size, std::uintptr_t& at);
+  // The start of the lowest range of at least `size` bytes (nothing taken);
+  // false when none is that long.
+  bool lowest(std::size_t size, std::uintptr_t& at) const noexcept;
   // [at, at + length) joined with the free ranges it touches, which are
   // removed: the joined range, not yet added (the caller adds it, or not).
   std::pair<std::uintptr_t, std::size_t> join_neighbours(std::uintptr_t at,
@@ -68,6 +71,9 @@ class HeapArena {
   void* allocate(std::size_t bytes);
   // Returns a block from allocate(bytes) (the same `bytes`).
   void release(void* block, std::size_t bytes) noexcept;
+  // Whether allocate(bytes) would return a block below `limit` (from a free
+  // range, without growing the memory).
+  bool fits_below(std::size_t bytes, const void* limit) const;
 
   struct Stats {
     std::size_t live = 0;       // bytes in blocks not yet freed

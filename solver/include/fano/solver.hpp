@@ -90,5 +90,9 @@ std::vector<std::uint8_t> encode_solution(const Solution& solution, int threads 
 // The solution as a table in memory (Tablebase::from_classes): probed like a
 // table file, without encoding or decoding. `name` is used in messages.
 Tablebase in_memory_tablebase(const Solution& solution, const std::string& name = "in memory");
+// The same, taking the solution's positions (not copied) and freeing its
+// outcomes: a caller that keeps only the table needs no second array of the
+// codes beside the first.
+Tablebase in_memory_tablebase(Solution&& solution, const std::string& name = "in memory");
 
 }  // namespace fano
