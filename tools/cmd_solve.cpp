@@ -59,6 +59,18 @@ int cmd_solve(const Args& args) {
                     {"retrograde", sol.times.retrograde},
                     {"write", write_s},
                     {"total", total_s}};
+    // Where the search's, the graph's and the retrograde's seconds went
+    // (benchmarks: bench/solve-stages.py).
+    Json steps = Json::object();
+    for (const auto& [name, step] : {std::pair{"search", sol.times.search},
+                                     {"rank", sol.times.rank},
+                                     {"predecessors", sol.times.predecessors},
+                                     {"ended", sol.times.ended},
+                                     {"levels", sol.times.levels},
+                                     {"outcomes", sol.times.outcomes},
+                                     {"sections", sol.times.sections}})
+      steps[name] = {{"seconds", step.seconds}, {"cpu_seconds", step.cpu_seconds}};
+    o["steps"] = steps;
     print_json(o);
     return 0;
   }

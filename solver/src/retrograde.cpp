@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
+#include <ctime>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -157,32 +158,66 @@ Predecessors predecessors_by_sources(const detail::MoveGraph& g) {
 
 // Drops from the successor lists the moves into targets [lo, hi), keeping the
 // others in order, and counts them off their sources' moves left (`left`,
-// by id); the segments emptied at the end are freed. In place and on one
-// thread: a copy on 2 threads into new segments, each old one freed once
-// read, held no more memory but took six times as long (its frees gave pages
-// back to the system while the other thread worked, and the new segments'
-// pages were faulted in afresh: results/solve-memory.md).
+// by id); the segments emptied at the end are freed. In place: each part of
+// the sources (one per thread) closes up its own moves towards its first,
+// then one thread moves each part's kept moves down behind the part before
+// (a plain copy, a fraction of the pass). Nothing is allocated: a copy on 2
+// threads into new segments, each old one freed once read, held no more
+// memory but took six times as long as the whole drop on one thread (its
+// frees gave pages back to the system while the other thread worked, and
+// the new segments' pages were faulted in afresh: results/solve-memory.md).
 void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& left,
                      std::uint32_t lo, std::uint32_t hi) {
+  using detail::EdgeArray;
   const std::size_t moves = out_edges.size();
   if (moves == 0) return;
-  const std::uint32_t span = hi - lo;
-  std::size_t to = 0;
-  std::uint32_t* out = out_edges.at(0);
-  std::size_t i = 0;
-  std::uint32_t rest = left[0], kept = 0;  // source i's moves left to read, and kept
-  out_edges.for_each_stretch(0, moves, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
-    for (std::size_t k = 0; k < m; ++k) {
-      while (rest == 0) left[i] = std::uint8_t(kept), kept = 0, rest = left[++i];
-      --rest;
-      const std::uint32_t t = e[k];
-      if (t - lo >= span) {
-        *out++ = t, ++kept;
-        if ((++to & (detail::EdgeArray::kSegment - 1)) == 0 && to < moves) out = out_edges.at(to);
-      }
-    }
+  const std::size_t n = left.size();
+  const std::size_t parts = std::clamp<std::size_t>(std::size_t(par::max_concurrency()), 1, 8);
+  const auto first_source = [&](std::size_t p) { return n * p / parts; };
+  // Each part's first move, and then its moves kept.
+  std::vector<std::size_t> begin(parts + 1, 0), kept(parts, 0);
+  par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
+    std::size_t m = 0;
+    for (std::size_t i = first_source(p), e = first_source(p + 1); i < e; ++i) m += left[i];
+    begin[p + 1] = m;
   });
-  left[i] = std::uint8_t(kept);
+  for (std::size_t p = 0; p < parts; ++p) begin[p + 1] += begin[p];
+  if (begin[parts] != moves) throw std::logic_error("drop_moves_into: moves miscounted");
+  const std::uint32_t span = hi - lo;
+  par::parallel_for(std::size_t(0), parts, [&](std::size_t p) {
+    const std::size_t first = begin[p], end = begin[p + 1];
+    if (first == end) return;
+    std::size_t to = first;
+    std::uint32_t* out = out_edges.at(first);
+    std::size_t i = first_source(p);
+    std::uint32_t rest = left[i], kept_here = 0;  // source i's moves left to read, and kept
+    out_edges.for_each_stretch(first, end, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+      for (std::size_t k = 0; k < m; ++k) {
+        while (rest == 0) left[i] = std::uint8_t(kept_here), kept_here = 0, rest = left[++i];
+        --rest;
+        const std::uint32_t t = e[k];
+        if (t - lo >= span) {
+          *out++ = t, ++kept_here;
+          if ((++to & (EdgeArray::kSegment - 1)) == 0 && to < end) out = out_edges.at(to);
+        }
+      }
+    });
+    left[i] = std::uint8_t(kept_here);
+    kept[p] = to - first;
+  });
+  // The parts' kept moves closed up, in order: each goes to or below where
+  // it is, past the part before's, so a forward copy never overwrites what
+  // it has still to read.
+  std::size_t to = kept[0];
+  for (std::size_t p = 1; p < parts; ++p) {
+    for (std::size_t from = begin[p], end = begin[p] + kept[p]; from < end;) {
+      const std::size_t count =
+          std::min({end - from, EdgeArray::kSegment - (from & (EdgeArray::kSegment - 1)),
+                    EdgeArray::kSegment - (to & (EdgeArray::kSegment - 1))});
+      if (to != from) std::copy_n(out_edges.at(from), count, out_edges.at(to));
+      from += count, to += count;
+    }
+  }
   out_edges.shrink(to);
 }
 
@@ -346,6 +381,12 @@ void encode_sections([[maybe_unused]] Solution& sol,
                      [[maybe_unused]] UninitVector<std::uint8_t>& deltas,
                      [[maybe_unused]] const std::function<void()>& stats) {
 #if FANO_HAVE_ZSTD
+  if (sol.codes_section) {  // compressed beside the levels (see solve)
+    par::parallel_invoke(stats, [&] {
+      sol.outcomes_section = detail::outcomes_section_of_solution(sol.variant, sol.outcomes);
+    });
+    return;
+  }
   par::parallel_invoke(
       [&] {
         stats();
@@ -356,6 +397,18 @@ void encode_sections([[maybe_unused]] Solution& sol,
             detail::codes_section_from_deltas(sol.variant, sol.outcomes.size(), deltas);
         free_buffer(deltas);
       });
+#else
+  throw std::logic_error("encode_sections: this build has no table writer (no zstd)");
+#endif
+}
+
+// The codes section of the ranking's deltas of n classes (kept for
+// decode_positions).
+CodesSection codes_section_of([[maybe_unused]] const Solution& sol,
+                              [[maybe_unused]] const detail::MoveGraph& g,
+                              [[maybe_unused]] std::size_t n) {
+#if FANO_HAVE_ZSTD
+  return detail::codes_section_from_deltas(sol.variant, n, g.code_deltas);
 #else
   throw std::logic_error("encode_sections: this build has no table writer (no zstd)");
 #endif
@@ -625,7 +678,8 @@ std::optional<Outcome> Solution::lookup(State st) const {
 // above 2^20 classes before the predecessor lists, see solve), and the
 // sections' compression (zstd's level-6 tables take 3.5 MiB) last, once only
 // the classes and their outcomes remain: four huge pages for the standard
-// game on any thread count.
+// game on any thread count. (Above 2^20 classes the codes section is
+// compressed beside the levels instead, from the ranking's deltas.)
 Solution solve(const Variant& variant, const SolveOptions& options) {
   const int threads = options.threads > 0 ? options.threads : par::default_concurrency();
   par::task_arena arena(threads);
@@ -634,7 +688,18 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
   arena.execute([&] {
     const Rules rules(variant);
     auto t0 = Clock::now();
+    // Each step's wall and CPU seconds, from the end of the one before.
+    auto step = t0;
+    std::clock_t step_cpu = std::clock();
+    const auto step_done = [&](StageTimes::Step& into) {
+      const auto now = Clock::now();
+      const std::clock_t cpu = std::clock();
+      into.seconds = std::chrono::duration<double>(now - step).count();
+      into.cpu_seconds = double(cpu - step_cpu) / CLOCKS_PER_SEC;
+      step = now, step_cpu = cpu;
+    };
     detail::MoveGraph g = detail::build_move_graph(rules, symmetry_of(variant), options, true);
+    step_done(sol.times.search);
     sol.times.enumerate = seconds_since(t0);
     const std::size_t n = g.code_of.size();
     if (n > kRankFirstFrom && kFreedMemoryKept) {
@@ -650,7 +715,8 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                        std::to_string(g.out_edges.size()) + " moves in " +
                        std::to_string(sol.times.enumerate) + " s");
     {
-      t0 = Clock::now();
+      t0 = step = Clock::now();
+      step_cpu = std::clock();
       // Above 2^20 classes the ranking runs first, while only the codes by
       // id, the successor lists and the degrees are alive, and leaves the
       // classes as the codes section's deltas (1.5 bytes a class) and each
@@ -667,6 +733,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       std::optional<BufferReleaseScope> releasing;
       if (rank_first) releasing.emplace();
       if (rank_first) detail::rank_classes(g, rules, detail::RankedIds::kCodesLater, true);
+      step_done(sol.times.rank);
       if (rank_first && kFreedMemoryKept) {
         // What outlives the ranking moves down, the longest-lived first, so
         // that the predecessor lists' row starts find the free memory in one
@@ -680,9 +747,11 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
         lower_buffer(g.code_deltas), g.ids_in_code_order.lower(), pred.in_edges.lower();
         lower_buffer(pred.in_begin), lower_buffer(g.degree);
       }
+      step_done(sol.times.predecessors);
       Retrograde analysis(n, pred);
       analysis.decide_ended_games(g.degree);
       free_buffer(g.degree);
+      step_done(sol.times.ended);
       sol.times.graph = seconds_since(t0);
       if (options.progress)
         options.progress("graph: predecessor lists in " + std::to_string(sol.times.graph) + " s");
@@ -691,9 +760,20 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       // The levels (by id, on one thread) and the ranking (parallel) need
       // nothing of each other: the ranking takes whatever threads the levels
       // leave.
-      t0 = Clock::now();
+      t0 = step = Clock::now();
+      step_cpu = std::clock();
       if (rank_first) {
-        analysis.run_levels(options.check_stop);
+        // The codes section needs only the ranking's deltas, so it is
+        // compressed beside the levels: they run on one thread unless a
+        // level is very large, and zstd's frame is one thread's work too
+        // (after the levels it was most of the last stage on 2 threads:
+        // results/solve-memory.md). The levels go last: the calling thread
+        // starts them at once, a worker takes the frame (see encode_sections).
+        par::parallel_invoke(
+            [&] {
+              if (options.encode_sections) sol.codes_section = codes_section_of(sol, g, n);
+            },
+            [&] { analysis.run_levels(options.check_stop); });
       } else {
         par::parallel_invoke([&] { analysis.run_levels(options.check_stop); },
                              [&] {
@@ -702,6 +782,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
                              });
       }
       free_buffer(pred.in_begin), free_buffer(pred.in_edges);
+      step_done(sol.times.levels);
       if (rank_first)
         analysis.outcomes_in_code_order(g.ids_in_code_order, sol.outcomes);
       else
@@ -711,9 +792,11 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       if (rank_first && kFreedMemoryKept) lower_buffer(g.code_deltas), lower_buffer(sol.outcomes);
       if (rank_first) {
         detail::decode_positions(g, rules, n);
-        if (!options.encode_sections) free_buffer(g.code_deltas);
+        free_buffer(g.code_deltas);  // compressed already, if asked for
       }
+      step_done(sol.times.outcomes);
     }
+    step = Clock::now(), step_cpu = std::clock();
     // What outlives the analysis moves down into the holes its arrays left,
     // so that zstd's tables find room above it.
     if (options.check_stop) options.check_stop();
@@ -725,6 +808,7 @@ Solution solve(const Variant& variant, const SolveOptions& options) {
       encode_sections(sol, g.code_deltas, stats);
     else
       stats();
+    step_done(sol.times.sections);
     sol.times.retrograde = seconds_since(t0);
     sol.positions = std::move(g.positions);
   });

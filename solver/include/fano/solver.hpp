@@ -40,8 +40,24 @@ struct SolveOptions {
 struct StageTimes {
   double enumerate = 0;   // the search
   double graph = 0;       // the predecessor lists and the ended games
-  double retrograde = 0;  // the levels (the ranking beside them), the outcomes,
-                          // the statistics and the table's sections
+  double retrograde = 0;  // the levels (the ranking, or above 2^20 classes the
+                          // codes section, beside them), the outcomes, the
+                          // statistics and the table's sections
+  // The steps inside graph and retrograde, each part of one of them (a
+  // benchmark's view of where a class's time goes: results/solve-memory.md),
+  // in wall seconds and the process's CPU seconds (every thread's, so on a
+  // shared machine the work is seen apart from the waiting).
+  struct Step {
+    double seconds = 0, cpu_seconds = 0;
+  };
+  Step search;        // the search (as enumerate)
+  Step rank;          // the ranking on its own (above 2^20 classes; below, it
+                      // runs beside the levels and is part of levels)
+  Step predecessors;  // the predecessor lists
+  Step ended;         // the ended games (level 0)
+  Step levels;        // the levels 1, 2, ... (and what runs beside them)
+  Step outcomes;      // the outcomes in code order, and the codes decoded
+  Step sections;      // the statistics and the table's sections
 };
 
 // Counts over all reachable positions (each symmetry class weighted by its size).
