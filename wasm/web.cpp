@@ -1,6 +1,6 @@
 // The explorer's engine in WebAssembly: the same Api as `fano serve`
 // (fano/api.hpp), answering from tables the serial solver builds in memory
-// when a variant is first asked for. The page calls three C functions
+// when a variant is first asked for. The page calls four C functions
 // (exported by wasm/CMakeLists.txt) through emscripten's ccall; each returns
 // JSON text that stays valid until the next call.
 //
@@ -16,6 +16,15 @@
 //
 // params is a JSON array of [key, value] pairs, already decoded (the page
 // builds it with URLSearchParams), so a request means what it means over HTTP.
+//
+//   fano_warm()                     -> {"warmed": reading}
+//
+// runs once what a page's first position runs (a solve, the position's
+// answer, its picture) on a small reading and forgets it. A browser compiles
+// a module's functions when they are first called, and the page's every
+// instance of the module shares that code: the page's head starts a second
+// worker that calls this while its engine loads and solves, so that the
+// first position's answers do not wait for their code to be compiled.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -176,6 +185,19 @@ const char* fano_request(const char* method, const char* path, const char* param
                       {"headers", Json::array()},
                       {"body", Json{{"error", ex.what()}}.dump()}});
   }
+}
+
+const char* fano_warm() {
+  // (a small reading with the standard game's board, cap and line rule: the same code)
+  constexpr const char* kReading = "standard-1c2t";
+  const std::string position = std::string("/api/v2/") + kReading;
+  fano_solve(kReading);
+  fano_request("GET", position.c_str(), R"([["moves",""]])");
+  fano_request("GET", (position + "/svg").c_str(), R"([["moves",""]])");
+  Engine& e = engine();
+  e.tables.clear();
+  e.api.reset();
+  return reply(Json{{"warmed", kReading}});
 }
 
 }  // extern "C"
