@@ -188,8 +188,9 @@ const char* fano_request(const char* method, const char* path, const char* param
 }
 
 const char* fano_warm() {
-  // (a small reading with the standard game's board, cap and line rule: the same code)
-  constexpr const char* kReading = "standard-1c2t";
+  // (the smallest reading with the standard game's board, cap and line rule: the same code, and
+  // done before the page's first solve is)
+  constexpr const char* kReading = "standard-1c1t";
   const std::string position = std::string("/api/v2/") + kReading;
   fano_solve(kReading);
   fano_request("GET", position.c_str(), R"([["moves",""]])");

@@ -558,7 +558,7 @@ def test_the_answers_the_page_carries_are_a_fresh_engines(driver, static_url):
     assert driver.execute_async_script(ask, sorted(carried), False) == carried
     # the warming run (the head's second worker) leaves its engine as fresh as it found it
     warmed = driver.execute_async_script(ask, sorted(carried), True)
-    assert json.loads(warmed.pop("warm")) == {"warmed": "standard-1c2t"}
+    assert json.loads(warmed.pop("warm")) == {"warmed": "standard-1c1t"}
     assert warmed == carried
     rules = json.loads(json.loads(carried['/api/v2/rules?[]'])["body"])
     offered = driver.execute_script(
