@@ -14,6 +14,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -848,7 +849,8 @@ TEST(SolverRadixSort, MatchesStableSortOnTheHighBits) {
 
 // The ranking's sort of large games by buckets against std::sort: keys
 // distinct above low_bit (the ranking's are: the class number, then the id)
-// come out in the same order as from radix_sorted (in segments), on one and two threads,
+// come out in the same order as from radix_sorted (in segments or in one
+// array, the WebAssembly build's result and the native one's), on one and two threads,
 // for keys spread evenly, keys crowded into a few top digits (buckets of
 // unequal size, one of them most of the keys) and keys that differ only in
 // their low bits; the segmented source is emptied.
@@ -870,17 +872,24 @@ TEST(SolverRadixSort, BucketSortMatchesSortForDistinctKeys) {
       std::vector<std::uint64_t> want = keys;
       std::sort(want.begin(), want.end());
       const int high = std::max(low_bit + 1, int(std::bit_width(want.back())));
-      for (const int threads : {1, 2}) {
+      const auto sorted_by = [&](int threads, auto segmented_result) {
         detail::CodeArray segmented;
         segmented.resize(n);
         for (std::size_t i = 0; i < n; ++i) segmented[i] = keys[i];
-        detail::CodeArray sorted;
-        tbb::task_arena(threads).execute(
-            [&] { sorted = detail::bucket_sorted(segmented, low_bit, high); });
-        std::vector<std::uint64_t> got(sorted.size());
-        for (std::size_t i = 0; i < got.size(); ++i) got[i] = sorted[i];
-        EXPECT_EQ(got, want) << n << " keys, spread " << spread << ", " << threads << " thread(s)";
+        std::vector<std::uint64_t> got;
+        tbb::task_arena(threads).execute([&] {
+          const auto sorted =
+              detail::bucket_sorted<decltype(segmented_result)::value>(segmented, low_bit, high);
+          for (std::size_t i = 0; i < sorted.size(); ++i) got.push_back(sorted[i]);
+        });
         EXPECT_EQ(segmented.size(), 0u);
+        return got;
+      };
+      for (const int threads : {1, 2}) {
+        EXPECT_EQ(sorted_by(threads, std::true_type{}), want)
+            << n << " keys, spread " << spread << ", " << threads << " thread(s), in segments";
+        EXPECT_EQ(sorted_by(threads, std::false_type{}), want)
+            << n << " keys, spread " << spread << ", " << threads << " thread(s), in one array";
       }
     }
 }

@@ -345,12 +345,12 @@ void decode_keys(MoveGraph& g, const Rules& rules, Each&& each) {
 }  // namespace
 
 namespace {
-// The sorted keys in one array: segmented ones copied, each segment freed
-// once copied.
+// The sorted keys in one array: segmented ones (the WebAssembly build's
+// bucket sort) copied, each segment freed once copied.
 UninitVector<std::uint64_t> contiguous(UninitVector<std::uint64_t>& keys) {
   return std::move(keys);
 }
-UninitVector<std::uint64_t> contiguous(CodeArray& keys) {
+[[maybe_unused]] UninitVector<std::uint64_t> contiguous(CodeArray& keys) {
   UninitVector<std::uint64_t> all(keys.size());
   for (std::size_t s = 0; s < CodeArray::segments_of(keys.size()); ++s) {
     const std::size_t first = s * CodeArray::kSegment;
@@ -451,7 +451,7 @@ void rank_classes(MoveGraph& g, const Rules& rules, RankedIds with_ids, bool wit
     });
   };
   if (n > kBucketSortFrom) {
-    CodeArray keys = bucket_sorted(codes, kIdBits, high_bit);
+    auto keys = bucket_sorted(codes, kIdBits, high_bit);
     ranked(keys);
   } else {
     UninitVector<std::uint64_t> keys = radix_sorted(codes, kIdBits, high_bit);

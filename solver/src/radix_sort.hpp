@@ -168,7 +168,13 @@ inline std::uint64_t* radix_sort_between(std::uint64_t* a, std::uint64_t* tmp, s
 // large arena gives back to the system at once (buffer.cpp), so the
 // result's pages replace theirs; in WebAssembly the result's segments take
 // the blocks' memory (a contiguous result found no hole of its size there).
-inline CodeArray bucket_sorted(CodeArray& keys, int low_bit, int high_bit) {
+// Natively, where freed pages go back to the system, the result is one
+// array and each bucket is gathered and sorted in its place, with no copy
+// out of a spare array (the segmented result's copy and its faults cost the
+// ranking half as much again: results/solve-memory.md).
+template <bool kSegmentedResult = kFreedMemoryKept>
+std::conditional_t<kSegmentedResult, CodeArray, UninitVector<std::uint64_t>> bucket_sorted(
+    CodeArray& keys, int low_bit, int high_bit) {
   constexpr int kTopBits = 16;
   constexpr std::size_t kTop = std::size_t(1) << kTopBits;
   constexpr std::size_t kBlock = std::size_t(1) << 13;  // keys: 64 KiB
@@ -240,9 +246,14 @@ inline CodeArray bucket_sorted(CodeArray& keys, int low_bit, int high_bit) {
   // each allocated when a bucket first reaches it: the result takes the
   // blocks' memory as they are freed instead of a second array of the keys
   // beside them (in WebAssembly that array was the largest solve's peak,
-  // 228 MiB that no hole held: results/solve-memory.md).
-  CodeArray sorted;
-  sorted.resize_unallocated(n);
+  // 228 MiB that no hole held: results/solve-memory.md). Natively the
+  // bucket is gathered into its place in the result and sorted there, with
+  // one spare array.
+  std::conditional_t<kSegmentedResult, CodeArray, UninitVector<std::uint64_t>> sorted;
+  if constexpr (kSegmentedResult)
+    sorted.resize_unallocated(n);
+  else
+    sorted.resize(n);
   std::mutex allocating;
   struct Spare {
     UninitVector<std::uint64_t> keys, tmp;
@@ -250,33 +261,41 @@ inline CodeArray bucket_sorted(CodeArray& keys, int low_bit, int high_bit) {
   par::enumerable_thread_specific<Spare> spares;
   par::parallel_for(std::size_t(0), buckets, [&](std::size_t d) {
     Spare& spare = spares.local();
-    if (spare.keys.empty()) spare.keys.resize(largest), spare.tmp.resize(largest);
+    if (spare.tmp.empty()) {
+      spare.tmp.resize(largest);
+      if constexpr (kSegmentedResult) spare.keys.resize(largest);
+    }
+    const std::size_t first = bucket_at[d];
+    std::uint64_t* const gathered = kSegmentedResult ? spare.keys.data() : &sorted[first];
     std::size_t filled = 0;
     for (Blocks* b : all) {
       auto& list = b->of[d];
       for (std::size_t j = 0; j < list.size(); ++j) {
         const std::size_t m =
             j + 1 < list.size() ? kBlock : std::size_t(b->next[d] - list[j].data());
-        std::copy_n(list[j].data(), m, spare.keys.data() + filled);
+        std::copy_n(list[j].data(), m, gathered + filled);
         filled += m;
         free_buffer(list[j]);
       }
     }
-    const std::size_t first = bucket_at[d];
     assert(filled == bucket_at[d + 1] - first);
     if (filled == 0) return;
     const std::uint64_t* in =
-        radix_sort_between(spare.keys.data(), spare.tmp.data(), filled, low_bit, high_bit);
-    {
-      const std::lock_guard lock(allocating);
-      for (std::size_t k = first >> CodeArray::kBits; k <= (first + filled - 1) >> CodeArray::kBits;
-           ++k)
-        sorted.allocate_segment(k);
+        radix_sort_between(gathered, spare.tmp.data(), filled, low_bit, high_bit);
+    if constexpr (kSegmentedResult) {
+      {
+        const std::lock_guard lock(allocating);
+        for (std::size_t k = first >> CodeArray::kBits;
+             k <= (first + filled - 1) >> CodeArray::kBits; ++k)
+          sorted.allocate_segment(k);
+      }
+      sorted.for_each_stretch(first, first + filled,
+                              [&](std::size_t at, std::uint64_t* out, std::size_t m) {
+                                std::copy_n(in + (at - first), m, out);
+                              });
+    } else if (in != gathered) {
+      std::copy_n(in, filled, gathered);
     }
-    sorted.for_each_stretch(first, first + filled,
-                            [&](std::size_t at, std::uint64_t* out, std::size_t m) {
-                              std::copy_n(in + (at - first), m, out);
-                            });
   });
   return sorted;
 }
