@@ -19,11 +19,12 @@ usage: bench/solve-memory.py [FANO] [--compare B] [--tables DIR]
 import argparse
 import datetime
 import filecmp
-import json
 import os
 import platform
 import subprocess
 import sys
+
+from timed_solve import timed_solve
 
 # The readings whose tables store more than 1 M classes (results/variants.md).
 LARGE = [
@@ -41,15 +42,8 @@ LARGE = [
 
 
 def solve(fano, rules, threads, out):
-    argv = ["/usr/bin/time", "-f", "%M %e", fano, "solve", "--rules", rules,
-            "--threads", str(threads), "--out", out, "--json"]
-    p = subprocess.run(argv, capture_output=True, text=True,
-                       env=dict(os.environ, FANO_QUIET="1"))
-    if p.returncode != 0:
-        sys.exit(f"solve-memory.py: {fano} solve --rules {rules} failed: {p.stderr.strip()}")
-    peak_kb, wall = p.stderr.strip().splitlines()[-1].split()
-    info = json.loads(p.stdout)
-    return int(peak_kb), float(wall), info
+    run = timed_solve(fano, rules, threads, out, "solve-memory.py")
+    return run["peak"], run["wall"], run["info"]
 
 
 def machine():

@@ -11,8 +11,10 @@
 # people, rated by a round-robin on the four readings; with results/levels.json
 # and the C++ data analysis/src/level_ratings.inc: rebuild after it) by
 # bench/levels.py; then results/report/ (an HTML page with figures) by
-# bench/report.py, and its PDF (Chromium); and results/solve-memory-peaks.md
-# (the largest solves' peak memory per class) by bench/solve-memory.py.
+# bench/report.py, and its PDF (Chromium); results/solve-memory-peaks.md
+# (the largest solves' peak memory per class) by bench/solve-memory.py; and
+# results/solve-stages.md (each step of the mid solves timed on 1 and 2
+# threads) by bench/solve-stages.py.
 # Prints the file when done. Builds nothing: build the tool first (see README.md).
 #
 # usage: results/regenerate.sh [FANO [TABLE_DIR]]
@@ -113,6 +115,12 @@ FANO_QUIET=1 python3 "$root/bench/levels.py" --fano "$fano" --tables "$dir"
 echo "regenerate.sh: the largest solves' peak memory (bench/solve-memory.py)" >&2
 python3 "$root/bench/solve-memory.py" "$fano" --out-dir "$dir" >"$root/results/solve-memory-peaks.md.tmp"
 mv "$root/results/solve-memory-peaks.md.tmp" "$root/results/solve-memory-peaks.md"
+
+# Where the mid and large solves' time goes, step by step, on 1 and 2
+# threads (results/solve-stages.md; a few minutes on a quiet machine).
+echo "regenerate.sh: the solves' steps (bench/solve-stages.py)" >&2
+/usr/bin/python3 "$root/bench/solve-stages.py" "$fano" --out-dir "$dir" >"$root/results/solve-stages.md.tmp"
+mv "$root/results/solve-stages.md.tmp" "$root/results/solve-stages.md"
 
 # The report with figures: matplotlib from Debian's python3-matplotlib, so
 # the system's interpreter (another python3 on PATH may not have it).
