@@ -193,6 +193,36 @@ def test_the_end_of_a_game_leaves_its_deciding_line_in_sight(driver, static_url,
         driver.set_window_size(1280, 900)
 
 
+def test_a_newcomers_first_move_is_shown_how_and_the_pieces_beside_the_board_pick_a_shape(driver, static_url, tables):
+    """At 1280x900 a game against the computer as White: the caption says
+    how to move; a click on an empty space where either shape could go says
+    to pick a shape first, in sight; the white circle drawn beside the board
+    picks the circle (marked there and on the button below), and a space
+    then places it."""
+    driver.set_window_size(1280, 900)
+    open_fresh(driver, static_url)
+    choose(driver, "white", levels(driver)[0])
+    caption = driver.find_element(By.ID, "caption").text
+    assert caption == "White to move (you): pick a circle or a triangle, then a space", caption
+    driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="4"]').click()
+    wait(driver, lambda d: "Pick a circle or a triangle first" in d.find_element(By.ID, "status").text)
+    box = driver.execute_script("var r = document.getElementById('status').getBoundingClientRect();"
+                                " return [r.top, r.bottom, window.innerHeight];")
+    assert 0 <= box[0] and box[1] <= box[2], ("the hint is out of sight", box)
+    assert at(driver)[0] == []
+    driver.find_element(By.CSS_SELECTOR, "#board svg .supply.white.circle").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg .supply.white.circle.selected"))
+    assert driver.find_element(By.CSS_SELECTOR, '.supply-piece[data-colour="white"][data-shape="circle"]') \
+        .get_attribute("class").split().count("selected") == 1
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board svg .supply.white.triangle.selected")
+    driver.find_element(By.CSS_SELECTOR, '#board .hit[data-space="4"]').click()
+    wait(driver, lambda d: at(d)[0][:1] == ["C4"])
+    # (the computer's reply: White still has pieces to place)
+    ref = wait_my_turn(driver, tables, "white")
+    assert not ref["game_over"] and any(m["from"] is None for m in ref["moves"]), ref
+    assert driver.find_element(By.ID, "caption").text.endswith(": pick a circle or a triangle, then a space")
+
+
 def test_the_link_during_a_game_opens_it_in_play_with_hints_off(driver, static_url, tables):
     """The share link of a game against the computer, opened in a fresh page
     (as in another tab): the same moves, the same side and level, the game in

@@ -110,6 +110,16 @@ export function renderBoard(svgText) {
   svg.querySelectorAll("circle.space").forEach(function (c) {
     spaces[c.getAttribute("data-space") || ""] = { x: parseFloat(c.getAttribute("cx") || "0"), y: parseFloat(c.getAttribute("cy") || "0") };
   });
+  // The picture's supply beside the board picks a shape as the buttons below it do
+  // (a newcomer clicks the pieces in sight).
+  svg.querySelectorAll(".supply").forEach(function (p) {
+    var colour = /** @type {import("./types").Colour} */ (p.classList.contains("white") ? "white" : "black");
+    var shape = /** @type {import("./types").Shape} */ (p.classList.contains("circle") ? "circle" : "triangle");
+    p.addEventListener("click", function () {
+      var d = shownPosition();
+      onShape(shape, colour, colour === d.to_move && !d.game_over && placementsOf(shape).length > 0);
+    });
+  });
   boardDrawn(/** @type {SVGSVGElement} */ (svg), spaces);
 }
 
@@ -314,6 +324,12 @@ export function renderSupply() {
       if (keep && keep[0] === colour && keep[1] === shape) toFocus = b;
     });
     box.appendChild(row);
+  });
+  // the picture's supply shows the shape picked too
+  if (S.svg) S.svg.querySelectorAll(".supply").forEach(function (p) {
+    var sel = S.selection;
+    p.classList.toggle("selected", !!sel && sel.kind === "shape" && p.classList.contains(d.to_move) &&
+                                   p.classList.contains(sel.shape));
   });
   var focusOn = /** @type {HTMLButtonElement | null} */ (toFocus);
   if (focusOn) focusOn.focus();

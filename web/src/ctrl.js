@@ -295,7 +295,11 @@ export function onSpace(space) {
     var pl = d.moves.filter(function (m) { return m.from == null && m.to === space; });
     S.selection = null;
     if (placing && pl.length === 1) { humanPlay(pl[0].move); return; }
-    if (placing && pl.length > 1) status("Pick a shape from the supply first.");
+    if (placing && pl.length > 1) {
+      status("Pick a circle or a triangle first (beside the board or below it), then the space.");
+      // the supply's buttons and this line sit under the board: in sight, or the click seems to do nothing
+      $("status").scrollIntoView({ block: "nearest" });
+    }
     else if (placing) explain(SHAPES.map(function (sh) { return placementText(sh, space); }));
     else explain([1, 2, 3, 4, 5, 6, 7].filter(function (t) { return t !== space; }).map(function (t) { return space + "-" + t; }));
   }

@@ -42,7 +42,7 @@ export function renderValue() {
     v.textContent = "";
     v.className = "";
     tm.textContent = sideName(d.to_move) + " to move";
-    var mover = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : matchOn() ? " (you)" : "";
+    var mover = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : matchOn() ? " (you)" + howToMove(d) : "";
     cap.textContent = sideName(d.to_move) + " to move" + mover;
     cap.className = "";
   } else {
@@ -54,6 +54,16 @@ export function renderValue() {
       (analysisShown() ? ": " + valueText(d.value, d.plies) : "");
     cap.className = "";
   }
+}
+
+// What a click does on the person's turn of a game against the computer, from
+// the engine's moves (a placement has no from): a newcomer's first click on a
+// space did nothing they could see when two shapes could go there.
+/** @param {import("./types").PositionAnswer} d */
+function howToMove(d) {
+  if (d.moves.some(function (m) { return m.from == null; }))
+    return ": pick a circle or a triangle, then a space";
+  return ": pick a piece, then where it goes";
 }
 
 /** A result in words, as a span its class colours. @param {import("./results.js").Result} r */
