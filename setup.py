@@ -20,6 +20,17 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+# pip builds the wheel (and its metadata) with the `wheel` package, which pip
+# does not install when build isolation is off: without it setuptools says
+# only "invalid command 'bdist_wheel'".
+if {"bdist_wheel", "dist_info"} & set(sys.argv):
+    try:
+        import wheel  # noqa: F401
+    except ImportError:
+        sys.exit("setup.py: this Python (" + sys.executable + ") has no 'wheel' package, which "
+                 "building the module needs; use Debian's Python, /usr/bin/python3 -m venv "
+                 "--system-site-packages (docs/python.md), or pip install wheel numpy first")
+
 ROOT = Path(__file__).resolve().parent
 BUILD = Path(os.environ.get("FANO_PIP_BUILD_DIR") or ROOT / "build-python").resolve()
 

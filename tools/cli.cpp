@@ -342,6 +342,20 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
       }
     }
     throw UsageError("too many arguments" + see);
+  } catch (const po::multiple_occurrences& e) {
+    // A position that starts with '-' is passed as --position=... (above),
+    // so a stray word after it reads as a second position: name the word,
+    // not an option the user never typed.
+    if (e.get_option_name() == "--position")
+      for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string& a = argv[i];
+        if (a.size() > 1 && a[0] == '-') {
+          if (takes_next_value(desc, a)) ++i;  // skip its value
+        } else {
+          throw UsageError("unexpected argument '" + a + "'" + see);
+        }
+      }
+    throw UsageError(std::string(e.what()) + see);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + see);
   }
