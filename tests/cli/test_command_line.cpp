@@ -47,6 +47,21 @@ RunResult run_with_columns(const std::string& columns, const std::string& args) 
 
 // --- Operands after "--" ------------------------------------------------------
 
+// A position that starts with '-' goes to the parser as --position=...: a
+// stray word after it is named, not reported as a second --position the
+// user never typed; two --position options are still that.
+TEST(CommandLine, AStrayWordAfterAPositionIsNamed) {
+  const RunResult stray = run_fano({"query", "-/-/-/-/-/-/- w", "extra"});
+  EXPECT_EQ(stray.exit_code, 2) << stray.err;
+  EXPECT_EQ(stray.err_lines(), 1) << stray.err;
+  EXPECT_NE(stray.err.find("unexpected argument 'extra'"), std::string::npos) << stray.err;
+  EXPECT_EQ(stray.err.find("--position"), std::string::npos) << stray.err;
+  const RunResult twice = run_fano({"query", "-p", "-/-/-/-/-/-/- w", "-p", "C/-/-/-/-/-/- b"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.err;
+  EXPECT_NE(twice.err.find("'--position' cannot be specified more than once"), std::string::npos)
+      << twice.err;
+}
+
 TEST(CommandLine, DoubleDashOperandsAreUsageErrorsNamingTheWord) {
   const RunResult two = run_fano({"query", "--", "a", "b"});
   EXPECT_EQ(two.exit_code, 2) << two.err;
