@@ -79,6 +79,10 @@ struct Position {
   Rules rules() const { return Rules(variant); }
 };
 
+// A position as a Position or as its text ("-/-/-/C/-/-/- b"), read in the
+// rules of the table it is asked of, as the command line and the API take it.
+using PositionArg = std::variant<Position, std::string>;
+
 Position parse(const std::string& text, const Variant& v);
 Position from_code(std::uint64_t code, const Variant& v);
 std::string position_repr(const Position& p);

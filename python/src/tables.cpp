@@ -181,7 +181,14 @@ py::tuple probe(const PyTablebase& t, const py::handle& item, const OptVariant& 
     check_variant(t, p);
     return outcome_tuple(probe_state(t.table(), p.state));
   }
-  const std::uint64_t code = code_arg(item, "position");
+  if (py::isinstance<py::str>(item)) {  // text, in the table's rules
+    if (v && !(*v == t.variant))
+      throw py::value_error(
+          "probe(): variant= " + variant_repr(*v) +
+          " is not the table's variant, in whose rules a position's text is read");
+    return outcome_tuple(probe_state(t.table(), parse(item.cast<std::string>(), t.variant).state));
+  }
+  const std::uint64_t code = code_arg(item, "position", "a Position, its text or an int code");
   check_codes_variant(t, v, "probe()");
   return outcome_tuple(probe_state(t.table(), checked_code(t, code)));
 }
@@ -231,22 +238,30 @@ py::list probe_many(const PyTablebase& t, const py::iterable& items, const OptVa
   return out;
 }
 
+// A position argument as a Position: text is read in the table's rules.
+Position position_in(const PyTablebase& t, const PositionArg& p) {
+  if (const auto* text = std::get_if<std::string>(&p)) return parse(*text, t.variant);
+  return std::get<Position>(p);
+}
+
 // The game to analyse: `moves` played from `position` (default the empty
 // board; rule 3 applies to them), or `position` alone.
-GameRecord game_for(const PyTablebase& t, const std::optional<Position>& position,
+GameRecord game_for(const PyTablebase& t, const std::optional<PositionArg>& position_arg,
                     const std::optional<MovesArg>& moves) {
-  if (!position && !moves) throw py::type_error("give a Position or moves=\"C4,t3,...\"");
+  if (!position_arg && !moves)
+    throw py::type_error("give a Position, its text or moves=\"C4,t3,...\"");
   const Rules rules(t.variant);
   State start = kEmptyBoard;
-  if (position) {
-    check_variant(t, *position);
-    start = position->state;
+  if (position_arg) {
+    const Position position = position_in(t, *position_arg);
+    check_variant(t, position);
+    start = position.state;
   }
   if (moves) return GameRecord::from_moves(rules, start, moves_text(*moves));
   return GameRecord(rules, start);
 }
 
-PositionReport report(const PyTablebase& t, const std::optional<Position>& position,
+PositionReport report(const PyTablebase& t, const std::optional<PositionArg>& position,
                       const std::optional<MovesArg>& moves) {
   const GameRecord game = game_for(t, position, moves);
   const auto keep = t.hold();
@@ -338,7 +353,8 @@ void bind_probes(py::class_<PyTablebase>& tb) {
          "(value, plies) for the side to move: value 'win', 'draw' or 'loss', plies the "
          "plies to the end under perfect play (None for a draw). No history (see analyse). "
          "Raises UnreachablePosition for a position no game reaches. `position` is a "
-         "Position or an int code made under `variant` (STANDARD if not given): ValueError "
+         "Position, its text (read in the table's rules) or an int code made under `variant` "
+         "(STANDARD if not given): ValueError "
          "when that is not the table's variant (a bare code does not say its rules), or for "
          "a code that is not a position of the table's variant (as Position.from_code).")
       .def("probe_codes", &probe_codes, py::arg("codes"), py::kw_only(),
@@ -459,7 +475,7 @@ StrategyRule python_rule(const py::object& player, const Tablebase& tb, const Va
 void bind_analysis(py::class_<PyTablebase>& tb) {
   tb.def(
         "analyse",
-        [](const PyTablebase& t, const std::optional<Position>& position,
+        [](const PyTablebase& t, const std::optional<PositionArg>& position,
            const std::optional<MovesArg>& moves) {
           return to_python(report_json(report(t, position, moves)));
         },
@@ -469,7 +485,8 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
         "move, from, to, shape, position, result, plies, repeats, trap: a drawing move's "
         "{errors, choices}, else None), engine_move, pv, pv_end, pv_continues_drawn "
         "(a drawn pv cut at 100 plies with no repetition yet), history_note. "
-        "Give a Position, or moves='C4,t3' (played from the empty board, or from the given "
+        "Give a Position or its text ('-/-/-/C/-/-/- b', read in the table's rules), or "
+        "moves='C4,t3' (played from the empty board, or from the given "
         "position; the game's history applies: a repeated position is a draw, rule 3).")
       .def(
           "check_strategy",
@@ -509,7 +526,8 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
           "undecided past that many positions.")
       .def(
           "review",
-          [](const PyTablebase& t, const MovesArg& moves, const std::optional<Position>& position) {
+          [](const PyTablebase& t, const MovesArg& moves,
+             const std::optional<PositionArg>& position) {
             const GameRecord game = game_for(t, position, moves);
             const auto keep = t.hold();
             Json j;
@@ -536,7 +554,7 @@ void bind_analysis(py::class_<PyTablebase>& tb) {
           "or from `position` (a bare position, no history before it).")
       .def(
           "mainline",
-          [](const PyTablebase& t, const std::optional<Position>& position,
+          [](const PyTablebase& t, const std::optional<PositionArg>& position,
              const std::optional<MovesArg>& moves) {
             return to_python(principal_variation_json(report(t, position, moves)));
           },

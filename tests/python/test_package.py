@@ -130,7 +130,8 @@ def test_missing_table_error_and_hint(tmp_path):
 
 def test_type_errors(standard):
     cases = [
-        (lambda: standard.probe("C4"), None),
+        (lambda: standard.probe(1.5), "position must be a Position, its text or an int code, not float"),
+        (lambda: standard.analyse(1.5), None),
         (lambda: standard.probe_many(["-/-/-/-/-/-/- w"]), "item 0 must be a Position or an int code, not str"),
         (lambda: standard.probe_many([fano.Position.empty(), 1.5]), "item 1 must be a Position or an int code, not float"),
         (lambda: standard.probe_many(5), None),
@@ -147,6 +148,24 @@ def test_type_errors(standard):
         assert "PYBIND11" not in str(e.value) and "Unable to cast" not in str(e.value), str(e.value)
         if expected:
             assert str(e.value) == expected
+
+
+def test_a_positions_text_is_read_in_the_tables_rules(standard):
+    """probe, analyse, mainline and review take a position as text too, as the
+    command line and the API do: the same answers as for the parsed Position;
+    text that is no position is a ValueError naming what is wrong."""
+    text = "-/-/-/C/-/-/- b"
+    p = fano.Position.parse(text)
+    assert standard.probe(text) == standard.probe(p) == ("draw", None)
+    assert standard.analyse(text) == standard.analyse(p)
+    assert standard.analyse(text, moves="t3") == standard.analyse(p, moves="t3")
+    assert standard.mainline(text) == standard.mainline(p)
+    assert standard.review("t3", text) == standard.review("t3", p)
+    with pytest.raises(ValueError) as e:
+        standard.probe("C4")
+    assert "PYBIND11" not in str(e.value) and str(e.value), str(e.value)
+    with pytest.raises(ValueError, match="not the table's variant"):
+        standard.probe(text, variant=fano.VARIANTS[2])
 
 
 def test_context_manager(standard):
