@@ -139,7 +139,7 @@ TEST(Buffer, AReleaseScopeGivesFreedPagesBackAtOnce) {
 }
 
 // Within a BufferReleaseScope the pages of blocks freed one after another
-// are held back until they add up to more than 8 MiB, then go back
+// are held back until they add up to more than 4 MiB, then go back
 // together: a block of 4 MiB freed alone keeps its pages, the resident
 // memory never exceeds the live blocks by more than the bound (and a huge
 // page at each end of a free range), and what was freed beyond it is given
@@ -161,7 +161,7 @@ TEST(Buffer, AReleaseScopeGivesFreedPagesBackInBatchesOfAFewMiB) {
   for (int b = 1; b < 16; ++b) {
     free_buffer(blocks[b]);
     const long now = resident_kib(), freed = (b + 1) * 4 * kMiB;
-    EXPECT_LE(now, start - freed + 12 * kMiB) << "after " << b + 1 << " blocks of 4 MiB freed";
+    EXPECT_LE(now, start - freed + 8 * kMiB) << "after " << b + 1 << " blocks of 4 MiB freed";
   }
   EXPECT_GE(start - resident_kib(), 52 * kMiB);
   EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(0xab)),

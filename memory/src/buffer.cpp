@@ -58,8 +58,10 @@ constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
 // blocks were a tenth of a 2-thread solve's samples. Held back, neighbours
 // go back in one call, and a block freed and taken again soon (the next
 // segment of an array built as another is freed) keeps its pages. The peak
-// rises by at most this much (results/solve-memory.md).
-constexpr std::size_t kHeldBackBytes = std::size_t(8) << 20;
+// rises by at most this much (at 8 MiB cap3-board-2c3t's peak on 2 threads
+// rose by 2 to 6 MB, at 4 not at all; the calls saved were alike:
+// results/solve-memory.md).
+constexpr std::size_t kHeldBackBytes = std::size_t(4) << 20;
 
 std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) & ~(to - 1); }
 

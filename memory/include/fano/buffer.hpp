@@ -59,7 +59,7 @@ void reset_buffer_peak();
 void release_free_buffer_pages();
 // While one is alive, the pages of freed blocks go back to the system, as
 // they do anyway once the arena has handed out 256 MiB: held back until they
-// total 8 MiB, then together (one call a free range); it starts by
+// total 4 MiB, then together (one call a free range); it starts by
 // releasing the free pages held. For a solve's stages after its search
 // (above a million classes), which free and allocate a few large arrays
 // each: their peak is then what is live, not the arena's high-water mark
