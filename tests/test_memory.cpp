@@ -138,6 +138,36 @@ TEST(Buffer, AReleaseScopeGivesFreedPagesBackAtOnce) {
   EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(3)), std::ptrdiff_t(above.size()));
 }
 
+// Within a BufferReleaseScope the pages of blocks freed one after another
+// are held back until they add up to more than 4 MiB, then go back
+// together: a block of 4 MiB freed alone keeps its pages, the resident
+// memory never exceeds the live blocks by more than the bound (and a huge
+// page at each end of a free range), and what was freed beyond it is given
+// back.
+TEST(Buffer, AReleaseScopeGivesFreedPagesBackInBatchesOfAFewMiB) {
+  if (resident_kib() < 0) GTEST_SKIP() << "no /proc/self/status";
+  constexpr long kMiB = 1024;  // in KiB
+  const BufferReleaseScope releasing;
+  std::vector<UninitVector<std::uint8_t>> blocks;
+  for (int b = 0; b < 16; ++b) {
+    blocks.emplace_back(std::size_t(4) << 20);
+    std::fill(blocks.back().begin(), blocks.back().end(), std::uint8_t(b));
+  }
+  UninitVector<std::uint8_t> above(std::size_t(1) << 20);
+  std::fill(above.begin(), above.end(), std::uint8_t(0xab));
+  const long start = resident_kib();
+  free_buffer(blocks[0]);
+  EXPECT_LT(start - resident_kib(), kMiB / 2) << "a block freed alone went back at once";
+  for (int b = 1; b < 16; ++b) {
+    free_buffer(blocks[b]);
+    const long now = resident_kib(), freed = (b + 1) * 4 * kMiB;
+    EXPECT_LE(now, start - freed + 8 * kMiB) << "after " << b + 1 << " blocks of 4 MiB freed";
+  }
+  EXPECT_GE(start - resident_kib(), 52 * kMiB);
+  EXPECT_EQ(std::count(above.begin(), above.end(), std::uint8_t(0xab)),
+            std::ptrdiff_t(above.size()));
+}
+
 // Once the arena is large (a large solve), a freed block's pages go back to
 // the system at once, without release_free_buffer_pages: the process's peak
 // then follows the bytes live at once, not the arena's high-water mark. The

@@ -16,6 +16,7 @@
 #include <cassert>
 #include <cstdint>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -48,6 +49,19 @@ constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
 constexpr std::size_t kReleasingArena = std::size_t(256) << 20;
 // The smallest free range whose pages are given back.
 constexpr std::size_t kReleaseBytes = std::size_t(64) << 10;
+// While pages are given back, the freed pages not yet given back total at
+// most this much; past it they all go back at once. Each madvise ends with a
+// flush of the TLB, which on more than one thread interrupts every other CPU
+// the process runs on: given back block by block (a large solve frees a
+// thousand segments of 64 to 128 KiB, most beside one another), those
+// interrupts and the faults that zeroed the pages again for the next stage's
+// blocks were a tenth of a 2-thread solve's samples. Held back, neighbours
+// go back in one call, and a block freed and taken again soon (the next
+// segment of an array built as another is freed) keeps its pages. The peak
+// rises by at most this much (at 8 MiB cap3-board-2c3t's peak on 2 threads
+// rose by 2 to 6 MB, at 4 not at all; the calls saved were alike:
+// results/solve-memory.md).
+constexpr std::size_t kHeldBackBytes = std::size_t(4) << 20;
 
 std::size_t round_up(std::size_t bytes, std::size_t to) { return (bytes + to - 1) & ~(to - 1); }
 
@@ -97,14 +111,68 @@ struct Chunk {
   std::size_t size = 0, top = 0;
   std::size_t reached = 0;  // the highest top so far (what has been touched)
   FreeRanges free;          // by offset, all below top
+  // While pages are given back: the parts of the free ranges freed since
+  // they last went back (their pages are still the process's), by offset.
+  std::map<std::size_t, std::size_t> held;
 };
+
+// Adds [at, at + length) (overlapping none) to `ranges`, joined with its
+// neighbours; throws std::bad_alloc, `ranges` unchanged, when the map has no
+// memory for the node.
+void add_range(std::map<std::size_t, std::size_t>& ranges, std::size_t at, std::size_t length) {
+  const auto next = ranges.lower_bound(at);
+  const bool joins_next = next != ranges.end() && at + length == next->first;
+  if (next != ranges.begin())
+    if (const auto prev = std::prev(next); prev->first + prev->second == at) {
+      prev->second += length + (joins_next ? next->second : 0);
+      if (joins_next) ranges.erase(next);
+      return;
+    }
+  ranges.emplace_hint(next, at, length + (joins_next ? next->second : 0));
+  if (joins_next) ranges.erase(next);
+}
+
+// Removes [at, at + length) from `ranges` (the parts of ranges it covers);
+// returns the bytes removed.
+std::size_t remove_range(std::map<std::size_t, std::size_t>& ranges, std::size_t at,
+                         std::size_t length) noexcept {
+  if (ranges.empty()) return 0;
+  const std::size_t end = at + length;
+  std::size_t removed = 0;
+  auto it = ranges.upper_bound(at);
+  if (it != ranges.begin()) --it;
+  while (it != ranges.end() && it->first < end) {
+    const std::size_t first = it->first, last = it->first + it->second;
+    if (last <= at) {
+      ++it;
+      continue;
+    }
+    const std::size_t cut_from = std::max(first, at), cut_to = std::min(last, end);
+    removed += cut_to - cut_from;
+    it = ranges.erase(it);
+    // (the parts left, past `end` or before `at`; one the map has no memory
+    // for is no longer counted as held, its pages kept until its range goes)
+    const auto keep = [&](std::size_t from, std::size_t to) noexcept {
+      if (from == to) return;
+      try {
+        ranges.emplace(from, to - from);
+      } catch (...) {
+        removed += to - from;
+      }
+    };
+    keep(first, cut_from);
+    keep(cut_to, last);  // past `end`: the loop stops
+  }
+  return removed;
+}
 
 struct Arena {
   std::mutex mutex;
   std::vector<Chunk> chunks;
   std::size_t kept = 0;      // bytes of empty chunks kept mapped
-  bool large = false;        // freed pages go back at once (see kReleasingArena)
+  bool large = false;        // freed pages go back (see kReleasingArena)
   int releasing_scopes = 0;  // BufferReleaseScopes alive
+  std::size_t held = 0;      // bytes in the chunks' held ranges
   BufferStats stats;
 
   // The lowest free range that fits, else the first chunk with room at its
@@ -115,7 +183,10 @@ struct Arena {
   // stays in four huge pages (results/cold-solve.md).
   char* allocate(std::size_t size) {
     for (Chunk& c : chunks)
-      if (std::uintptr_t at = 0; c.free.take_lowest(size, at)) return c.base + at;
+      if (std::uintptr_t at = 0; c.free.take_lowest(size, at)) {
+        held -= remove_range(c.held, at, size);  // its pages are live again
+        return c.base + at;
+      }
     for (Chunk& c : chunks)
       if (c.size - c.top >= size) {
         if (c.top == 0) kept -= c.size;
@@ -143,12 +214,11 @@ struct Arena {
     return bytes;
   }
 
+  // A freed block's pages go back to the system while the arena is large or
+  // a BufferReleaseScope is alive, in batches (see kHeldBackBytes); the
+  // pages between a chunk's top and its highest top so far count as held
+  // then too.
   void release(char* block, std::size_t size) noexcept {
-    // A large arena gives back the 4 KiB pages of each block freed; within a
-    // BufferReleaseScope only whole huge pages of the free range are given
-    // back: a huge page split by a release of 64 KiB came back as 4 KiB
-    // pages, and the random accesses of the predecessor lists and the
-    // levels to arrays on such pages made those stages five times as slow.
     const bool releasing = large || releasing_scopes > 0;
     const auto chunk = std::find_if(chunks.begin(), chunks.end(), [&](const Chunk& c) {
       return c.base <= block && block < c.base + c.size;
@@ -156,20 +226,22 @@ struct Arena {
     assert(chunk != chunks.end());
     Chunk& c = *chunk;
     // Merged with the free ranges on either side.
-    const auto [at, length] = c.free.join_neighbours(std::size_t(block - c.base), size);
+    const std::size_t offset = std::size_t(block - c.base);
+    const auto [at, length] = c.free.join_neighbours(offset, size);
     if (at + length == c.top) {
-      // The pages stay mapped and are handed out again from the top (in a
-      // large arena they are given back: see kReleasingArena).
-      if (releasing && c.reached > at)
-        c.reached = std::min(c.reached,
-                             release_pages(c.base, at, c.reached - at, large ? kPage : kHugePage));
+      // Handed out again from the top; what was held there is now above it.
+      held -= remove_range(c.held, at, length);
       c.top = at;
     } else {
-      if (large)
-        release_pages(c.base, block - c.base, size);
-      else if (releasing)
-        release_pages(c.base, at, length, kHugePage);
       c.free.add(at, length);
+      if (releasing) {
+        try {
+          add_range(c.held, offset, size);
+          held += size;
+        } catch (...) {  // no memory for the map node: its pages go back now
+          release_pages(c.base, offset, size);
+        }
+      }
     }
     if (c.top == 0) {
       if (kept + c.size <= kKeepBytes) {
@@ -179,6 +251,42 @@ struct Arena {
         chunks.erase(chunk);
       }
     }
+    if (releasing && held_back() > kHeldBackBytes) give_back_held();
+  }
+
+  // The freed pages still the process's while pages are given back: the
+  // held ranges and each chunk's pages above its top.
+  std::size_t held_back() const noexcept {
+    std::size_t bytes = held;
+    for (const Chunk& c : chunks) bytes += c.reached - std::min(c.reached, c.top);
+    return bytes;
+  }
+
+  // The held pages back to the system: each free range that holds some,
+  // whole, in one madvise (its other pages went back before, and asking for
+  // them again costs a walk of empty page tables, where a call of its own
+  // for each held piece costs a TLB flush). Whole 4 KiB pages in a large
+  // arena; within a BufferReleaseScope only whole huge pages: a huge page
+  // split by a release of 64 KiB came back as 4 KiB pages, and the random
+  // accesses of the predecessor lists and the levels to arrays on such
+  // pages made those stages five times as slow.
+  void give_back_held() noexcept {
+    const std::size_t grain = large ? kPage : kHugePage;
+    for (Chunk& c : chunks) {
+      if (c.reached > c.top)
+        c.reached = std::min(c.reached, release_pages(c.base, c.top, c.reached - c.top, grain));
+      std::size_t done = 0;  // where the last free range given back ends
+      for (const auto& [at, length] : c.held) {
+        if (at < done) continue;
+        const auto f = c.free.holding(at);
+        assert(f != c.free.end() && at + length <= f->first + f->second);
+        done = f->first + f->second;
+        const std::size_t first = round_up(f->first, grain), end = done & ~(grain - 1);
+        if (first < end) madvise(c.base + first, end - first, MADV_DONTNEED);
+      }
+      c.held.clear();
+    }
+    held = 0;
   }
 
   // Every page no live block holds back to the system.
@@ -196,8 +304,10 @@ struct Arena {
       if (c.reached > c.top) madvise(c.base + c.top, c.reached - c.top, MADV_DONTNEED);
       c.reached = c.top;
       for (const auto& [at, length] : c.free) madvise(c.base + at, length, MADV_DONTNEED);
+      c.held.clear();
       ++it;
     }
+    held = 0;
   }
 };
 

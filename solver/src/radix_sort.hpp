@@ -165,7 +165,7 @@ inline std::uint64_t* radix_sort_between(std::uint64_t* a, std::uint64_t* tmp, s
 // spare array, freed as they are read, the bucket is sorted there and
 // copied into its place in the result, a segmented array whose segments are
 // allocated as the buckets reach them. The blocks are 64 KiB, the smallest a
-// large arena gives back to the system at once (buffer.cpp), so the
+// large arena gives back to the system (buffer.cpp), so the
 // result's pages replace theirs; in WebAssembly the result's segments take
 // the blocks' memory (a contiguous result found no hole of its size there).
 // Natively, where freed pages go back to the system, the result is one

@@ -43,6 +43,14 @@ struct Predecessors {
 // entry kAhead moves on before it needs it.
 constexpr std::uint32_t kAhead = 16;
 
+// `a` if `pick`, else `b`, without a branch: for a choice that is a coin
+// flip from one move to the next (GCC compiled a ?: there into a branch,
+// mispredicted on half the moves: results/solve-memory.md).
+inline std::size_t pick_without_branch(bool pick, std::size_t a, std::size_t b) {
+  const std::size_t mask = std::size_t(0) - std::size_t(pick);
+  return (a & mask) | (b & ~mask);
+}
+
 // The rows' places in in_edges, row after row: a row that would cross into
 // the next segment starts there, and the rest of the segment (a gap, filled
 // with the sentinel afterwards) is recorded.
@@ -195,11 +203,14 @@ void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& l
       for (std::size_t k = 0; k < m; ++k) {
         while (rest == 0) left[i] = std::uint8_t(kept_here), kept_here = 0, rest = left[++i];
         --rest;
+        // Without a branch on whether the move is kept (a coin flip): every
+        // move is written at `to`, which it has read already (to <= k),
+        // and only a kept one moves `to` on.
         const std::uint32_t t = e[k];
-        if (t - lo >= span) {
-          *out++ = t, ++kept_here;
-          if ((++to & (EdgeArray::kSegment - 1)) == 0 && to < end) out = out_edges.at(to);
-        }
+        const bool keep = t - lo >= span;
+        *out = t;
+        out += keep, kept_here += keep, to += keep;
+        if ((to & (EdgeArray::kSegment - 1)) == 0 && to < end) out = out_edges.at(to);
       }
     });
     left[i] = std::uint8_t(kept_here);
@@ -233,7 +244,9 @@ void drop_moves_into(detail::EdgeArray& out_edges, UninitVector<std::uint8_t>& l
 // counter array beside in_begin (the chunks of sources keep two bytes per class and chunk). A part
 // passes over the moves into other parts without a branch (whether a move is its own is a coin
 // flip: a branch on it made the 2-thread stage twice as long), through a counter past in_begin's
-// end and a cell past in_edges' end of its own, a cache line from the other parts'. Consumes the
+// end and a cell past in_edges' end of its own, a cache line from the other parts', and asks ahead
+// only for its own targets' counters (asking for every move's made the first range's count, where
+// half the moves are another range's, four times as long a move as the last's). Consumes the
 // successor lists.
 //
 // How many ranges: each one more reads the moves left once more and drops
@@ -293,14 +306,19 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g, std::size_t ranges) {
       std::uint32_t* const count = in_begin.data();
       std::fill(count + first, count + first + span, 0);
       count[elsewhere] = 0;
-      out_edges.for_each_stretch(0, left_moves,
-                                 [&](std::size_t, const std::uint32_t* e, std::size_t m) {
-                                   for (std::size_t k = 0; k < m; ++k) {
-                                     if (k + kAhead < m) __builtin_prefetch(count + e[k + kAhead]);
-                                     const std::uint32_t t = e[k];
-                                     ++count[t - first < span ? std::size_t(t) : elsewhere];
-                                   }
-                                 });
+      out_edges.for_each_stretch(
+          0, left_moves, [&](std::size_t, const std::uint32_t* e, std::size_t m) {
+            for (std::size_t k = 0; k < m; ++k) {
+              // (another part's target: its own counter, in the cache)
+              if (k + kAhead < m) {
+                const std::uint32_t later = e[k + kAhead];
+                __builtin_prefetch(count +
+                                   pick_without_branch(later - first < span, later, elsewhere));
+              }
+              const std::uint32_t t = e[k];
+              ++count[pick_without_branch(t - first < span, t, elsewhere)];
+            }
+          });
     });
     // Row ends (RowLayout: the rows' starts plus their lengths).
     for (std::size_t j = lo; j < hi; ++j) {
@@ -328,10 +346,13 @@ Predecessors predecessors_by_targets(detail::MoveGraph& g, std::size_t ranges) {
         for (std::size_t k = stop - start; k-- > 0;) {
           while (rest == 0) rest = left[--i];
           --rest;
-          if (k >= kAhead) __builtin_prefetch(end + e[k - kAhead]);
+          if (k >= kAhead) {
+            const std::uint32_t later = e[k - kAhead];
+            __builtin_prefetch(end + pick_without_branch(later - first < span, later, elsewhere));
+          }
           const std::uint32_t t = e[k];
           const bool mine = t - first < span;
-          std::uint32_t& at = end[mine ? std::size_t(t) : elsewhere];
+          std::uint32_t& at = end[pick_without_branch(mine, t, elsewhere)];
           at -= std::uint32_t(mine);
           in_edges[at] = std::uint32_t(i);
         }

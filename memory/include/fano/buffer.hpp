@@ -57,12 +57,13 @@ void reset_buffer_peak();
 // solve otherwise): for a process that solves once and then serves for long
 // (`fano serve` solving its missing tables at start). Thread-safe.
 void release_free_buffer_pages();
-// While one is alive, the pages of every freed block of 64 KiB or more go
-// back to the system at once, as they do anyway once the arena has handed
-// out 256 MiB; it starts by releasing the free pages held. For a solve's
-// stages after its search (above a million classes), which free and
-// allocate a few large arrays each: their peak is then what is live, not
-// the arena's high-water mark (results/solve-memory.md). Thread-safe.
+// While one is alive, the pages of freed blocks go back to the system, as
+// they do anyway once the arena has handed out 256 MiB: held back until they
+// total 4 MiB, then together (one call a free range); it starts by
+// releasing the free pages held. For a solve's stages after its search
+// (above a million classes), which free and allocate a few large arrays
+// each: their peak is then what is live, not the arena's high-water mark
+// (results/solve-memory.md). Thread-safe.
 class BufferReleaseScope {
  public:
   BufferReleaseScope();

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -41,6 +42,12 @@ class FreeRanges {
   // map has no memory to hold is lost to this process.
   void add(std::uintptr_t at, std::size_t length) noexcept;
 
+  // The range that holds `at` (at or below it, the last such; end() if none
+  // starts at or below it).
+  Map::const_iterator holding(std::uintptr_t at) const noexcept {
+    auto it = ranges_.upper_bound(at);
+    return it == ranges_.begin() ? ranges_.end() : std::prev(it);
+  }
   bool empty() const noexcept { return ranges_.empty(); }
   // The highest range (not empty()).
   const Map::value_type& last() const noexcept { return *ranges_.rbegin(); }
