@@ -129,8 +129,6 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
     shard.set_value(shard.insert(kEmptyBoard.code, key_of(s), inserted), kEmptyBoard.code, 0);
     ids_of_shard[s].emplace_back(0, 1);
   }
-  // Whether the shards are inserted one after another (see the insert pass).
-  const bool one_thread = par::max_concurrency() == 1;
   MoveGraph g;
   auto& degree_of = g.degree;  // with edges only
   auto& out_edges = g.out_edges;
@@ -191,12 +189,8 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
       // Insert, one task per shard. Each child's code becomes its table value:
       // the id of a class found in an earlier layer, or kNew | the class's
       // index in fresh[s] if it is new in this layer (its id is not known until
-      // every shard has counted its new classes). On one thread the shards
-      // are inserted in order, so a shard's first new id is known when it
-      // starts: its new classes take their ids as they are found (the ids
-      // the count would give them), with no pass over them after it.
-      const auto insert_shard = [&](unsigned s, auto numbered_at_once) {
-        constexpr bool kAtOnce = decltype(numbered_at_once)::value;
+      // every shard has counted its new classes).
+      par::parallel_for(0u, kShards, [&](unsigned s) {
         CodeTable::Shard& shard = table->shard(s);
         const auto key = key_of(s);
         // Room for this round's candidates, all counted as new; when that
@@ -221,7 +215,6 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
         auto& new_codes = fresh_codes[s];
         auto& new_slots = fresh_slots[s];
         new_codes.clear(), new_slots.clear();
-        const std::size_t first_new = next_id;
         bool is_new = false;
         for (Batch* b : all) {
           // The children's array and count in locals: the compiler cannot tell
@@ -234,34 +227,24 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
             const std::uint32_t slot = shard.insert(code, key, is_new);
             std::uint32_t value;
             if (is_new) {
-              if constexpr (kAtOnce) {
-                value = std::uint32_t(next_id);
-                code_of.resize(++next_id);
-                code_of[value] = code;
-              } else {
-                value = kNew | std::uint32_t(new_codes.size());
-                new_codes.push_back(code);
-                new_slots.push_back(slot);
-              }
+              value = kNew | std::uint32_t(new_codes.size());
               shard.set_value(slot, code, value);  // a later duplicate in this layer finds it
+              new_codes.push_back(code);
+              new_slots.push_back(slot);
             } else {
               value = shard.value(slot);
             }
             children[k] = value;
           }
         }
-        last_candidates[s] = candidates;
-        if constexpr (kAtOnce) {
-          if (next_id >= kNew) throw std::length_error("too many classes to number");
-          if (next_id > first_new)
-            ids_of_shard[s].emplace_back(std::uint32_t(first_new), std::uint32_t(next_id));
-          last_new[s] = next_id - first_new;
-        } else {
-          last_new[s] = new_codes.size();
-        }
-      };
-      // Each shard's first new id, when numbered after the count (else 0).
-      std::array<std::uint32_t, kShards> first_id{};
+        last_candidates[s] = candidates, last_new[s] = new_codes.size();
+      });
+      // Number the new classes shard by shard.
+      std::array<std::uint32_t, kShards> first_id;
+      for (unsigned s = 0; s < kShards; ++s)
+        first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
+      if (next_id >= kNew) throw std::length_error("too many classes to number");
+      code_of.resize(next_id);  // new segments' pages are first touched in parallel below
       const auto number_new_classes = [&] {
         par::parallel_for(0u, kShards, [&](unsigned s) {
           CodeTable::Shard& shard = table->shard(s);
@@ -273,16 +256,6 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
           if (id > first_id[s]) ids_of_shard[s].emplace_back(first_id[s], id);
         });
       };
-      if (one_thread) {
-        for (unsigned s = 0; s < kShards; ++s) par::call_apart(insert_shard, s, std::true_type{});
-      } else {
-        par::parallel_for(0u, kShards, [&](unsigned s) { insert_shard(s, std::false_type{}); });
-        // Number the new classes shard by shard.
-        for (unsigned s = 0; s < kShards; ++s)
-          first_id[s] = std::uint32_t(next_id), next_id += fresh_codes[s].size();
-        if (next_id >= kNew) throw std::length_error("too many classes to number");
-        code_of.resize(next_id);  // new segments' pages are first touched in parallel below
-      }
       if (with_edges) {
         // The layer's successor lists, in id order: the ids a thread expanded
         // in one go are consecutive, so their lists are one stretch of
@@ -299,31 +272,27 @@ MoveGraph build_move_graph(const Rules& rules, const Symmetry& sym, const SolveO
           round_begin[id - from + 1] = round_begin[id - from] + (d == kLineStands ? 0 : d);
         }
         out_edges.resize(base + round_begin[to - from]);
-        par::parallel_invoke(
-            [&] {
-              if (!one_thread) number_new_classes();
-            },
-            [&] {
-              par::parallel_for(size_t(0), all.size(), [&](size_t v) {
-                const Batch& b = *all[v];
-                // Per shard, the next child's value from the insert pass.
-                std::array<const std::uint64_t*, kShards> next;
-                for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
-                const std::uint8_t* seq = b.shard_seq.data();
-                for (const auto& [first, end] : b.expanded) {
-                  for (std::size_t k = base + round_begin[first - from],
-                                   stop = base + round_begin[end - from];
-                       k < stop; ++k) {
-                    const unsigned s = *seq++;
-                    const std::uint32_t v = std::uint32_t(*next[s]++);
-                    // Without a branch: whether a child is new is as good as random.
-                    const std::uint32_t is_new = 0u - ((v & kNew) >> (CodeTable::kValueBits - 1));
-                    out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
-                  }
-                }
-              });
-            });
-      } else if (!one_thread) {
+        par::parallel_invoke(number_new_classes, [&] {
+          par::parallel_for(size_t(0), all.size(), [&](size_t v) {
+            const Batch& b = *all[v];
+            // Per shard, the next child's value from the insert pass.
+            std::array<const std::uint64_t*, kShards> next;
+            for (unsigned s = 0; s < kShards; ++s) next[s] = b.children[s].data();
+            const std::uint8_t* seq = b.shard_seq.data();
+            for (const auto& [first, end] : b.expanded) {
+              for (std::size_t k = base + round_begin[first - from],
+                               stop = base + round_begin[end - from];
+                   k < stop; ++k) {
+                const unsigned s = *seq++;
+                const std::uint32_t v = std::uint32_t(*next[s]++);
+                // Without a branch: whether a child is new is as good as random.
+                const std::uint32_t is_new = 0u - ((v & kNew) >> (CodeTable::kValueBits - 1));
+                out_edges[k] = (v & ~kNew) + (first_id[s] & is_new);
+              }
+            }
+          });
+        });
+      } else {
         number_new_classes();
       }
       return to;
