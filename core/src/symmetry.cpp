@@ -15,6 +15,10 @@
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
 #endif
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define FANO_WASM_KERNELS 1
+#endif
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__SSSE3__) && !defined(__EMSCRIPTEN__) && \
     defined(FANO_AVX2_KERNELS)
 #include <immintrin.h>
@@ -109,6 +113,36 @@ FANO_AVX2_TARGET int fixed_images_avx2(State st, const std::uint8_t* controls, s
 }
 #endif
 
+#if defined(FANO_WASM_KERNELS)
+// WebAssembly's own SIMD for the least image: emscripten's SSSE3 shuffle masks
+// each control byte again (a v128.and per shuffle) and the images' minimum
+// was taken in scalar code, two lane extractions and two compares per
+// shuffle; here both halves stay in one vector, whose two running minima are
+// kept by a 64-bit compare and a select (codes are below 2^57, so the signed
+// compare orders them). The controls' zeroing bytes (0x80) are out of the
+// swizzle's range, so it zeroes them itself.
+std::uint64_t canonical_wasm(State st, const std::uint8_t* controls, std::size_t pairs) {
+  const v128_t v = wasm_i64x2_make(static_cast<std::int64_t>(st.code),
+                                   static_cast<std::int64_t>(swap_shapes(st).code));
+  v128_t best = wasm_i64x2_splat(static_cast<std::int64_t>(st.code)), other = best;
+  std::size_t k = 0;
+  for (; k + 2 <= pairs; k += 2) {
+    const v128_t a = wasm_i8x16_swizzle(v, wasm_v128_load(controls + 16 * k));
+    const v128_t b = wasm_i8x16_swizzle(v, wasm_v128_load(controls + 16 * (k + 1)));
+    best = wasm_v128_bitselect(a, best, wasm_i64x2_gt(best, a));
+    other = wasm_v128_bitselect(b, other, wasm_i64x2_gt(other, b));
+  }
+  if (k < pairs) {
+    const v128_t a = wasm_i8x16_swizzle(v, wasm_v128_load(controls + 16 * k));
+    best = wasm_v128_bitselect(a, best, wasm_i64x2_gt(best, a));
+  }
+  best = wasm_v128_bitselect(other, best, wasm_i64x2_gt(best, other));
+  const std::uint64_t lo = static_cast<std::uint64_t>(wasm_i64x2_extract_lane(best, 0));
+  const std::uint64_t hi = static_cast<std::uint64_t>(wasm_i64x2_extract_lane(best, 1));
+  return lo < hi ? lo : hi;
+}
+#endif
+
 bool maps_lines_to_lines(const Permutation& p) {
   for (SpaceMask lm : kLineMasks) {
     SpaceMask img = 0;
@@ -196,12 +230,21 @@ void Symmetry::canonicalise(std::uint64_t* codes, std::size_t n) const {
 #if defined(FANO_AVX2_TARGET)
   if (avx2_) return canonicalise_avx2(codes, n, shuffles_.front().bytes, shuffles_.size() / 2);
 #endif
+#if defined(FANO_WASM_KERNELS)
+  const std::uint8_t* const controls = shuffles_.front().bytes;
+  const std::size_t pairs = group_.size() / 2;
+  for (std::size_t i = 0; i < n; ++i) codes[i] = canonical_wasm(State{codes[i]}, controls, pairs);
+  return;
+#endif
   for (std::size_t i = 0; i < n; ++i) codes[i] = canonical(State{codes[i]}).code;
 }
 
 State Symmetry::canonical(State st) const {
 #if defined(FANO_AVX2_TARGET)
   if (avx2_) return State{canonical_avx2(st, shuffles_.front().bytes, shuffles_.size() / 2)};
+#endif
+#if defined(FANO_WASM_KERNELS)
+  return State{canonical_wasm(st, shuffles_.front().bytes, group_.size() / 2)};
 #endif
 #if defined(__SSSE3__)
   // Two running minima (the low and the high image of each shuffle) halve the
