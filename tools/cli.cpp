@@ -278,6 +278,23 @@ void print_help(std::ostream& out, const std::string& command, const std::string
   out << "\n" << wrap_paragraphs(text, width) << "\n\n" << wrapped;
 }
 
+namespace {
+// The word of argv that is neither an option nor an option's value, after
+// `skip` such words (nullptr if there is none).
+const std::string* bare_word(const std::vector<std::string>& argv,
+                             const po::options_description& desc, unsigned skip) {
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a.size() > 1 && a[0] == '-') {
+      if (takes_next_value(desc, a)) ++i;  // skip its value
+    } else if (skip-- == 0) {
+      return &a;
+    }
+  }
+  return nullptr;
+}
+}  // namespace
+
 std::optional<po::variables_map> parse(const std::string& command, const std::string& synopsis,
                                        const std::string& about, po::options_description& desc,
                                        const po::positional_options_description* positional,
@@ -330,31 +347,18 @@ std::optional<po::variables_map> parse(const std::string& command, const std::st
     }
     po::notify(vm);
   } catch (const po::too_many_positional_options_error&) {
-    // Name the first word that is neither an option nor an option's value.
-    const unsigned allowed = positional ? positional->max_total_count() : 0;
-    unsigned seen = 0;
-    for (size_t i = 0; i < argv.size(); ++i) {
-      const std::string& a = argv[i];
-      if (a.size() > 1 && a[0] == '-') {
-        if (takes_next_value(desc, a)) ++i;  // skip its value
-      } else if (++seen > allowed) {
-        throw UsageError("unexpected argument '" + a + "'" + see);
-      }
-    }
+    // Name the first word past those the positional options take.
+    if (const std::string* w =
+            bare_word(argv, desc, positional ? positional->max_total_count() : 0))
+      throw UsageError("unexpected argument '" + *w + "'" + see);
     throw UsageError("too many arguments" + see);
   } catch (const po::multiple_occurrences& e) {
     // A position that starts with '-' is passed as --position=... (above),
     // so a stray word after it reads as a second position: name the word,
     // not an option the user never typed.
     if (e.get_option_name() == "--position")
-      for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string& a = argv[i];
-        if (a.size() > 1 && a[0] == '-') {
-          if (takes_next_value(desc, a)) ++i;  // skip its value
-        } else {
-          throw UsageError("unexpected argument '" + a + "'" + see);
-        }
-      }
+      if (const std::string* w = bare_word(argv, desc, 0))
+        throw UsageError("unexpected argument '" + *w + "'" + see);
     throw UsageError(std::string(e.what()) + see);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + see);
