@@ -115,10 +115,7 @@ export function renderBoard(svgText) {
   svg.querySelectorAll(".supply").forEach(function (p) {
     var colour = /** @type {import("./types").Colour} */ (p.classList.contains("white") ? "white" : "black");
     var shape = /** @type {import("./types").Shape} */ (p.classList.contains("circle") ? "circle" : "triangle");
-    p.addEventListener("click", function () {
-      var d = shownPosition();
-      onShape(shape, colour, colour === d.to_move && !d.game_over && placementsOf(shape).length > 0);
-    });
+    p.addEventListener("click", function () { onShape(shape, colour, shapeOptions(shape, colour).length > 0); });
   });
   boardDrawn(/** @type {SVGSVGElement} */ (svg), spaces);
 }
@@ -281,6 +278,13 @@ export function pieceIcon(shape, colour) {
   return s + "</svg>";
 }
 
+// The placements a supply piece offers: its shape's, when it is the side to move's.
+/** @param {import("./types").Shape} shape @param {import("./types").Colour} colour */
+function shapeOptions(shape, colour) {
+  var d = shownPosition();
+  return colour === d.to_move && !d.game_over ? placementsOf(shape) : [];
+}
+
 export function renderSupply() {
   var box = $("supply");
   // the keyboard's place is kept across the redraw (Enter on a piece redraws the supply)
@@ -307,8 +311,7 @@ export function renderSupply() {
       b.setAttribute("data-count", String(n));
       b.title = colour + " " + shape + " (" + n + " left)";
       b.innerHTML = pieceIcon(shape, colour) + "<span>&times;" + n + "</span>";
-      var mine = colour === d.to_move && !d.game_over;
-      var opts = mine ? placementsOf(shape) : [];
+      var opts = shapeOptions(shape, colour);
       if (opts.length) {
         b.classList.add("selectable");
         if (analysisShown()) {  // an open puzzle, a game against the computer: no result

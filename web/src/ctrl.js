@@ -7,7 +7,7 @@ import { boardSvg, playerMove, position, puzzle, review as reviewRoute } from ".
 import { ensureSolved, getPos, reason } from "./engine.js";
 import { lastDrawTimes, renderPanels } from "./registry.js";
 import { noteEnding, puzzleKey } from "./score.js";
-import { gameEnd, isComputer, matchOn, movesFrom, other, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
+import { gameEnd, isComputer, matchOn, movesFrom, other, placing, playerName, puzzleComputer, puzzleCourse, puzzleReplyDue, setPlayers, sideName,
          someHuman } from "./seen.js";
 import { $, COLOURS, ENGINE_DELAY, S, SHAPES, STATS, errText, playerPicker, setReady, shownPosition, status,
          trimmed } from "./state.js";
@@ -291,16 +291,16 @@ export function onSpace(space) {
   } else if (movesFrom(space).length) {
     S.selection = { kind: "piece", from: space };
   } else {
-    var placing = d.moves.some(function (m) { return m.from == null; });
+    var places = placing();
     var pl = d.moves.filter(function (m) { return m.from == null && m.to === space; });
     S.selection = null;
-    if (placing && pl.length === 1) { humanPlay(pl[0].move); return; }
-    if (placing && pl.length > 1) {
+    if (places && pl.length === 1) { humanPlay(pl[0].move); return; }
+    if (places && pl.length > 1) {
       status("Pick a circle or a triangle first (beside the board or below it), then the space.");
       // the supply's buttons and this line sit under the board: in sight, or the click seems to do nothing
       $("status").scrollIntoView({ block: "nearest" });
     }
-    else if (placing) explain(SHAPES.map(function (sh) { return placementText(sh, space); }));
+    else if (places) explain(SHAPES.map(function (sh) { return placementText(sh, space); }));
     else explain([1, 2, 3, 4, 5, 6, 7].filter(function (t) { return t !== space; }).map(function (t) { return space + "-" + t; }));
   }
   redrawSelection();

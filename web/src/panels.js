@@ -2,7 +2,7 @@
 // @ts-check
 import { go, goTo, humanPlay } from "./ctrl.js";
 import { isBlunderMove, plyLabel, ratedMove, resultOf, valueText } from "./results.js";
-import { analysisShown, gameEnd, isComputer, matchOn, playerName, puzzleHides, sideName } from "./seen.js";
+import { analysisShown, gameEnd, isComputer, matchOn, placing, playerName, puzzleHides, sideName } from "./seen.js";
 import { $, PV_SHOWN, S, actionable, count, listAction, shownPosition } from "./state.js";
 import { showRefutation } from "./why.js";
 
@@ -42,7 +42,7 @@ export function renderValue() {
     v.textContent = "";
     v.className = "";
     tm.textContent = sideName(d.to_move) + " to move";
-    var mover = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : matchOn() ? " (you)" + howToMove(d) : "";
+    var mover = isComputer(d.to_move) ? " (" + playerName(d.to_move) + ")" : matchOn() ? " (you)" + howToMove() : "";
     cap.textContent = sideName(d.to_move) + " to move" + mover;
     cap.className = "";
   } else {
@@ -56,14 +56,11 @@ export function renderValue() {
   }
 }
 
-// What a click does on the person's turn of a game against the computer, from
-// the engine's moves (a placement has no from): a newcomer's first click on a
-// space did nothing they could see when two shapes could go there.
-/** @param {import("./types").PositionAnswer} d */
-function howToMove(d) {
-  if (d.moves.some(function (m) { return m.from == null; }))
-    return ": pick a circle or a triangle, then a space";
-  return ": pick a piece, then where it goes";
+// What a click does on the person's turn of a game against the computer: a
+// newcomer's first click on a space did nothing they could see when two
+// shapes could go there.
+function howToMove() {
+  return placing() ? ": pick a circle or a triangle, then a space" : ": pick a piece, then where it goes";
 }
 
 /** A result in words, as a span its class colours. @param {import("./results.js").Result} r */

@@ -99,5 +99,7 @@ export function analysisShown() {
 }
 /** The legal moves of the piece on `space`. @param {number} space @returns {RatedMove[]} */
 export function movesFrom(space) { return shownPosition().moves.filter(function (m) { return m.from === space; }); }
+/** Whether the side to move still places pieces (a placement has no from). @returns {boolean} */
+export function placing() { return shownPosition().moves.some(function (m) { return m.from == null; }); }
 /** The legal placements of `shape`. @param {import("./types").Shape} shape @returns {RatedMove[]} */
 export function placementsOf(shape) { return shownPosition().moves.filter(function (m) { return m.from == null && m.shape === shape; }); }
